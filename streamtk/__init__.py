@@ -1,0 +1,14 @@
+"""streamtk: exact, fast, offline evaluation of stream classifiers from recorded predictions.
+
+Layers (imports go one way, down):
+
+* ``streamtk._kernels`` — numba loops over one time axis (no xarray/scipy/matplotlib);
+* numpy layer (``streamtk.engine`` and friends) — validate, encode, allocate, call kernels;
+* labelled layer (``streamtk.evaluate`` ...) — ``xarray.Dataset`` results with names,
+  coordinates and attrs;
+* consumers: ``streamtk.plot``, ``streamtk.cli``, ``streamtk.io``, ``streamtk.datasets``.
+"""
+
+from ._version import __version__
+
+__all__ = ["__version__"]

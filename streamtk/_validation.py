@@ -1,0 +1,175 @@
+"""Input validation shared by every numpy-layer module.
+
+Every check raises ``ValueError`` or ``TypeError`` naming the argument and
+echoing the offending value; nothing is silently cast, truncated or dropped.
+"""
+
+from __future__ import annotations
+
+import numbers
+import operator
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+__all__ = [
+    "as_float_array",
+    "as_rng",
+    "check_choice",
+    "check_fading_factor",
+    "check_in_open_unit_interval",
+    "check_positive_int",
+    "check_probability",
+    "check_same_length",
+    "check_window",
+    "check_nonnegative_weights",
+    "as_tuple_of",
+]
+
+
+def _is_integer(value) -> bool:
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    try:
+        operator.index(value)
+    except TypeError:
+        return False
+    return True
+
+
+def check_positive_int(value, name: str, *, minimum: int = 1) -> int:
+    """Return ``value`` as ``int`` if it is an integer ``>= minimum``.
+
+    Floats such as ``100.0`` are refused: a silent cast could hide a bug.
+    """
+    if not _is_integer(value):
+        raise TypeError(f"{name} must be an integer, got {value!r} of type {type(value).__name__}")
+    value = operator.index(value)
+    if value < minimum:
+        kind = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
+        raise ValueError(f"{name} must be {kind}, got {value!r}")
+    return value
+
+
+def check_window(value, name: str = "windows") -> int:
+    """A sliding-window size: an integer >= 1."""
+    return check_positive_int(value, name)
+
+
+def check_fading_factor(value, name: str = "fading") -> float:
+    """A fading factor ``alpha`` in ``(0, 1]`` (Gama et al. 2013, Algorithm 3)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number in (0, 1], got {value!r}")
+    value = float(value)
+    if not (0.0 < value <= 1.0):
+        raise ValueError(f"{name} must be in (0, 1], got {value!r}")
+    return value
+
+
+def check_in_open_unit_interval(value, name: str) -> float:
+    """A real number strictly between 0 and 1 (confidence levels, deltas)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number in (0, 1), got {value!r}")
+    value = float(value)
+    if not (0.0 < value < 1.0):
+        raise ValueError(f"{name} must be in (0, 1), got {value!r}")
+    return value
+
+
+def check_probability(value, name: str) -> float:
+    """A probability in ``[0, 1]``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number in [0, 1], got {value!r}")
+    value = float(value)
+    if not (0.0 <= value <= 1.0):
+        raise ValueError(f"{name} must be in [0, 1], got {value!r}")
+    return value
+
+
+def check_choice(value, name: str, choices: Sequence[str]) -> str:
+    """One of a fixed set of string options."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
+    return value
+
+
+def as_tuple_of(values, name: str, check) -> tuple:
+    """Normalise a scalar or an iterable of parameters to a tuple of checked values.
+
+    Duplicates are refused (they would produce duplicate coordinate labels).
+    """
+    if values is None:
+        return ()
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        values = (values,)
+    out = tuple(check(v, name) for v in values)
+    seen = set()
+    for v in out:
+        if v in seen:
+            raise ValueError(f"{name} contains the value {v!r} more than once")
+        seen.add(v)
+    return out
+
+
+def as_float_array(values, name: str, *, allow_nan: bool = False, ndim_min: int = 1) -> np.ndarray:
+    """Convert to a float64 array, refusing non-numeric input and (by default) NaN."""
+    arr = np.asarray(values)
+    if arr.dtype == object or not (
+        np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.bool_)
+    ):
+        raise TypeError(f"{name} must be numeric, got an array of dtype {arr.dtype}")
+    if np.issubdtype(arr.dtype, np.complexfloating):
+        raise TypeError(f"{name} must be real, got an array of dtype {arr.dtype}")
+    if arr.ndim < ndim_min:
+        raise ValueError(f"{name} must have at least {ndim_min} dimension(s), got shape {arr.shape}")
+    arr = arr.astype(np.float64, copy=False)
+    if not allow_nan:
+        bad = np.flatnonzero(~np.isfinite(arr.reshape(-1)))
+        if bad.size:
+            idx = np.unravel_index(bad[0], arr.shape)
+            raise ValueError(
+                f"{name} contains a non-finite value {arr[idx]!r} at index {tuple(int(i) for i in idx)}"
+            )
+    return arr
+
+
+def check_nonnegative_weights(weights: np.ndarray, name: str = "weights") -> np.ndarray:
+    """Weights must be finite and >= 0."""
+    weights = as_float_array(weights, name)
+    neg = np.flatnonzero(weights.reshape(-1) < 0)
+    if neg.size:
+        idx = np.unravel_index(neg[0], weights.shape)
+        raise ValueError(
+            f"{name} must be non-negative, got {weights[idx]!r} at index {tuple(int(i) for i in idx)}"
+        )
+    return weights
+
+
+def check_same_length(n: int, arr: np.ndarray, name: str, ref_name: str = "y_true") -> None:
+    """The last (time) axis of ``arr`` must have length ``n``."""
+    if arr.shape[-1] != n:
+        raise ValueError(
+            f"{name} has {arr.shape[-1]} instances along its last axis but {ref_name} has {n}"
+        )
+
+
+def as_rng(seed, name: str = "seed") -> np.random.Generator:
+    """A ``numpy.random.Generator`` from a seed, a SeedSequence or a Generator.
+
+    ``None`` is refused on purpose: results must be reproducible, so pass a seed.
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, np.random.SeedSequence):
+        return np.random.default_rng(seed)
+    if seed is None:
+        raise TypeError(
+            f"{name} must be an int, a numpy.random.SeedSequence or a numpy.random.Generator; "
+            "got None (streamtk never uses global or unseeded random state)"
+        )
+    if _is_integer(seed) and operator.index(seed) >= 0:
+        return np.random.default_rng(operator.index(seed))
+    raise TypeError(
+        f"{name} must be a non-negative int, a numpy.random.SeedSequence or a "
+        f"numpy.random.Generator, got {seed!r}"
+    )
