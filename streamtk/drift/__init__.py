@@ -1,0 +1,1 @@
+"""Change detectors over recorded streams and the evaluation of their detections."""

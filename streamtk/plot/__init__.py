@@ -1,0 +1,1 @@
+"""Plotting: every function takes ``ax=None``, returns its artists and imports matplotlib lazily."""
