@@ -1,0 +1,201 @@
+"""Label encoding: any hashable labels in, integer codes inside, original labels out.
+
+Classes are encoded once per call; their order is either the order given in
+``classes=`` or the sorted order of the labels observed in ``y_true`` and the
+predictions together. Code ``0`` is the first class of that order; the baseline
+classifiers use it as their prediction before any label has been seen (see
+:mod:`streamtk.engine`).
+
+Missing labels
+    In ``y_true`` a missing label (``None``, ``float('nan')``, ``pandas.NA``, a masked
+    entry of a ``numpy.ma`` array) means "this instance has no label": it gets the
+    code ``MISSING = -1`` and is skipped by every estimator (it is never counted as a
+    class). In predictions a missing value is an error.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["MISSING", "Encoding", "encode_labels", "is_missing_label"]
+
+MISSING = -1
+
+
+def is_missing_label(value) -> bool:
+    """True for ``None``, NaN (any float NaN, ``numpy.datetime64('NaT')``) and ``pandas.NA``."""
+    if value is None:
+        return True
+    try:
+        if isinstance(value, (float, np.floating)) and math.isnan(value):
+            return True
+    except TypeError:  # pragma: no cover - exotic float-likes
+        return False
+    if type(value).__name__ in ("NAType", "NaTType"):
+        return True
+    return False
+
+
+class Encoding:
+    """The result of :func:`encode_labels`: ``classes`` (original labels) and code lookup."""
+
+    def __init__(self, classes: np.ndarray):
+        self.classes = classes
+        self.index = {_key(c): i for i, c in enumerate(classes.tolist())}
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.classes)
+
+    def encode(self, values, name: str, *, allow_missing: bool) -> np.ndarray:
+        """Codes (int64) of ``values``; unknown labels raise, missing -> ``MISSING`` if allowed."""
+        return _encode_with(self, values, name, allow_missing=allow_missing)
+
+
+def _key(value):
+    # numpy scalars hash like Python scalars, but normalise so 1 == 1.0 == np.int8(1)
+    if isinstance(value, np.generic):
+        value = value.item()
+    return value
+
+
+def _flat_values(values, name):
+    if isinstance(values, np.ma.MaskedArray):
+        data = np.asarray(values.data)
+        mask = np.ma.getmaskarray(values)
+        return data, mask
+    arr = np.asarray(values)
+    if arr.ndim == 0:
+        raise ValueError(f"{name} must be an array of labels, got a scalar {values!r}")
+    return arr, None
+
+
+def _missing_mask(arr: np.ndarray, mask) -> np.ndarray:
+    if np.issubdtype(arr.dtype, np.floating):
+        miss = np.isnan(arr)
+    elif np.issubdtype(arr.dtype, np.integer) or arr.dtype == np.bool_:
+        miss = np.zeros(arr.shape, dtype=bool)
+    elif arr.dtype.kind in "US":
+        miss = np.zeros(arr.shape, dtype=bool)
+    else:
+        miss = np.frompyfunc(is_missing_label, 1, 1)(arr).astype(bool)
+    if mask is not None:
+        miss = miss | mask
+    return miss
+
+
+def _encode_with(enc: Encoding, values, name, *, allow_missing):
+    arr, mask = _flat_values(values, name)
+    miss = _missing_mask(arr, mask)
+    if miss.any() and not allow_missing:
+        where = tuple(int(i) for i in np.argwhere(miss)[0])
+        raise ValueError(
+            f"{name} has a missing value at index {where}; predictions must be given for every instance "
+            "(mark instances that should not be evaluated with weights=0)"
+        )
+    classes = enc.classes
+    # fast path: numeric labels with a numeric class array
+    if arr.dtype.kind in "biuf" and classes.dtype.kind in "biuf":
+        codes = np.full(arr.shape, MISSING, dtype=np.int64)
+        present = ~miss
+        vals = arr[present]
+        order = np.argsort(classes, kind="stable")
+        sorted_classes = classes[order]
+        pos = np.searchsorted(sorted_classes, vals)
+        pos_clipped = np.minimum(pos, len(sorted_classes) - 1)
+        ok = sorted_classes[pos_clipped] == vals
+        if not ok.all():
+            bad = vals[~ok][0]
+            raise ValueError(
+                f"{name} contains the label {bad!r}, which is not one of the classes {classes.tolist()!r}"
+            )
+        codes[present] = order[pos_clipped]
+        return codes
+    if arr.dtype.kind in "US" and classes.dtype.kind in "US":
+        codes = np.full(arr.shape, MISSING, dtype=np.int64)
+        uniq, inverse = np.unique(arr[~miss], return_inverse=True)
+        lut = np.empty(len(uniq), dtype=np.int64)
+        for j, u in enumerate(uniq.tolist()):
+            code = enc.index.get(_key(u))
+            if code is None:
+                raise ValueError(
+                    f"{name} contains the label {u!r}, which is not one of the classes {classes.tolist()!r}"
+                )
+            lut[j] = code
+        codes[~miss] = lut[inverse.reshape(-1)]
+        return codes
+    flat = arr.reshape(-1)
+    mflat = miss.reshape(-1)
+    codes = np.empty(flat.shape, dtype=np.int64)
+    for i, (v, m) in enumerate(zip(flat.tolist(), mflat.tolist())):
+        if m:
+            codes[i] = MISSING
+            continue
+        code = enc.index.get(_key(v))
+        if code is None:
+            raise ValueError(f"{name} contains the label {v!r}, which is not one of the classes {classes.tolist()!r}")
+        codes[i] = code
+    return codes.reshape(arr.shape)
+
+
+def _observed(values, name):
+    arr, mask = _flat_values(values, name)
+    miss = _missing_mask(arr, mask)
+    present = arr[~miss]
+    if present.dtype == object:
+        uniq = {}
+        for v in present.tolist():
+            uniq.setdefault(_key(v), v)
+        return list(uniq.values())
+    return np.unique(present).tolist()
+
+
+def encode_labels(y_true, *predictions, classes=None, names=("y_true", "y_pred")):
+    """Encode ``y_true`` (missing allowed) and predictions (missing refused) to int64 codes.
+
+    Parameters
+    ----------
+    y_true : array-like of hashable labels, shape ``(n,)``
+    *predictions : array-likes of labels, any shape
+    classes : sequence of labels, optional
+        The class order. Default: sorted union of the labels observed (mixed
+        types that cannot be sorted keep first-seen order).
+    names : tuple of str
+        Argument names used in error messages.
+
+    Returns
+    -------
+    encoding : Encoding
+    codes : list of numpy.ndarray (int64), ``y_true`` first.
+    """
+    if classes is None:
+        seen = []
+        for i, v in enumerate((y_true,) + predictions):
+            seen.extend(_observed(v, names[min(i, len(names) - 1)]))
+        uniq = list(dict.fromkeys(_key(v) for v in seen))
+        if not uniq:
+            raise ValueError(f"{names[0]} has no labels (every value is missing)")
+        try:
+            uniq = sorted(uniq)
+        except TypeError:
+            pass
+        classes_arr = np.array(uniq) if all(isinstance(u, (int, float, str, bool)) for u in uniq) else np.array(
+            uniq, dtype=object
+        )
+    else:
+        classes_list = list(classes)
+        if not classes_list:
+            raise ValueError("classes must not be empty")
+        keys = [_key(c) for c in classes_list]
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"classes contains duplicates: {classes_list!r}")
+        if any(is_missing_label(c) for c in classes_list):
+            raise ValueError(f"classes must not contain a missing value, got {classes_list!r}")
+        classes_arr = np.asarray(classes_list)
+    enc = Encoding(classes_arr)
+    codes = [enc.encode(y_true, names[0], allow_missing=True)]
+    for i, p in enumerate(predictions):
+        codes.append(enc.encode(p, names[min(i + 1, len(names) - 1)], allow_missing=False))
+    return enc, codes
