@@ -10,5 +10,7 @@ Layers (imports go one way, down):
 """
 
 from ._version import __version__
+from .curves import Evaluator, evaluate, evaluate_holdout
+from .metrics import REGISTRY as METRICS
 
-__all__ = ["__version__"]
+__all__ = ["__version__", "evaluate", "Evaluator", "evaluate_holdout", "METRICS"]

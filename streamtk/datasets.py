@@ -79,6 +79,7 @@ class DatasetInfo:
     obtain: str
     rows: int
     n_classes: int
+    content_sha256: str = ""
 
 
 @dataclass(frozen=True)
@@ -145,17 +146,67 @@ def _is_sorted(a):
 # --------------------------------------------------------------------------- registry
 
 _MOA = {
-    # name: (sha256, n_classes, description)
-    "SEAa0": ("a98a8f0b72788147272c3b359bebfca2e04c909a14fbf008ac85892d0c788222", 2, "SEA, abrupt drifts"),
-    "SEAg0": ("e6d17d56f8a41fc973b3e75d7868ec6a6cc38ce313f79467d86ccf3b0467e2bf", 2, "SEA, gradual drifts"),
-    "AGRa0": ("4d69759380e958a4553aa3e1c300300eef89c74b6f936d316319a4fafcb6a72e", 2, "Agrawal, abrupt drifts"),
-    "AGRg0": ("a8869e8f74bb54d053803fbe5064337eb7aa569363c22aefd48781d19b68d72b", 2, "Agrawal, gradual drifts"),
-    "HYP0": ("1f4c2bf4d48a57b5ea34ed6bd8d0ad6d8860d2013a3ca73600d2898da76eae59", 2, "rotating hyperplane"),
-    "LEDa0": ("90e109cc3d8b504bd9284a29a4117ccdc8a1964575fa50a87014e7e07350d924", 10, "LED, abrupt drifts"),
-    "LEDg0": ("a086d345dd236cbb4a292f7905f8bfd8450f17bd5c1d9906a0bf77589472f171", 10, "LED, gradual drifts"),
-    "RBF0": ("1d0d1ceaf5a45271d83c6250a295a05ceb26ae00e19d710b52a92b9a3c27f820", 5, "random RBF, drifting centroids"),
-    "RBFr0": ("1bb0445de639c5aedd7de8981537b5796502c6a9a599ec6a578d57b946f29284", 5, "random RBF, region drift"),
-    "RTG0": ("4a748539301f9b91b1460c8d488682da0fcd1abf254989e1fe79030a323adfa4", 2, "random tree, no drift"),
+    # name: (sha256 of the .arff.gz file, sha256 of the decompressed .arff, n_classes, description)
+    "SEAa0": (
+        "a98a8f0b72788147272c3b359bebfca2e04c909a14fbf008ac85892d0c788222",
+        "78b00a30c4ab28a0f8565ee9b09337481875c28ed7dbfbce75c587e74b0777d6",
+        2,
+        "SEA, abrupt drifts",
+    ),
+    "SEAg0": (
+        "e6d17d56f8a41fc973b3e75d7868ec6a6cc38ce313f79467d86ccf3b0467e2bf",
+        "cffcc5c41c0ec615de44da30fa44a8a143f7e3159dc8b5baf5455f2267d17c8d",
+        2,
+        "SEA, gradual drifts",
+    ),
+    "AGRa0": (
+        "4d69759380e958a4553aa3e1c300300eef89c74b6f936d316319a4fafcb6a72e",
+        "61389096a8df58273a0177de426f0561f8511e11f31926df30e564a662452c24",
+        2,
+        "Agrawal, abrupt drifts",
+    ),
+    "AGRg0": (
+        "a8869e8f74bb54d053803fbe5064337eb7aa569363c22aefd48781d19b68d72b",
+        "558a9ef83c2e987fccf782d20278d4af5d41c0b76d83f7237c13564b690fc62b",
+        2,
+        "Agrawal, gradual drifts",
+    ),
+    "HYP0": (
+        "1f4c2bf4d48a57b5ea34ed6bd8d0ad6d8860d2013a3ca73600d2898da76eae59",
+        "3c56a1fdbbd3991ed9749c99e310b68fb19d5604e419287d6f57bbb6df3deef7",
+        2,
+        "rotating hyperplane",
+    ),
+    "LEDa0": (
+        "90e109cc3d8b504bd9284a29a4117ccdc8a1964575fa50a87014e7e07350d924",
+        "3dc83ae7a4da91d4c67e13279a3318c6ec5f3e5f1edbc25bab1fd4b36b90e1d0",
+        10,
+        "LED, abrupt drifts",
+    ),
+    "LEDg0": (
+        "a086d345dd236cbb4a292f7905f8bfd8450f17bd5c1d9906a0bf77589472f171",
+        "fa42d2854fc6fd9d59c659e7968e24e2955e48baeb1b6a26174b58426d9a33ac",
+        10,
+        "LED, gradual drifts",
+    ),
+    "RBF0": (
+        "1d0d1ceaf5a45271d83c6250a295a05ceb26ae00e19d710b52a92b9a3c27f820",
+        "0eb9e524c6a3625551063ef18cba08ceac380f5aa99963ab143c5d3cb5b1415b",
+        5,
+        "random RBF, drifting centroids",
+    ),
+    "RBFr0": (
+        "1bb0445de639c5aedd7de8981537b5796502c6a9a599ec6a578d57b946f29284",
+        "5f7dec6c14d419ba2ca0eb1effbf53ebba814324b20df251aca1d7f361097520",
+        5,
+        "random RBF, region drift",
+    ),
+    "RTG0": (
+        "4a748539301f9b91b1460c8d488682da0fcd1abf254989e1fe79030a323adfa4",
+        "3515b004990ee5af49bf78d6be19f794ace2aee92e5818ccf668758f08d43852",
+        2,
+        "random tree, no drift",
+    ),
 }
 
 _REGISTRY: dict[str, DatasetInfo] = {
@@ -185,6 +236,7 @@ _REGISTRY: dict[str, DatasetInfo] = {
         _SKMF.format(name="covertype", member="covtype.csv") + " (fetch stores it gzip-compressed as covtype.csv.gz)",
         581012,
         7,
+        "ea35ca6820fcbe0bdc6707e9ed31e11a9de84f07d88da73b511c737383c271a6",
     ),
     "kdd99": DatasetInfo(
         "kdd99",
@@ -195,6 +247,7 @@ _REGISTRY: dict[str, DatasetInfo] = {
         "(https://kdd.ics.uci.edu/databases/kddcup99/kddcup99.html)",
         494021,
         23,
+        "f8c8267ebcd9c0ed1fd7d6277fe5bfff8732e9b7db8e61b873542b2a534b6f9a",
     ),
     "ozone": DatasetInfo(
         "ozone",
@@ -216,7 +269,7 @@ _REGISTRY: dict[str, DatasetInfo] = {
         10,
     ),
 }
-for _k, (_sha, _nc, _desc) in _MOA.items():
+for _k, (_sha, _csha, _nc, _desc) in _MOA.items():
     _REGISTRY[f"moa/{_k}"] = DatasetInfo(
         f"moa/{_k}",
         f"moa_synthetic/{_k}.arff.gz",
@@ -225,8 +278,9 @@ for _k, (_sha, _nc, _desc) in _MOA.items():
         f"download Synthetic/.../{_k}.arff from {_ANJIN}, gzip it and save it as {_k}.arff.gz",
         10000,
         _nc,
+        _csha,
     )
-del _k, _sha, _nc, _desc
+del _k, _sha, _csha, _nc, _desc
 
 _KDD_FEATURES = (
     "duration protocol_type service flag src_bytes dst_bytes land wrong_fragment urgent hot "
@@ -323,13 +377,33 @@ def sha256_file(path) -> str:
     return h.hexdigest()
 
 
-def _verify(path: Path, expected: str) -> None:
+def _verify(path: Path, entry: DatasetInfo) -> None:
+    """Accept the file if its digest is the recorded one or, for a gzip file, if the digest of
+    its decompressed content is (a re-compressed copy, as :func:`fetch` writes, is fine)."""
     got = sha256_file(path)
-    if got != expected:
-        raise ChecksumError(
-            f"{path}: sha256 mismatch: expected {expected}, got {got}. The file is corrupt or a different "
-            "version; delete it and obtain it again (or pass verify=False to read it anyway)."
-        )
+    if got == entry.sha256:
+        return
+    expected = f"expected {entry.sha256}"
+    if entry.content_sha256:
+        with open(path, "rb") as fh:
+            magic = fh.read(2)
+        if magic == b"\x1f\x8b":
+            try:
+                with gzip.open(path, "rb") as fh:
+                    h = hashlib.sha256()
+                    for block in iter(lambda: fh.read(1 << 20), b""):
+                        h.update(block)
+                content = h.hexdigest()
+            except (OSError, EOFError) as exc:
+                content = f"unreadable gzip data ({exc})"
+            if content == entry.content_sha256:
+                return
+            got = f"{got} (decompressed content: {content})"
+        expected += f" (or decompressed content {entry.content_sha256})"
+    raise ChecksumError(
+        f"{path}: sha256 mismatch for dataset {entry.name!r}: {expected}, got {got}. The file is corrupt "
+        "or a different version; delete it and obtain it again (or pass verify=False to read it anyway)."
+    )
 
 
 def _locate(name, path, verify):
@@ -338,7 +412,7 @@ def _locate(name, path, verify):
     if not isinstance(verify, bool):
         raise TypeError(f"verify must be a bool, got {verify!r}")
     if verify:
-        _verify(p, entry.sha256)
+        _verify(p, entry)
     return entry, p
 
 

@@ -50,7 +50,7 @@ class Encoding:
         return len(self.classes)
 
     def encode(self, values, name: str, *, allow_missing: bool) -> np.ndarray:
-        """Codes (int64) of ``values``; unknown labels raise, missing -> ``MISSING`` if allowed."""
+        """Codes (int32) of ``values``; unknown labels raise, missing -> ``MISSING`` if allowed."""
         return _encode_with(self, values, name, allow_missing=allow_missing)
 
 
@@ -96,9 +96,24 @@ def _encode_with(enc: Encoding, values, name, *, allow_missing):
             "(mark instances that should not be evaluated with weights=0)"
         )
     classes = enc.classes
+    # fastest path: small-range integer labels, integer classes -> one table lookup
+    rng = _small_int_range(arr) if mask is None else None
+    if rng is not None and classes.dtype.kind in "iub":
+        lo, hi = rng
+        lut = np.full(hi - lo + 1, MISSING, dtype=np.int32)
+        cls = classes.astype(np.int64)
+        inside = (cls >= lo) & (cls <= hi)
+        lut[cls[inside] - lo] = np.flatnonzero(inside).astype(np.int32)
+        codes = lut[arr.astype(np.int64, copy=False) - lo] if arr.dtype != np.int64 else lut[arr - lo]
+        if (codes == MISSING).any():
+            bad = arr.reshape(-1)[np.flatnonzero(codes.reshape(-1) == MISSING)[0]]
+            raise ValueError(
+                f"{name} contains the label {bad!r}, which is not one of the classes {classes.tolist()!r}"
+            )
+        return codes
     # fast path: numeric labels with a numeric class array
     if arr.dtype.kind in "biuf" and classes.dtype.kind in "biuf":
-        codes = np.full(arr.shape, MISSING, dtype=np.int64)
+        codes = np.full(arr.shape, MISSING, dtype=np.int32)
         present = ~miss
         vals = arr[present]
         order = np.argsort(classes, kind="stable")
@@ -114,9 +129,9 @@ def _encode_with(enc: Encoding, values, name, *, allow_missing):
         codes[present] = order[pos_clipped]
         return codes
     if arr.dtype.kind in "US" and classes.dtype.kind in "US":
-        codes = np.full(arr.shape, MISSING, dtype=np.int64)
+        codes = np.full(arr.shape, MISSING, dtype=np.int32)
         uniq, inverse = np.unique(arr[~miss], return_inverse=True)
-        lut = np.empty(len(uniq), dtype=np.int64)
+        lut = np.empty(len(uniq), dtype=np.int32)
         for j, u in enumerate(uniq.tolist()):
             code = enc.index.get(_key(u))
             if code is None:
@@ -128,7 +143,7 @@ def _encode_with(enc: Encoding, values, name, *, allow_missing):
         return codes
     flat = arr.reshape(-1)
     mflat = miss.reshape(-1)
-    codes = np.empty(flat.shape, dtype=np.int64)
+    codes = np.empty(flat.shape, dtype=np.int32)
     for i, (v, m) in enumerate(zip(flat.tolist(), mflat.tolist())):
         if m:
             codes[i] = MISSING
@@ -140,8 +155,22 @@ def _encode_with(enc: Encoding, values, name, *, allow_missing):
     return codes.reshape(arr.shape)
 
 
+def _small_int_range(arr: np.ndarray):
+    """(lo, hi) if ``arr`` is an integer array spanning a small range, else None."""
+    if arr.dtype.kind not in "iub" or arr.size == 0:
+        return None
+    lo, hi = int(arr.min()), int(arr.max())
+    if hi - lo > (1 << 20):
+        return None
+    return lo, hi
+
+
 def _observed(values, name):
     arr, mask = _flat_values(values, name)
+    if mask is None and _small_int_range(arr) is not None:
+        lo, _ = _small_int_range(arr)
+        counts = np.bincount((arr.reshape(-1).astype(np.int64) - lo))
+        return (np.flatnonzero(counts) + lo).tolist()
     miss = _missing_mask(arr, mask)
     present = arr[~miss]
     if present.dtype == object:
@@ -168,7 +197,7 @@ def encode_labels(y_true, *predictions, classes=None, names=("y_true", "y_pred")
     Returns
     -------
     encoding : Encoding
-    codes : list of numpy.ndarray (int64), ``y_true`` first.
+    codes : list of numpy.ndarray (int32), ``y_true`` first.
     """
     if classes is None:
         seen = []

@@ -1,0 +1,384 @@
+"""numba kernels for change detectors run over recorded scalar streams.
+
+Every detector is written as a per-step *step function* on an explicit state row
+(so other kernels can fuse it into their own pass and a stream can be processed
+chunk by chunk with results identical to one pass) plus a loop kernel that runs
+a grid of ``P`` settings over ``L`` independent rows (``numba.prange`` over the
+rows) in one read of the data.
+
+Detections are written as absolute 0-based instance indices into a buffer of
+``cap`` slots per (row, setting); the count is always exact, so the caller can
+detect an overflow (``count > cap``) and rerun the chunk with a larger buffer.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+from .scalar_estimators import (
+    cumulative_mean_step,
+    fading_ratio_step,
+    fading_mean_step,
+    window_mean_step,
+    window_ratio_step,
+)
+
+__all__ = [
+    "EST_RAW",
+    "EST_PREQUENTIAL",
+    "EST_WINDOW",
+    "EST_FADING",
+    "EST_FADING_RATIO",
+    "EST_WINDOW_RATIO",
+    "PH_STATE_SIZE",
+    "DDM_STATE_SIZE",
+    "EDDM_STATE_SIZE",
+    "EST_STATE_SIZE",
+    "ph_reset",
+    "ph_step",
+    "page_hinkley_grid",
+    "ddm_reset",
+    "ddm_step",
+    "ddm_grid",
+    "eddm_reset",
+    "eddm_step",
+    "eddm_grid",
+]
+
+# monitored quantity ("estimator") codes
+EST_RAW = 0
+EST_PREQUENTIAL = 1
+EST_WINDOW = 2
+EST_FADING = 3
+EST_FADING_RATIO = 4
+EST_WINDOW_RATIO = 5
+EST_STATE_SIZE = 4
+
+PH_STATE_SIZE = 6  # count, sum-or-mean, m_up, min_up, m_down, min_down
+DDM_STATE_SIZE = 6  # moa counter, p, s, psmin, pmin, smin
+EDDM_STATE_SIZE = 9  # moa counter, errors, d, lastd, mean, stdtemp, m2smax, warning, m2s
+
+
+# --------------------------------------------------------------------------------------
+# monitored quantity
+# --------------------------------------------------------------------------------------
+@numba.njit(cache=True, inline="always", error_model="numpy")
+def _estimate(kind, st, xrow, t, a, x, w1, w2, a1, a2):
+    """Update one estimator state row ``st`` with input ``x`` and return its value.
+
+    ``t`` indexes ``xrow`` (which holds the carried tail before the chunk) and ``a``
+    is the absolute 0-based instance index (windows read ``xrow[t - w]`` once
+    ``a >= w``).
+    """
+    if kind == EST_RAW:
+        return x
+    if kind == EST_PREQUENTIAL:
+        st[0], st[1], v = cumulative_mean_step(st[0], st[1], x)
+        return v
+    if kind == EST_WINDOW:
+        x_old = xrow[t - w1] if a >= w1 else 0.0
+        st[0], st[1], v = window_mean_step(st[0], st[1], x, x_old, w1)
+        return v
+    if kind == EST_FADING:
+        st[0], st[1], v = fading_mean_step(st[0], st[1], x, a1)
+        return v
+    if kind == EST_FADING_RATIO:
+        st[0], st[1], st[2], st[3], v = fading_ratio_step(st[0], st[1], st[2], st[3], x, a1, a2)
+        return v
+    # EST_WINDOW_RATIO
+    x_old1 = xrow[t - w1] if a >= w1 else 0.0
+    x_old2 = xrow[t - w2] if a >= w2 else 0.0
+    st[0], st[1], st[2], v = window_ratio_step(st[0], st[1], st[2], x, x_old1, x_old2, w1, w2)
+    return v
+
+
+# --------------------------------------------------------------------------------------
+# Page-Hinkley
+# --------------------------------------------------------------------------------------
+@numba.njit(cache=True, inline="always")
+def ph_reset(st):
+    """Page-Hinkley state after a (re)start: no input, cumulative sums 0, minima +inf."""
+    st[0] = 0.0
+    st[1] = 0.0
+    st[2] = 0.0
+    st[3] = np.inf
+    st[4] = 0.0
+    st[5] = np.inf
+
+
+@numba.njit(cache=True, inline="always", error_model="numpy")
+def ph_step(st, x, delta, alpha, incremental_mean, direction):
+    """One Page-Hinkley step on state row ``st``; returns the statistic ``PH_T``.
+
+    ``incremental_mean`` False (Gama et al. 2013): the running mean is
+    ``sum / count`` (``st[1]`` holds the sum); True (MOA ``PageHinkleyDM``):
+    ``mean += (x - mean) / count`` (``st[1]`` holds the mean). Then
+    ``m = alpha m + (x - mean - delta)``, ``M = min(M, m)``, statistic ``m - M``
+    (``alpha = 1`` in Gama's form). ``direction`` 0 tests an increase, 1 a
+    decrease (the same test on ``-x``), 2 both (the larger statistic).
+    """
+    n = st[0] + 1.0
+    st[0] = n
+    if incremental_mean:
+        mean = st[1] + (x - st[1]) / n
+        st[1] = mean
+    else:
+        st[1] = st[1] + x
+        mean = st[1] / n
+    stat = -np.inf
+    if direction != 1:
+        m = alpha * st[2] + (x - mean - delta)
+        st[2] = m
+        if m <= st[3]:
+            st[3] = m
+        stat = m - st[3]
+    if direction != 0:
+        m = alpha * st[4] + (mean - x - delta)
+        st[4] = m
+        if m <= st[5]:
+            st[5] = m
+        s2 = m - st[5]
+        if s2 > stat:
+            stat = s2
+    return stat
+
+
+@numba.njit(cache=True, parallel=True, error_model="numpy")
+def page_hinkley_grid(
+    xx, h, count0,
+    ekind, ewin1, ewin2, ealpha1, ealpha2, est_state,
+    sest, delta, lam, alpha, min_count, incremental, direction, reset, ph_state,
+    trace, mon_out, stat_out, det_out, det_idx, det_n,
+):  # fmt: skip
+    """Run ``P`` Page-Hinkley settings over ``E`` monitored quantities of every row.
+
+    Parameters
+    ----------
+    xx : (L, h + m) float64
+        The carried tail (``h`` inputs of the previous chunk) followed by the ``m``
+        inputs of this chunk.
+    count0 : int
+        Absolute index of the chunk's first input.
+    ekind, ewin1, ewin2, ealpha1, ealpha2 : (E,)
+        Monitored quantities: code, long/short windows, long/short fading factors.
+    est_state : (L, E, 4) float64, updated in place.
+    sest : (P,) int64
+        Which monitored quantity each setting tests.
+    delta, lam, alpha : (P,) float64; min_count : (P,) int64
+        A detection needs ``PH_T > lam`` and at least ``min_count`` inputs since
+        the (re)start.
+    incremental, reset : (P,) bool; direction : (P,) int64
+    ph_state : (L, P, 6) float64, updated in place.
+    trace : bool
+        Write per-step ``mon_out`` (L, E, m), ``stat_out`` (L, P, m) and
+        ``det_out`` (L, P, m); otherwise those may be empty.
+    det_idx : (L, P, cap) int64; det_n : (L, P) int64, zero on entry.
+
+    A step whose monitored value is not finite (an undefined ratio ``0 / 0``)
+    leaves the test's state unchanged, reports ``NaN`` and cannot alarm.
+    """
+    n_rows = xx.shape[0]
+    m = xx.shape[1] - h
+    n_est = ekind.shape[0]
+    n_set = sest.shape[0]
+    cap = det_idx.shape[2]
+    for r in numba.prange(n_rows):
+        xrow = xx[r]
+        est = est_state[r]
+        ph = ph_state[r]
+        vals = np.empty(n_est)
+        for j in range(m):
+            t = h + j
+            a = count0 + j
+            x = xrow[t]
+            for e in range(n_est):
+                v = _estimate(ekind[e], est[e], xrow, t, a, x, ewin1[e], ewin2[e], ealpha1[e], ealpha2[e])
+                vals[e] = v
+                if trace:
+                    mon_out[r, e, j] = v
+            for p in range(n_set):
+                v = vals[sest[p]]
+                if not math.isfinite(v):
+                    if trace:
+                        stat_out[r, p, j] = np.nan
+                        det_out[r, p, j] = False
+                    continue
+                st = ph[p]
+                stat = ph_step(st, v, delta[p], alpha[p], incremental[p], direction[p])
+                det = stat > lam[p] and st[0] >= min_count[p]
+                if trace:
+                    stat_out[r, p, j] = stat
+                    det_out[r, p, j] = det
+                if det:
+                    c = det_n[r, p]
+                    if c < cap:
+                        det_idx[r, p, c] = a
+                    det_n[r, p] = c + 1
+                    if reset[p]:
+                        ph_reset(st)
+
+
+# --------------------------------------------------------------------------------------
+# DDM (Gama et al. 2004) in MOA's order of operations
+# --------------------------------------------------------------------------------------
+@numba.njit(cache=True, inline="always")
+def ddm_reset(st):
+    """MOA ``DDM.resetLearning``: counter 1, p = 1, s = 0, minima +inf."""
+    st[0] = 1.0
+    st[1] = 1.0
+    st[2] = 0.0
+    st[3] = np.inf
+    st[4] = np.inf
+    st[5] = np.inf
+
+
+@numba.njit(cache=True, inline="always", error_model="numpy")
+def ddm_step(st, x, min_n, warn_level, drift_level):
+    """One DDM step; returns ``(p + s, drift threshold, warning threshold, warning, drift)``.
+
+    ``p += (x - p) / c``, ``s = sqrt(p (1 - p) / c)``, ``c += 1`` (``c`` is MOA's
+    counter, 1 after a reset); nothing more while ``c < min_n``; then store the
+    minimum ``p + s``; drift when ``c > min_n`` and ``p + s > pmin + drift_level
+    smin``, else warning when ``p + s > pmin + warn_level smin``. Thresholds are
+    NaN until a minimum has been stored. The caller resets after a drift.
+    """
+    c = st[0]
+    p = st[1] + (x - st[1]) / c
+    s = math.sqrt(p * (1.0 - p) / c)
+    c += 1.0
+    st[0] = c
+    st[1] = p
+    st[2] = s
+    ps = p + s
+    warn = False
+    drift = False
+    if c >= min_n:
+        if ps <= st[3]:
+            st[4] = p
+            st[5] = s
+            st[3] = ps
+        if c > min_n and ps > st[4] + drift_level * st[5]:
+            drift = True
+        elif ps > st[4] + warn_level * st[5]:
+            warn = True
+    if st[4] == np.inf:
+        thr_d = np.nan
+        thr_w = np.nan
+    else:
+        thr_d = st[4] + drift_level * st[5]
+        thr_w = st[4] + warn_level * st[5]
+    return ps, thr_d, thr_w, warn, drift
+
+
+@numba.njit(cache=True, parallel=True, error_model="numpy")
+def ddm_grid(x, count0, min_n, warn_level, drift_level, state, trace,
+             stat_out, thr_out, wthr_out, warn_out, det_out, det_idx, det_n):  # fmt: skip
+    """Run ``P`` DDM settings over every row of ``x`` (``(L, m)``, values 0/1)."""
+    n_rows, m = x.shape
+    n_set = min_n.shape[0]
+    cap = det_idx.shape[2]
+    for r in numba.prange(n_rows):
+        for j in range(m):
+            xv = x[r, j]
+            for p in range(n_set):
+                st = state[r, p]
+                ps, thr_d, thr_w, warn, drift = ddm_step(st, xv, min_n[p], warn_level[p], drift_level[p])
+                if trace:
+                    stat_out[r, p, j] = ps
+                    thr_out[r, p, j] = thr_d
+                    wthr_out[r, p, j] = thr_w
+                    warn_out[r, p, j] = warn
+                    det_out[r, p, j] = drift
+                if drift:
+                    c = det_n[r, p]
+                    if c < cap:
+                        det_idx[r, p, c] = count0 + j
+                    det_n[r, p] = c + 1
+                    ddm_reset(st)
+
+
+# --------------------------------------------------------------------------------------
+# EDDM (Baena-Garcia et al. 2006) in MOA's order of operations
+# --------------------------------------------------------------------------------------
+@numba.njit(cache=True, inline="always")
+def eddm_reset(st):
+    """MOA ``EDDM.resetLearning``; the warning flag (``st[7]``) is left as it is."""
+    st[0] = 1.0
+    st[1] = 0.0
+    st[2] = 0.0
+    st[3] = 0.0
+    st[4] = 0.0
+    st[5] = 0.0
+    st[6] = 0.0
+    st[8] = np.nan
+
+
+@numba.njit(cache=True, inline="always", error_model="numpy")
+def eddm_step(st, x, min_n, min_errors, warn_level, drift_level):
+    """One EDDM step; returns ``(m2s / m2smax, warning, drift)``.
+
+    On an error (``x == 1``) the distance ``d`` to the previous error updates
+    the running mean and the population std (Welford), ``m2s = mean + 2 std``;
+    ``m2smax`` takes ``m2s`` when it is larger and the counter exceeds
+    ``min_n``; otherwise, with counter ``> min_n`` and more than ``min_errors``
+    errors, drift when ``m2s / m2smax < drift_level``, warning when
+    ``< warn_level``. The warning flag persists over non-error steps (as in MOA).
+    The statistic is NaN while ``m2smax`` is 0.
+    """
+    c = st[0] + 1.0
+    st[0] = c
+    drift = False
+    if x == 1.0:
+        st[7] = 0.0
+        ne = st[1] + 1.0
+        st[1] = ne
+        st[3] = st[2]
+        st[2] = c - 1.0
+        dist = st[2] - st[3]
+        oldmean = st[4]
+        mean = oldmean + (dist - oldmean) / ne
+        st[4] = mean
+        st[5] = st[5] + (dist - mean) * (dist - oldmean)
+        m2s = mean + 2.0 * math.sqrt(st[5] / ne)
+        st[8] = m2s
+        if m2s > st[6]:
+            if c > min_n:
+                st[6] = m2s
+        else:
+            ratio = m2s / st[6]
+            if c > min_n and ne > min_errors and ratio < drift_level:
+                drift = True
+            elif c > min_n and ne > min_errors and ratio < warn_level:
+                st[7] = 1.0
+            else:
+                st[7] = 0.0
+    stat = st[8] / st[6] if st[6] > 0.0 else np.nan
+    return stat, st[7] != 0.0, drift
+
+
+@numba.njit(cache=True, parallel=True, error_model="numpy")
+def eddm_grid(x, count0, min_n, min_errors, warn_level, drift_level, state, trace,
+              stat_out, warn_out, det_out, det_idx, det_n):  # fmt: skip
+    """Run ``P`` EDDM settings over every row of ``x`` (``(L, m)``, values 0/1)."""
+    n_rows, m = x.shape
+    n_set = min_n.shape[0]
+    cap = det_idx.shape[2]
+    for r in numba.prange(n_rows):
+        for j in range(m):
+            xv = x[r, j]
+            for p in range(n_set):
+                st = state[r, p]
+                stat, warn, drift = eddm_step(st, xv, min_n[p], min_errors[p], warn_level[p], drift_level[p])
+                if trace:
+                    stat_out[r, p, j] = stat
+                    warn_out[r, p, j] = warn
+                    det_out[r, p, j] = drift
+                if drift:
+                    c = det_n[r, p]
+                    if c < cap:
+                        det_idx[r, p, c] = count0 + j
+                    det_n[r, p] = c + 1
+                    eddm_reset(st)

@@ -1,0 +1,337 @@
+"""numpy layer of the curve engine: validate, encode, allocate, call the one-pass kernel.
+
+Semantics (the default ``convention="streamtk"``)
+------------------------------------------------
+* An instance is *evaluated* when its label is present and its weight is > 0.
+  Missing labels and weight-0 instances are skipped entirely: they contribute to
+  no estimate and occupy no window slot (a window of ``w`` holds the last ``w``
+  evaluated instances; a fading factor decays once per evaluated instance). Use
+  weight 0 for "not tested in this fold".
+* Weighted estimates divide weighted sums by the weight total.
+* Baseline classifiers are real test-then-train classifiers whose memory follows the
+  estimator, scored on the evaluated instances:
+
+  - **Majority Class** predicts the argmax of the (weighted) true-class counts the
+    estimator holds *before* ``t`` (all evaluated instances so far, the last ``w``,
+    or faded counts), ties to the lowest class code;
+  - **Persistent** predicts the last present label before ``t`` (from the whole
+    stream, never reset by a window);
+  - before any label has been seen both predict class code 0 (the first class in
+    ``classes`` order). The same rule holds in chunked processing and in
+    :mod:`streamtk.baselines`, so ``kappa_m`` of the Majority Class classifier with
+    the estimator's memory is exactly 0 and ``kappa_per`` of the Persistent
+    classifier is exactly 0.
+
+``convention="moa"`` reproduces MOA's Basic / Window / FadingFactor
+ClassificationPerformanceEvaluator for accuracy, kappa, kappa_m, kappa_per
+(DESIGN.md sec. 4): weighted sums divided by the *number* of instances; weight-0
+instances skip accuracy and kappa but feed the baselines; the Majority Class
+includes the current label; the previous label starts at class 0; no
+zero-division guards (IEEE inf/NaN) and 0 for the kappas before anything was
+observed; instances before the first one of positive weight are ignored (MOA
+resets its evaluator then). Other metrics are computed from the same (MOA-style)
+state with streamtk's formulas.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import metrics as _metrics
+from ._kernels import confusion as K
+from ._validation import check_choice, check_positive_int, check_nonnegative_weights, as_float_array
+from .estimators import build_estimators
+from .labels import MISSING, Encoding, encode_labels
+
+__all__ = ["EngineCore", "CONVENTIONS"]
+
+CONVENTIONS = ("streamtk", "moa")
+
+
+def checkpoint_positions(start: int, stop: int, every: int) -> np.ndarray:
+    """0-based positions ``p`` in ``[start, stop)`` with ``(p + 1) % every == 0``."""
+    first = ((start // every) + 1) * every - 1
+    if first < start:
+        first += every
+    return np.arange(first, stop, every, dtype=np.int64)
+
+
+class EngineCore:
+    """State, options and accumulated output of one (possibly chunked) evaluation.
+
+    The labelled layer (:func:`streamtk.evaluate`, :class:`streamtk.Evaluator`)
+    wraps this; it works on ``(L, n)`` arrays of already-split leading dims.
+    """
+
+    def __init__(
+        self,
+        *,
+        encoding: Encoding,
+        windows=(),
+        fading=(),
+        every=1,
+        metrics=None,
+        cost=None,
+        convention="streamtk",
+        pos_label=None,
+    ):
+        self.convention = check_choice(convention, "convention", CONVENTIONS)
+        self.every = check_positive_int(every, "every")
+        self.encoding = encoding
+        self.k = encoding.n_classes
+        self.specs = build_estimators(windows, fading)
+        self.cost = self._check_cost(cost)
+        self.pos = self._check_pos_label(pos_label)
+        self.pos_label_given = pos_label is not None
+        chosen = _metrics.resolve_metrics(metrics, n_classes=self.k, has_cost=self.cost is not None)
+        if metrics is None and self.k != 2 and not self.pos_label_given:
+            chosen = [m for m in chosen if m.name != "f1"]
+        elif any(m.name == "f1" for m in chosen) and self.k != 2 and not self.pos_label_given:
+            raise ValueError(f"metric 'f1' needs pos_label= when there are {self.k} classes")
+        self.metrics = chosen
+        self.scalar = [m for m in chosen if m.kind == "scalar"]
+        self.per_class = [m for m in chosen if m.kind == "class"]
+        self.quantities = []  # names of extra per-instance quantities, in slot order
+        arg = []
+        for m in self.scalar:
+            if m.quantity is not None:
+                if m.quantity not in self.quantities:
+                    self.quantities.append(m.quantity)
+                arg.append(self.quantities.index(m.quantity))
+            else:
+                arg.append(0)
+        self.metric_ids = np.array([m.code for m in self.scalar], dtype=np.int64)
+        self.metric_arg = np.array(arg, dtype=np.int64)
+        self.class_ids = np.array([m.code for m in self.per_class], dtype=np.int64)
+        self.kinds = np.array([s.code for s in self.specs], dtype=np.int64)
+        self.wsize = np.array([s.param if s.kind == "window" else 0 for s in self.specs], dtype=np.int64)
+        self.alphas = np.array([s.param if s.kind == "fading" else 1.0 for s in self.specs], dtype=np.float64)
+        win = [i for i, s in enumerate(self.specs) if s.kind == "window"]
+        self.hslot = np.full(len(self.specs), -1, dtype=np.int64)
+        self.hslot[win] = np.arange(len(win))
+        self.n_hist = len(win)
+        self.L = None
+        self.n_seen = 0
+        self._outputs = []  # list of (positions, out, outc)
+        self._moa_started = None
+
+    # ------------------------------------------------------------------ checks
+    def _check_cost(self, cost):
+        if cost is None:
+            return None
+        arr = as_float_array(cost, "cost")
+        k = self.k
+        if arr.shape != (k, k) and not (arr.ndim == 3 and arr.shape[1:] == (k, k)):
+            raise ValueError(
+                f"cost must have shape ({k}, {k}) (cost[true, predicted]) or (n, {k}, {k}) for per-instance costs, "
+                f"got shape {arr.shape}"
+            )
+        return arr
+
+    def _check_pos_label(self, pos_label):
+        if pos_label is None:
+            return 1 if self.k == 2 else 0
+        code = self.encoding.index.get(pos_label.item() if isinstance(pos_label, np.generic) else pos_label)
+        if code is None:
+            raise ValueError(
+                f"pos_label {pos_label!r} is not one of the classes {self.encoding.classes.tolist()!r}"
+            )
+        return code
+
+    # ------------------------------------------------------------------ state
+    def _allocate(self, L: int):
+        self.L = L
+        E = len(self.specs)
+        nq = len(self.quantities)
+        S = K.state_size(self.k, nq)
+        self.st = np.zeros((L, E, S), dtype=np.float64)
+        self.st[:, :, K.EI] = 1.0
+        self.st[:, :, K.BI] = 1.0
+        self.ptr = np.zeros((L, E, 4), dtype=np.int64)
+        self.prev = np.zeros(L, dtype=np.int64)
+        self.hist_start = 0  # absolute position of the first kept history instance
+        self.h_ytrue = np.zeros(0, dtype=np.int32)
+        self.h_ypred = np.zeros((L, 0), dtype=np.int32)
+        self.h_w = None
+        self.h_q = np.zeros((L, nq, 0), dtype=np.float64)
+        self.h_per = np.zeros((L, 0), dtype=np.uint8)
+        self.h_maj = np.zeros((L, self.n_hist, 0), dtype=np.uint8)
+
+    def quantities_for(self, ytrue: np.ndarray, ypred: np.ndarray, start: int) -> np.ndarray:
+        """Per-instance extra quantities ``(L, nq, T)`` for a chunk starting at absolute ``start``."""
+        L, T = ypred.shape
+        q = np.zeros((L, len(self.quantities), T), dtype=np.float64)
+        for j, name in enumerate(self.quantities):
+            if name == "risk":
+                yt = np.where(ytrue >= 0, ytrue, 0)
+                if self.cost.ndim == 2:
+                    q[:, j, :] = self.cost[yt[None, :], ypred]
+                else:
+                    if start + T > self.cost.shape[0]:
+                        raise ValueError(
+                            f"cost has per-instance costs for {self.cost.shape[0]} instances but the stream has "
+                            f"at least {start + T}"
+                        )
+                    rows = np.arange(start, start + T)
+                    q[:, j, :] = self.cost[rows[None, :], yt[None, :], ypred]
+        return q
+
+    def update(self, ytrue: np.ndarray, ypred: np.ndarray, weights: np.ndarray | None):
+        """Process one chunk: ``ytrue`` (T,) int32 codes, ``ypred`` (L, T) int32 codes, weights (L, T) or None."""
+        L, T = ypred.shape
+        if self.L is None:
+            self._allocate(L)
+            self._weighted = weights is not None
+        elif L != self.L:
+            raise ValueError(f"y_pred has {L} leading series in this chunk but {self.L} in earlier chunks")
+        if (weights is not None) != self._weighted:
+            raise ValueError("weights must be given for every chunk or for none")
+        if T == 0:
+            return
+        start = self.n_seen
+        if self.convention == "moa" and weights is not None:
+            weights = self._moa_mask_leading_zero_weights(ytrue, weights)
+        q = self.quantities_for(ytrue, ypred, start)
+        # prepend kept history so that window removals can read leaving instances
+        h = self.h_ytrue.shape[0]
+        yt = np.concatenate([self.h_ytrue, ytrue]) if h else ytrue
+        yp = np.concatenate([self.h_ypred, ypred], axis=1) if h else ypred
+        if weights is not None:
+            w = np.concatenate([self.h_w, weights], axis=1) if h else weights
+        else:
+            w = np.zeros((0, 0), dtype=np.float64)
+        qq = np.concatenate([self.h_q, q], axis=2) if h else q
+        per = np.zeros((L, h + T), dtype=np.uint8)
+        per[:, :h] = self.h_per
+        maj = np.zeros((L, self.n_hist, h + T), dtype=np.uint8)
+        maj[:, :, :h] = self.h_maj
+        positions = checkpoint_positions(start, start + T, self.every)
+        ck_index = positions - start + h
+        C = positions.shape[0]
+        out = np.empty((L, C, len(self.specs), len(self.scalar)), dtype=np.float64)
+        outc = np.empty((L, C, len(self.specs), len(self.per_class), self.k), dtype=np.float64)
+        K.run(
+            np.ascontiguousarray(yt, dtype=np.int32),
+            np.ascontiguousarray(yp, dtype=np.int32),
+            np.ascontiguousarray(w, dtype=np.float64),
+            qq,
+            self.kinds,
+            self.wsize,
+            self.alphas,
+            self.hslot,
+            self.convention == "moa",
+            self.pos,
+            self.k,
+            self.hist_start,
+            h,
+            ck_index,
+            self.st,
+            self.ptr,
+            self.prev,
+            per,
+            maj,
+            self.metric_ids,
+            self.metric_arg,
+            self.class_ids,
+            float(self.k),
+            out,
+            outc,
+        )
+        self._outputs.append((positions, out, outc))
+        self.n_seen = start + T
+        self._keep_history(yt, yp, w if weights is not None else None, qq, per, maj)
+
+    def _moa_mask_leading_zero_weights(self, ytrue, weights):
+        """MOA resets its evaluator at the first instance of positive weight: ignore what came before.
+
+        Ignored instances get the internal weight -1, which the kernel treats as a
+        missing label for that series only.
+        """
+        if self._moa_started is None:
+            self._moa_started = np.zeros(weights.shape[0], dtype=bool)
+        if self._moa_started.all():
+            return weights
+        weights = weights.copy()
+        ok = (ytrue >= 0)[None, :] & (weights > 0)
+        for l in np.flatnonzero(~self._moa_started):
+            pos = np.flatnonzero(ok[l])
+            if pos.size == 0:
+                weights[l, :] = -1.0
+            else:
+                weights[l, : pos[0]] = -1.0
+                self._moa_started[l] = True
+        return weights
+
+    def _keep_history(self, yt, yp, w, q, per, maj):
+        """Keep the inputs that some window still holds (from the oldest window start)."""
+        T = yt.shape[0]
+        end = self.hist_start + T  # absolute end
+        if self.n_hist == 0:
+            keep_from = end
+        else:
+            win = self.kinds == K.KIND_WINDOW
+            starts = np.minimum(self.ptr[:, win, K.P_ES], self.ptr[:, win, K.P_BS])
+            keep_from = int(starts.min()) if starts.size else end
+        cut = keep_from - self.hist_start
+        self.h_ytrue = yt[cut:].copy()
+        self.h_ypred = yp[:, cut:].copy()
+        self.h_w = w[:, cut:].copy() if w is not None else None
+        self.h_q = q[:, :, cut:].copy()
+        self.h_per = per[:, cut:].copy()
+        self.h_maj = maj[:, :, cut:].copy()
+        self.hist_start = keep_from
+
+    # ------------------------------------------------------------------ output
+    def collect(self):
+        """All checkpoint rows plus the final instance: ``(positions, out, outc)``.
+
+        ``out`` is ``(L, C, E, M)`` and ``outc`` is ``(L, C, E, MC, k)``.
+        """
+        if self.L is None or self.n_seen == 0:
+            raise ValueError("no instances were evaluated: y_true is empty")
+        positions = [p for p, _, _ in self._outputs]
+        outs = [o for _, o, _ in self._outputs]
+        outcs = [o for _, _, o in self._outputs]
+        last = self.n_seen - 1
+        if (last + 1) % self.every != 0:
+            o = np.empty((self.L, len(self.specs), len(self.scalar)), dtype=np.float64)
+            oc = np.empty((self.L, len(self.specs), len(self.per_class), self.k), dtype=np.float64)
+            K.finalise_state(self.st, self.k, len(self.quantities), self.convention == "moa", self.pos,
+                             float(self.k), self.metric_ids, self.metric_arg, self.class_ids, o, oc)
+            positions.append(np.array([last], dtype=np.int64))
+            outs.append(o[:, None])
+            outcs.append(oc[:, None])
+        if len(outs) == 1:
+            return positions[0], outs[0], outcs[0]
+        return np.concatenate(positions), np.concatenate(outs, axis=1), np.concatenate(outcs, axis=1)
+
+
+def encode_inputs(y_true, y_pred_2d, *, classes):
+    """Encode labels once: returns ``(encoding, ytrue_codes (n,), ypred_codes (L, n))``."""
+    y_true = np.asarray(y_true) if not isinstance(y_true, np.ma.MaskedArray) else y_true
+    if y_true.ndim != 1:
+        raise ValueError(f"y_true must be one-dimensional (n,), got shape {y_true.shape}")
+    if y_true.shape[0] == 0:
+        raise ValueError("y_true is empty: there is nothing to evaluate")
+    enc, (yt, yp) = encode_labels(y_true, y_pred_2d, classes=classes)
+    return enc, yt.astype(np.int32, copy=False), yp.astype(np.int32, copy=False)
+
+
+def check_weights(weights, L: int, n: int) -> np.ndarray | None:
+    """Weights ``(n,)`` or ``(L, n)`` -> ``(L, n)`` float64, finite and >= 0."""
+    if weights is None:
+        return None
+    w = check_nonnegative_weights(weights, "weights")
+    if w.shape[-1] != n:
+        raise ValueError(f"weights has {w.shape[-1]} instances along its last axis but y_true has {n}")
+    if w.ndim == 1:
+        return np.ascontiguousarray(np.broadcast_to(w, (L, n)))
+    w2 = w.reshape(-1, n)
+    if w2.shape[0] == L:
+        return np.ascontiguousarray(w2)
+    if w2.shape[0] == 1:
+        return np.ascontiguousarray(np.broadcast_to(w2, (L, n)))
+    raise ValueError(f"weights has leading shape {w.shape[:-1]} which does not match y_pred's {L} series")
+
+
+__all__ += ["encode_inputs", "check_weights", "checkpoint_positions", "MISSING"]
