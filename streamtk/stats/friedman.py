@@ -1,0 +1,298 @@
+"""Friedman test with the Nemenyi and Bonferroni-Dunn post-hoc tests.
+
+Bifet et al. 2015 (seed 000, section 4), after Demsar (2006): rank the k classifiers
+on each of N datasets (rank 1 = best, average ranks for ties), average the ranks
+``R_j = (1/N) sum_i r_i^j``, test them with Friedman's statistic and, if it rejects,
+call two classifiers different when their average ranks differ by at least
+
+    CD = q_alpha sqrt(k (k + 1) / (6 N)).
+
+Nemenyi (all pairs): ``q_alpha`` is the Studentized range quantile for k groups and
+infinite degrees of freedom divided by sqrt(2) (``scipy.stats.studentized_range``).
+Bonferroni-Dunn (each classifier against one control): ``q_alpha = z_{1 - alpha/(2(k-1))}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats as _sps
+
+from .._validation import as_float_array, check_choice, check_in_open_unit_interval
+
+__all__ = ["FriedmanResult", "friedman_test", "critical_difference", "nemenyi_q", "bonferroni_dunn_q"]
+
+_POSTHOC = ("nemenyi", "bonferroni-dunn")
+_OMNIBUS = ("iman-davenport", "chi2")
+
+
+def nemenyi_q(k: int, alpha: float = 0.05) -> float:
+    """``q_alpha`` of the Nemenyi test: ``studentized_range.ppf(1 - alpha, k, inf) / sqrt(2)``.
+
+    Reproduces Demsar (2006) Table 5(a), e.g. 2.569 for k = 4 at alpha = 0.05.
+    """
+    k = _check_k(k)
+    alpha = check_in_open_unit_interval(alpha, "alpha")
+    return float(_sps.studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0))
+
+
+def bonferroni_dunn_q(k: int, alpha: float = 0.05) -> float:
+    """``q_alpha`` of the Bonferroni-Dunn test: the normal quantile ``z_{1 - alpha / (2 (k - 1))}``."""
+    k = _check_k(k)
+    alpha = check_in_open_unit_interval(alpha, "alpha")
+    return float(_sps.norm.isf(alpha / (2.0 * (k - 1))))
+
+
+def _check_k(k) -> int:
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
+        raise ValueError(f"k (number of classifiers) must be an integer >= 2, got {k!r}")
+    return int(k)
+
+
+def critical_difference(k: int, n_datasets: int, alpha: float = 0.05, *, posthoc: str = "nemenyi") -> float:
+    """``CD = q_alpha sqrt(k (k + 1) / (6 N))`` (Bifet et al. 2015, section 4)."""
+    check_choice(posthoc, "posthoc", _POSTHOC)
+    if isinstance(n_datasets, bool) or not isinstance(n_datasets, (int, np.integer)) or n_datasets < 1:
+        raise ValueError(f"n_datasets must be a positive integer, got {n_datasets!r}")
+    q = nemenyi_q(k, alpha) if posthoc == "nemenyi" else bonferroni_dunn_q(k, alpha)
+    return q * float(np.sqrt(k * (k + 1) / (6.0 * n_datasets)))
+
+
+@dataclass(frozen=True)
+class FriedmanResult:
+    """Result of :func:`friedman_test`.
+
+    Attributes
+    ----------
+    names : tuple of str
+        Classifier names, in input order.
+    ranks : ndarray (N, k)
+        Per-dataset ranks (1 = best).
+    average_ranks : ndarray (k,)
+    statistic, pvalue : float
+        Friedman's ``chi2_F`` (tie-corrected if requested) and its chi-square(k-1) p-value.
+    f_statistic, f_pvalue : float
+        Iman-Davenport ``F_F = (N-1) chi2_F / (N(k-1) - chi2_F)`` with F(k-1, (k-1)(N-1));
+        ``inf`` / 0 when every dataset ranks the classifiers identically.
+    significant : bool
+        The omnibus test chosen by ``omnibus`` rejects at ``alpha``.
+    q_alpha, cd : float
+        Post-hoc quantile and critical difference.
+    different : ndarray (k, k) of bool
+        ``|R_i - R_j| >= CD`` (Nemenyi); for Bonferroni-Dunn only the control's row
+        and column are filled, other pairs are False.
+    groups : tuple of tuple of str
+        Maximal sets of classifiers, consecutive in average rank, whose average ranks
+        span less than CD (the bars of a CD diagram); singletons are omitted. For
+        Bonferroni-Dunn: the classifiers not different from the control (with it).
+    """
+
+    names: tuple
+    ranks: np.ndarray
+    average_ranks: np.ndarray
+    statistic: float
+    pvalue: float
+    f_statistic: float
+    f_pvalue: float
+    significant: bool
+    alpha: float
+    posthoc: str
+    omnibus: str
+    q_alpha: float
+    cd: float
+    different: np.ndarray
+    groups: tuple
+    control: str | None = None
+    higher_is_better: bool = True
+    tie_correction: bool = True
+    n_datasets: int = field(default=0)
+
+    @property
+    def n_classifiers(self) -> int:
+        return len(self.names)
+
+    def to_dataset(self):
+        """The result as an ``xarray.Dataset`` (dims ``classifier``, ``dataset``, ``group``)."""
+        import xarray as xr
+
+        from .._labelled import base_attrs
+
+        names = np.array(self.names, dtype=str)
+        member = np.zeros((len(self.groups), len(names)), dtype=bool)
+        for g, grp in enumerate(self.groups):
+            for nm in grp:
+                member[g, self.names.index(nm)] = True
+        ds = xr.Dataset(
+            {
+                "average_rank": ("classifier", self.average_ranks, {"long_name": "average rank (1 = best)"}),
+                "rank": (("dataset", "classifier"), self.ranks, {"long_name": "rank on each dataset"}),
+                "different": (
+                    ("classifier", "classifier_other"),
+                    self.different,
+                    {"long_name": f"average ranks differ by at least CD ({self.posthoc})"},
+                ),
+                "group_member": (("group", "classifier"), member, {"long_name": "indistinguishable group"}),
+                "statistic": ((), self.statistic, {"long_name": "Friedman chi-square statistic"}),
+                "pvalue": ((), self.pvalue, {"long_name": "Friedman chi-square p-value"}),
+                "f_statistic": ((), self.f_statistic, {"long_name": "Iman-Davenport F statistic"}),
+                "f_pvalue": ((), self.f_pvalue, {"long_name": "Iman-Davenport p-value"}),
+                "cd": ((), self.cd, {"long_name": "critical difference of average ranks",
+                                     "formula": "q_alpha * sqrt(k (k + 1) / (6 N))"}),
+                "q_alpha": ((), self.q_alpha),
+            },
+            coords={"classifier": names, "classifier_other": names, "dataset": np.arange(self.ranks.shape[0])},
+            attrs=base_attrs(
+                "Friedman test with post-hoc critical difference",
+                reference="Bifet et al. 2015 (seed 000) section 4; Demsar 2006",
+                alpha=self.alpha,
+                posthoc=self.posthoc,
+                omnibus=self.omnibus,
+                significant=bool(self.significant),
+                control=self.control,
+                higher_is_better=self.higher_is_better,
+                tie_correction=self.tie_correction,
+            ),
+        )
+        return ds
+
+
+def _maximal_groups(order: np.ndarray, avg: np.ndarray, cd: float) -> list[tuple[int, ...]]:
+    sorted_r = avg[order]
+    k = len(order)
+    spans = []
+    for i in range(k):
+        j = i
+        while j + 1 < k and sorted_r[j + 1] - sorted_r[i] < cd:
+            j += 1
+        if j > i:
+            spans.append((i, j))
+    maximal = [s for s in spans if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in spans)]
+    return [tuple(int(order[t]) for t in range(a, b + 1)) for a, b in maximal]
+
+
+def friedman_test(
+    scores,
+    *,
+    names=None,
+    higher_is_better: bool = True,
+    alpha: float = 0.05,
+    posthoc: str = "nemenyi",
+    control=None,
+    omnibus: str = "iman-davenport",
+    tie_correction: bool = True,
+) -> FriedmanResult:
+    """Friedman test over N datasets x k classifiers with a critical-difference post-hoc test.
+
+    Parameters
+    ----------
+    scores : array_like (N, k) or xarray.DataArray
+        Performance of each classifier (column) on each dataset (row). A DataArray
+        must be 2-D; its second dimension's coordinate supplies ``names``.
+    names : sequence of str, optional
+        Classifier names (default ``"0"``, ``"1"``, ...).
+    higher_is_better : bool
+        Rank 1 goes to the highest score (accuracy, kappa); False for errors.
+    alpha : float
+    posthoc : {"nemenyi", "bonferroni-dunn"}
+    control : str, optional
+        The control classifier of Bonferroni-Dunn (default: the best average rank).
+    omnibus : {"iman-davenport", "chi2"}
+        Which Friedman p-value decides ``significant`` (Demsar recommends Iman-Davenport).
+    tie_correction : bool
+        Divide ``chi2_F`` by ``1 - sum(t^3 - t) / (N k (k^2 - 1))`` for tied ranks
+        (as ``scipy.stats.friedmanchisquare``); without ties it changes nothing and
+        ``False`` gives Demsar's textbook formula.
+
+    Returns
+    -------
+    FriedmanResult
+
+    Notes
+    -----
+    ``chi2_F = 12 N / (k (k + 1)) [sum_j R_j^2 - k (k + 1)^2 / 4]``.
+
+    See Also
+    --------
+    scipy.stats.friedmanchisquare : the omnibus statistic (reference in the tests).
+    streamtk.plot.cd_diagram.cd_diagram : draws the result.
+    """
+    alpha = check_in_open_unit_interval(alpha, "alpha")
+    check_choice(posthoc, "posthoc", _POSTHOC)
+    check_choice(omnibus, "omnibus", _OMNIBUS)
+    if names is None and hasattr(scores, "dims") and hasattr(scores, "coords"):
+        if scores.ndim == 2 and scores.dims[1] in scores.coords:
+            names = [str(v) for v in scores.coords[scores.dims[1]].values]
+        scores = scores.values
+    s = as_float_array(scores, "scores", ndim_min=2)
+    if s.ndim != 2:
+        raise ValueError(f"scores must be 2-D (datasets, classifiers), got shape {s.shape}")
+    n, k = s.shape
+    if k < 2 or n < 2:
+        raise ValueError(f"scores needs at least 2 datasets and 2 classifiers, got shape {s.shape}")
+    if names is None:
+        names = [str(i) for i in range(k)]
+    names = tuple(str(v) for v in names)
+    if len(names) != k or len(set(names)) != k:
+        raise ValueError(f"names must hold {k} distinct names, got {names!r}")
+    ranks = _sps.rankdata(-s if higher_is_better else s, method="average", axis=1)
+    avg = ranks.mean(axis=0)
+    chi2 = 12.0 * n / (k * (k + 1)) * (np.sum(avg**2) - k * (k + 1) ** 2 / 4.0)
+    if tie_correction:
+        ties = 0.0
+        for row in ranks:
+            _, cnt = np.unique(row, return_counts=True)
+            ties += float(np.sum(cnt.astype(np.float64) ** 3 - cnt))
+        denom = 1.0 - ties / (n * k * (k * k - 1.0))
+        chi2 = chi2 / denom if denom > 0 else np.nan
+    p_chi2 = float(_sps.chi2.sf(chi2, k - 1))
+    den = n * (k - 1) - chi2
+    f_stat = float((n - 1) * chi2 / den) if den > 0 else (np.inf if chi2 > 0 else np.nan)
+    f_p = float(_sps.f.sf(f_stat, k - 1, (k - 1) * (n - 1))) if np.isfinite(f_stat) else (0.0 if f_stat == np.inf else np.nan)
+    p_omni = f_p if omnibus == "iman-davenport" else p_chi2
+    significant = bool(np.isfinite(p_omni) and p_omni <= alpha)
+    cd = critical_difference(k, n, alpha, posthoc=posthoc)
+    q = nemenyi_q(k, alpha) if posthoc == "nemenyi" else bonferroni_dunn_q(k, alpha)
+    diff = np.abs(avg[:, None] - avg[None, :]) >= cd
+    order = np.argsort(avg, kind="stable")
+    ctrl = None
+    if posthoc == "nemenyi":
+        if control is not None:
+            raise ValueError(f"control is only used by posthoc='bonferroni-dunn', got control={control!r}")
+        different = diff
+        groups = tuple(tuple(names[i] for i in g) for g in _maximal_groups(order, avg, cd))
+    else:
+        c = int(order[0]) if control is None else _index_of(names, control)
+        ctrl = names[c]
+        different = np.zeros((k, k), dtype=bool)
+        different[c, :] = diff[c, :]
+        different[:, c] = diff[:, c]
+        same = [i for i in order if not diff[c, i]]
+        groups = (tuple(names[i] for i in same),) if len(same) > 1 else ()
+    return FriedmanResult(
+        names=names,
+        ranks=ranks,
+        average_ranks=avg,
+        statistic=float(chi2),
+        pvalue=p_chi2,
+        f_statistic=f_stat,
+        f_pvalue=f_p,
+        significant=significant,
+        alpha=alpha,
+        posthoc=posthoc,
+        omnibus=omnibus,
+        q_alpha=q,
+        cd=cd,
+        different=different,
+        groups=groups,
+        control=ctrl,
+        higher_is_better=bool(higher_is_better),
+        tie_correction=bool(tie_correction),
+        n_datasets=n,
+    )
+
+
+def _index_of(names, control) -> int:
+    if str(control) not in names:
+        raise ValueError(f"control must be one of {names!r}, got {control!r}")
+    return names.index(str(control))
