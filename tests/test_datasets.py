@@ -206,3 +206,54 @@ def test_y_codes_index_classes(isolated):
     np.testing.assert_array_equal(s.classes, [1, 3, 7])
     np.testing.assert_array_equal(s.y_codes, [1, 0, 1, 2])
     assert os.fspath(s.source_path).endswith("poker-lsn.labels")
+
+
+# ---------------------------------------------------------------- fetch (downloads from PyPI)
+
+
+def _pypi_reachable() -> bool:
+    import socket
+
+    try:
+        socket.create_connection(("pypi.org", 443), timeout=5).close()
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["electricity", "covertype"])
+def test_fetch_from_the_scikit_multiflow_wheel(isolated, name):
+    try:
+        stored = D.fetch(name, timeout=300)
+    except D.FetchError as exc:
+        if _pypi_reachable():
+            raise
+        pytest.skip(f"PyPI (pypi.org:443) is unreachable, so pip download cannot run: {exc}")
+    assert stored == isolated / "cache" / D.info(name).relpath
+    assert D.find(name) == stored  # STREAMTK_DATA is unset: found in the cache
+    rows, k, pm, pt = README_STATS[name]
+    y = D.load_labels(name)  # verifies the checksum
+    assert y.shape == (rows,) and len(np.unique(y)) == k
+    # a second call re-uses the verified copy
+    mtime = stored.stat().st_mtime_ns
+    assert D.fetch(name) == stored and stored.stat().st_mtime_ns == mtime
+
+
+def test_fetch_refuses_other_datasets():
+    with pytest.raises(ValueError, match="fetch, got 'kdd99'.*kddcup99"):
+        D.fetch("kdd99")
+    with pytest.raises(ValueError, match="timeout must be a positive number of seconds, got 0"):
+        D.fetch("electricity", timeout=0)
+
+
+def test_recompressed_gzip_copy_verifies_by_content(isolated, data_dir):
+    import gzip
+
+    src = D.find("moa/SEAa0", path=data_dir)
+    copy = _fake(isolated / "d", D.info("moa/SEAa0").relpath, gzip.compress(gzip.decompress(src.read_bytes()), mtime=1))
+    assert D.sha256_file(copy) != D.info("moa/SEAa0").sha256
+    np.testing.assert_array_equal(D.load_labels("moa/SEAa0", path=isolated / "d"), D.load_labels("moa/SEAa0", path=src))
+    bad = _fake(isolated / "e", D.info("moa/SEAa0").relpath, gzip.compress(b"@relation x\n"))
+    with pytest.raises(D.ChecksumError, match="decompressed content"):
+        D.load("moa/SEAa0", path=bad)
