@@ -1,0 +1,277 @@
+"""Baseline classifiers as models: their predictions, generated from ``y_true`` alone.
+
+Zliobaite et al. 2015 (seed ``003_d673204241cbf689.txt``), section 4.1: the
+no-information classifier (eq. 5), the Majority Class classifier (Definition 2, eq. 6),
+the Persistent classifier (Definition 3, eq. 7) and the Random classifier (Definition 4,
+eq. 9). The predictions can be evaluated, compared and plotted like any model's.
+
+Conventions (shared with the evaluation engine, so that ``kappa_m`` of the Majority Class
+classifier and ``kappa_per`` of the Persistent classifier are exactly 0):
+
+* every baseline is test-then-train: the prediction at ``t`` uses only labels before ``t``;
+* Majority Class predicts the argmax (lowest class code on ties) of the class counts of
+  the labels before ``t`` -- all of them (cumulative memory), the last ``w`` present
+  labels (sliding window) or the counts faded per instance,
+  ``sum_{s<t} alpha**(t-1-s) [y_s = i]`` (fading memory);
+* Persistent predicts the last present label before ``t``;
+* before any label has been seen (``t = 0``) both predict the first class of the encoding
+  (code 0);
+* missing labels (code -1) never enter a memory and do not count toward ``w``.
+
+Outputs are in the original label space (``DataArray`` with dims ``(..., time)``, a
+``baseline`` dim when several are requested) with the seed recorded in attrs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+
+from ._kernels import temporal as _k
+from ._labelled import base_attrs, split_leading, time_coords
+from ._validation import as_rng, check_fading_factor, check_window
+from .estimators import build_estimators
+from .labels import encode_labels
+
+__all__ = [
+    "no_information_codes",
+    "majority_codes",
+    "persistent_codes",
+    "permutation_codes",
+    "no_information",
+    "majority_class",
+    "persistent",
+    "random_classifier",
+    "baselines",
+]
+
+REFERENCE = "Zliobaite et al. 2015, Machine Learning 98(3) (seed 003_d673204241cbf689.txt), section 4.1"
+
+
+# ----------------------------------------------------------------------------- numpy layer
+def no_information_codes(n: int, k: int, rng: np.random.Generator) -> np.ndarray:
+    """Uniform random codes in ``0..k-1`` (eq. 5: expected accuracy ``1/k``)."""
+    return rng.integers(0, k, size=n, dtype=np.int64)
+
+
+def majority_codes(codes: np.ndarray, k: int, *, kind: str = "prequential", param=None) -> np.ndarray:
+    """Codes predicted by the test-then-train Majority Class classifier.
+
+    ``kind`` is ``"prequential"`` (cumulative), ``"window"`` (``param = w``) or
+    ``"fading"`` (``param = alpha``). See the module docstring for the conventions.
+    """
+    codes = np.ascontiguousarray(codes, dtype=np.int64)
+    out = np.empty(codes.shape[0], dtype=np.int64)
+    if kind == "prequential":
+        _k.majority_pass(codes, k, 0, 0.0, out)
+    elif kind == "window":
+        _k.majority_pass(codes, k, 1, float(check_window(param, "window")), out)
+    elif kind == "fading":
+        _k.majority_pass(codes, k, 2, check_fading_factor(param, "fading"), out)
+    else:
+        raise ValueError(f"kind must be 'prequential', 'window' or 'fading', got {kind!r}")
+    return out
+
+
+def persistent_codes(codes: np.ndarray) -> np.ndarray:
+    """Codes predicted by the Persistent classifier: the last present label before ``t``
+    (code 0 before any label)."""
+    codes = np.asarray(codes, dtype=np.int64)
+    n = codes.shape[0]
+    idx = np.where(codes >= 0, np.arange(n), -1)
+    last = np.maximum.accumulate(idx) if n else idx
+    out = np.zeros(n, dtype=np.int64)
+    if n > 1:
+        prev = last[:-1]
+        out[1:] = np.where(prev >= 0, codes[np.maximum(prev, 0)], 0)
+    return out
+
+
+def permutation_codes(pred: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Each row of ``pred (L, n)`` randomly permuted along time (the Random classifier)."""
+    return np.stack([pred[i, rng.permutation(pred.shape[1])] for i in range(pred.shape[0])])
+
+
+# ----------------------------------------------------------------------------- labelled layer
+def _values_1d(y_true):
+    if isinstance(y_true, xr.DataArray):
+        if y_true.ndim != 1:
+            raise ValueError(f"y_true must be one-dimensional (time), got dims {y_true.dims}")
+        tdim = y_true.dims[0]
+        tcoords = {k: v.variable for k, v in y_true.coords.items() if v.dims == (tdim,)}
+        return y_true.values, tcoords
+    values = y_true if isinstance(y_true, np.ma.MaskedArray) else np.asarray(y_true)
+    if values.ndim != 1:
+        raise ValueError(f"y_true must be one-dimensional (time), got shape {values.shape}")
+    return values, {}
+
+
+def _prepare(y_true, classes):
+    values, tcoords = _values_1d(y_true)
+    enc, (codes,) = encode_labels(values, classes=classes)
+    return enc, codes, tcoords
+
+
+def _coords(n, tcoords):
+    coords = time_coords(np.arange(1, n + 1))
+    for k, v in tcoords.items():
+        if k != "instance":
+            coords[k] = ("time", np.asarray(v.values))
+    return coords
+
+
+def _seed_attr(seed):
+    return seed if isinstance(seed, (int, np.integer)) else repr(seed)
+
+
+def _single(enc, codes_pred, tcoords, name, long_name, **params):
+    da = xr.DataArray(enc.classes[codes_pred], dims=("time",), coords=_coords(codes_pred.shape[-1], tcoords),
+                      name=name)
+    da.attrs = base_attrs(long_name, **params) | {"long_name": long_name, "reference": REFERENCE}
+    return da
+
+
+def no_information(y_true, *, seed, classes=None) -> xr.DataArray:
+    """Predictions of the no-information classifier: a uniformly random class per instance.
+
+    Expected accuracy ``p_0 = 1/k`` (eq. 5). ``seed`` is an int, SeedSequence or
+    ``numpy.random.Generator`` (required: streamtk has no global random state).
+
+    Examples
+    --------
+    >>> da = no_information(["a", "b", "a", "b"], seed=0)
+    >>> da.dims, set(da.values) <= {"a", "b"}
+    (('time',), True)
+    """
+    rng = as_rng(seed)
+    enc, codes, tc = _prepare(y_true, classes)
+    pred = no_information_codes(codes.shape[0], enc.n_classes, rng)
+    return _single(enc, pred, tc, "no_information", "no-information (uniform random) classifier",
+                   seed=_seed_attr(seed), formula="P(y_hat = i) = 1/k; p_0 = 1/k (eq. 5)")
+
+
+def majority_class(y_true, *, window=None, fading=None, classes=None) -> xr.DataArray:
+    """Predictions of the test-then-train Majority Class classifier (Definition 2).
+
+    ``y_hat_t = argmax_i c_i(t)`` where ``c_i(t)`` counts the labels of class ``i``
+    before ``t`` (cumulative memory, the default), only the last ``window`` present
+    labels, or with weights ``fading**(t-1-s)``. Ties go to the lowest class code; at
+    ``t = 0`` the first class is predicted. Its accuracy on a stationary stream tends to
+    ``p_maj = P(M)`` (eq. 6).
+
+    See Also
+    --------
+    river.dummy.PriorClassifier : river's cumulative majority (river updates after the
+        prediction too, but breaks ties by dictionary order).
+    MOA ``MajorityClass`` learner: cumulative, same tie rule.
+
+    Examples
+    --------
+    >>> majority_class([1, 0, 0, 1, 1, 1]).values.tolist()
+    [0, 1, 0, 0, 0, 1]
+    """
+    if window is not None and fading is not None:
+        raise ValueError(f"pass window or fading, not both (got window={window!r}, fading={fading!r})")
+    enc, codes, tc = _prepare(y_true, classes)
+    if window is not None:
+        pred, memory = majority_codes(codes, enc.n_classes, kind="window", param=window), f"window={window!r}"
+    elif fading is not None:
+        pred, memory = majority_codes(codes, enc.n_classes, kind="fading", param=fading), f"fading={fading!r}"
+    else:
+        pred, memory = majority_codes(codes, enc.n_classes), "prequential"
+    return _single(enc, pred, tc, "majority", "Majority Class classifier (test-then-train)", memory=memory,
+                   formula="argmax_i of the class counts of the labels before t (ties: lowest class)")
+
+
+def persistent(y_true, *, classes=None) -> xr.DataArray:
+    """Predictions of the Persistent classifier: ``y_hat_t = y_{t-1}`` (Definition 3).
+
+    The previous label is the last *present* label before ``t``; at ``t = 0`` the first
+    class is predicted (as MOA's kappa_temp assumes ``y_{-1}`` = class 0). Its accuracy
+    is ``p_per = sum_i P(i) P(i | i)`` (eq. 7).
+
+    Examples
+    --------
+    >>> persistent(["x", "y", "y"]).values.tolist()
+    ['x', 'x', 'y']
+    """
+    enc, codes, tc = _prepare(y_true, classes)
+    return _single(enc, persistent_codes(codes), tc, "persistent", "Persistent classifier",
+                   formula="y_hat_t = y_{t-1}; class 0 before any label")
+
+
+def random_classifier(y_pred, *, seed, lead_dims=None) -> xr.DataArray:
+    """Predictions of the Random classifier: a random permutation of ``y_pred`` in time.
+
+    Definition 4: it predicts from the distribution of the reference classifier's
+    predictions ``P_h``, so its accuracy is ``p_ran = sum_i P(i) P_h(i)`` (eq. 9), the
+    chance agreement of Cohen's kappa. ``y_pred`` may have leading dims ``(..., n)``
+    (each row is permuted independently); labels are kept as given.
+
+    Examples
+    --------
+    >>> sorted(random_classifier([0, 0, 1, 2], seed=1).values.tolist())
+    [0, 0, 1, 2]
+    """
+    rng = as_rng(seed)
+    arr, lead, tc = split_leading(y_pred, "y_pred", lead_dims=lead_dims)
+    perm = permutation_codes(arr, rng)
+    coords = _coords(arr.shape[1], tc)
+    coords.update(lead.coords)
+    da = xr.DataArray(lead.reshape(perm), dims=lead.names + ("time",), coords=coords, name="random")
+    da.attrs = base_attrs("Random classifier", seed=_seed_attr(seed)) | {
+        "long_name": "Random classifier (permuted reference predictions)", "reference": REFERENCE,
+        "formula": "p_ran = sum_i P(y = i) P_h(y_hat = i) (eq. 9)"}
+    return da
+
+
+def baselines(y_true, *, y_pred=None, windows=(), fading=(), seed=0, classes=None) -> xr.DataArray:
+    """All baselines' predictions stacked on a ``baseline`` dimension ``(baseline, time)``.
+
+    Baselines, in order: ``no_information``, ``majority`` (cumulative),
+    ``majority[window=w]`` for each window, ``majority[fading=a]`` for each fading factor,
+    ``persistent``, and ``random`` when a one-dimensional reference ``y_pred`` is given.
+    One seeded Generator (``seed``) draws the no-information predictions first, then the
+    permutation of ``y_pred``. The non-index coordinate ``memory`` holds the estimator
+    label of the Majority Class variants ("" elsewhere).
+
+    Examples
+    --------
+    >>> da = baselines([0, 1, 1, 1], windows=2, seed=3)
+    >>> da["baseline"].values.tolist()
+    ['no_information', 'majority', 'majority[window=2]', 'persistent']
+    """
+    rng = as_rng(seed)
+    values, tc = _values_1d(y_true)
+    if y_pred is not None:
+        pv = np.asarray(y_pred.values if isinstance(y_pred, xr.DataArray) else y_pred)
+        if pv.ndim != 1:
+            raise ValueError(f"y_pred must be one-dimensional here (use random_classifier for leading dims), "
+                             f"got shape {pv.shape}")
+        if pv.shape[0] != values.shape[0]:
+            raise ValueError(f"y_pred has {pv.shape[0]} instances but y_true has {values.shape[0]}")
+        enc, (codes, pcodes) = encode_labels(values, pv, classes=classes)
+    else:
+        enc, (codes,) = encode_labels(values, classes=classes)
+    k, n = enc.n_classes, codes.shape[0]
+    specs = build_estimators(windows, fading, prequential=True)
+    rows, names, memory = [no_information_codes(n, k, rng)], ["no_information"], [""]
+    for spec in specs:
+        rows.append(majority_codes(codes, k, kind=spec.kind, param=spec.param))
+        names.append("majority" if spec.kind == "prequential" else f"majority[{spec.label}]")
+        memory.append(spec.label)
+    rows.append(persistent_codes(codes))
+    names.append("persistent")
+    memory.append("")
+    if y_pred is not None:
+        rows.append(permutation_codes(pcodes[None, :], rng)[0])
+        names.append("random")
+        memory.append("")
+    coords = _coords(n, tc)
+    coords["baseline"] = ("baseline", np.array(names))
+    coords["memory"] = ("baseline", np.array(memory))
+    da = xr.DataArray(enc.classes[np.stack(rows)], dims=("baseline", "time"), coords=coords, name="baselines")
+    da.attrs = base_attrs("baseline classifiers", seed=_seed_attr(seed),
+                          estimators=[s.label for s in specs]) | {
+        "long_name": "predictions of the baseline classifiers", "reference": REFERENCE}
+    return da
