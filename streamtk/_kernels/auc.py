@@ -224,3 +224,116 @@ def new_state(L, E, C, G, R, kinds, params):
             inv[:, e] = params[e]
     istate = np.zeros((L, E, 2), dtype=np.int64)
     return tree, W, N, U, inv, istate
+
+
+# --------------------------------------------------------------------------------------
+# binary fast path: one score column, two groups, the state of one (lead, estimator) is
+# ``tree`` float64 ``(2, R + 1)`` (row 0 negatives, row 1 positives) and ``stat`` float64
+# ``(5,)`` = (U1, W0, W1, N0, N1); same semantics as the general layout with C = 1, G = 2.
+# --------------------------------------------------------------------------------------
+
+@numba.njit(cache=True)
+def binary_add(tree, stat, rank, positive, g, sign):
+    """Add (``sign = 1``) or remove (``sign = -1``) one instance of a binary problem.
+
+    ``U1 += g * (W0 below rank + W0 at rank / 2)`` for a positive,
+    ``U1 += g * (W1 above rank + W1 at rank / 2)`` for a negative; ``O(log R)``.
+    """
+    r = rank + 1
+    sg = sign * g
+    if positive:
+        stat[0] += sg * fenwick_below_half(tree[0], r)
+        fenwick_add(tree[1], r, sg)
+        stat[2] += sg
+        stat[4] += sign
+    else:
+        stat[0] += sg * (stat[2] - fenwick_below_half(tree[1], r))
+        fenwick_add(tree[0], r, sg)
+        stat[1] += sg
+        stat[3] += sign
+
+
+@numba.njit(cache=True)
+def binary_fading_advance(tree, stat, inv, alpha):
+    """:func:`fading_advance` for the binary layout."""
+    inv = inv / alpha
+    if inv > RESCALE_AT:
+        f = 1.0 / inv
+        tree *= f
+        stat[0] *= f * f
+        stat[1] *= f
+        stat[2] *= f
+        inv = 1.0
+    return inv
+
+
+@numba.njit(cache=True)
+def _binary_lead(rl, yl, wl, kinds, params, unit, t0, t1, cps, cp0, tree, stat, inv, istate, out):
+    E = kinds.shape[0]
+    ncp = cps.shape[0]
+    k = cp0
+    for t in range(t0, t1):
+        if _evaluated(yl, wl, t):
+            g = 1.0 if unit else wl[t]
+            pos = yl[t] == 1
+            r = rl[t]
+            for e in range(E):
+                kind = kinds[e]
+                if kind == KIND_WINDOW:
+                    cnt = istate[e, 1] + 1
+                    if cnt > params[e]:
+                        j = istate[e, 0]
+                        while not _evaluated(yl, wl, j):
+                            j += 1
+                        gj = 1.0 if unit else wl[j]
+                        binary_add(tree[e], stat[e], rl[j], yl[j] == 1, gj, -1.0)
+                        istate[e, 0] = j + 1
+                        cnt -= 1
+                    istate[e, 1] = cnt
+                    binary_add(tree[e], stat[e], r, pos, g, 1.0)
+                elif kind == KIND_FADING:
+                    s = binary_fading_advance(tree[e], stat[e], inv[e], params[e])
+                    inv[e] = s
+                    binary_add(tree[e], stat[e], r, pos, g * s, 1.0)
+                else:
+                    binary_add(tree[e], stat[e], r, pos, g, 1.0)
+        if k < ncp and cps[k] == t:
+            for e in range(E):
+                f = 1.0 / inv[e]
+                out[e, k, 0] = stat[e, 0] * f * f
+                out[e, k, 1] = stat[e, 1] * f
+                out[e, k, 2] = stat[e, 2] * f
+                out[e, k, 3] = stat[e, 3]
+                out[e, k, 4] = stat[e, 4]
+            k += 1
+
+
+@numba.njit(cache=True, parallel=True)
+def binary_auc_run(ranks, y, w, kinds, params, unit, t0, t1, cps, cp0, tree, stat, inv, istate, out):
+    """:func:`auc_run` for binary problems (``y`` coded 0 negative, 1 positive, -1 missing).
+
+    ``ranks`` int64 ``(L, n)``; state ``tree (L, E, 2, R + 1)``, ``stat (L, E, 5)``,
+    ``inv (L, E)``, ``istate (L, E, 2)``; ``out (L, E, T, 5)`` receives
+    ``(U1, W0, W1, N0, N1)`` (true, unscaled values) at every checkpoint.
+    """
+    L = ranks.shape[0]
+    Ly = y.shape[0]
+    Lw = w.shape[0]
+    for li in numba.prange(L):
+        l = np.int64(li)
+        ly = l if Ly > 1 else np.int64(0)
+        lw = l if Lw > 1 else np.int64(0)
+        _binary_lead(ranks[l], y[ly], w[lw], kinds, params, unit, t0, t1, cps, cp0,
+                     tree[l], stat[l], inv[l], istate[l], out[l])
+
+
+def new_binary_state(L, E, R, kinds, params):
+    """Fresh state ``(tree, stat, inv, istate)`` for :func:`binary_auc_run`."""
+    tree = np.zeros((L, E, 2, R + 1))
+    stat = np.zeros((L, E, 5))
+    inv = np.ones((L, E))
+    for e in range(E):
+        if kinds[e] == KIND_FADING:
+            inv[:, e] = params[e]
+    istate = np.zeros((L, E, 2), dtype=np.int64)
+    return tree, stat, inv, istate
