@@ -1,0 +1,251 @@
+"""Shared machinery of the detectors: parameter grids, chunked runs, labelled output.
+
+Every detector in :mod:`streamtk.drift` is a subclass of :class:`ChunkedDetector`:
+``update(x)`` processes the next chunk of a stream of shape ``(..., m)`` (state is
+carried, so any chunking gives the same result as one pass) and ``result()``
+returns the labelled :class:`xarray.Dataset`.
+
+Parameters given as a scalar are recorded as attributes; parameters given as a
+sequence (list, tuple, 1-D array) become a *grid dimension* named after the
+parameter, and all combinations are evaluated in the same single pass over the
+data. Output dims are ``(*lead, *grid dims, time)``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import numbers
+
+import numpy as np
+import xarray as xr
+
+from .._labelled import base_attrs, split_leading, time_coords
+from .._validation import as_float_array, check_positive_int
+
+__all__ = ["GridParam", "build_grid", "ChunkedDetector", "check_nonnegative_real", "check_bool", "check_binary"]
+
+
+def check_nonnegative_real(value, name: str) -> float:
+    """A finite real number ``>= 0`` (Page-Hinkley delta and lambda)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a finite real number >= 0, got {value!r}")
+    value = float(value)
+    if not (np.isfinite(value) and value >= 0.0):
+        raise ValueError(f"{name} must be a finite real number >= 0, got {value!r}")
+    return value
+
+
+def check_bool(value, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def check_binary(x2d: np.ndarray, name: str) -> None:
+    """Refuse anything but 0 and 1 (an error stream: 1 = misclassified)."""
+    bad = np.flatnonzero((x2d != 0.0) & (x2d != 1.0))
+    if bad.size:
+        r, t = np.unravel_index(bad[0], x2d.shape)
+        raise ValueError(
+            f"{name} must hold 0/1 error indicators, got {x2d[r, t]!r} at (flattened row {r}, index {t})"
+        )
+
+
+class GridParam:
+    """One detector parameter: its dimension name, values and whether it is a grid dim."""
+
+    def __init__(self, name: str, value, check, *, dim: str | None = None):
+        self.name = name
+        self.dim = dim or name
+        if isinstance(value, (list, tuple, np.ndarray)):
+            values = [check(v, name) for v in (value.tolist() if isinstance(value, np.ndarray) else value)]
+            if not values:
+                raise ValueError(f"{name} must not be empty")
+            if len(set(values)) != len(values):
+                raise ValueError(f"{name} contains a repeated value: {list(values)!r}")
+            self.values = values
+            self.is_dim = True
+        else:
+            self.values = [check(value, name)]
+            self.is_dim = False
+
+
+def build_grid(params: list[GridParam]):
+    """All combinations (last parameter fastest) as a list of dicts, plus dims/shape/coords."""
+    dims = tuple(p.dim for p in params if p.is_dim)
+    shape = tuple(len(p.values) for p in params if p.is_dim)
+    combos = [dict(zip([p.name for p in params], c)) for c in itertools.product(*[p.values for p in params])]
+    coords = {p.dim: (p.dim, np.asarray(p.values)) for p in params if p.is_dim}
+    return combos, dims, shape, coords
+
+
+class ChunkedDetector:
+    """Base class: validation of chunks, state carry and the labelled result.
+
+    Subclasses set ``title`` and implement ``_setup(n_rows)``,
+    ``_run(x2d, count0) -> (trace: dict[name, (kind, array)], det_idx, det_n)``
+    and ``_variables(...)``. ``kind`` is ``"setting"`` for ``(L, P, m)`` arrays
+    and ``"estimator"`` for ``(L, E, m)`` arrays.
+    """
+
+    title = "detector"
+    binary = False
+
+    def __init__(self, *, grid: list[GridParam], trace: bool, lead_dims, params: dict):
+        self._grid_params = grid
+        self.settings, self.grid_dims, self.grid_shape, self.grid_coords = build_grid(grid)
+        self.trace = check_bool(trace, "trace")
+        self._lead_dims_arg = lead_dims
+        self.params = params
+        self.lead = None
+        self.n_seen = 0
+        self._chunks: list[dict] = []
+        self._detections: list[list[list[int]]] | None = None
+        self._time_coord_chunks: list[dict] = []
+
+    # -- hooks -------------------------------------------------------------------------------------
+    def _setup(self, n_rows: int) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _run(self, x2d: np.ndarray, count0: int):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # -- public ------------------------------------------------------------------------------------
+    def update(self, x):
+        """Process the next chunk ``x`` of shape ``(..., m)``; returns ``self``."""
+        arr2d, lead, tcoord = split_leading(x, "x", lead_dims=self._lead_dims_arg)
+        arr2d = as_float_array(arr2d, "x")
+        if self.binary:
+            check_binary(arr2d, "x")
+        if self.lead is None:
+            self.lead = lead
+            self._setup(arr2d.shape[0])
+            self._detections = [[[] for _ in self.settings] for _ in range(arr2d.shape[0])]
+        elif (lead.names, lead.shape) != (self.lead.names, self.lead.shape):
+            raise ValueError(
+                f"x has leading dims {dict(zip(lead.names, lead.shape))} but earlier chunks had "
+                f"{dict(zip(self.lead.names, self.lead.shape))}"
+            )
+        trace, det_idx, det_n = self._run(arr2d, self.n_seen)
+        for r in range(det_n.shape[0]):
+            for p in range(det_n.shape[1]):
+                if det_n[r, p]:
+                    self._detections[r][p].extend(det_idx[r, p, : det_n[r, p]].tolist())
+        if self.trace:
+            self._chunks.append(trace)
+            self._time_coord_chunks.append(tcoord)
+        self.n_seen += arr2d.shape[1]
+        return self
+
+    def detections(self) -> list:
+        """Detection indices (0-based) as nested lists ``[row][setting] -> list``."""
+        if self._detections is None:
+            raise ValueError("no data: call update(x) first")
+        return self._detections
+
+    def result(self) -> xr.Dataset:
+        """The labelled Dataset of everything processed so far."""
+        if self.lead is None:
+            raise ValueError("no data: call update(x) first")
+        lead = self.lead
+        lead_dims = lead.names
+        n_rows = lead.size
+        n_set = len(self.settings)
+        data_vars = {}
+        coords = dict(lead.coords)
+        coords.update(self.grid_coords)
+        coords.update(self._extra_coords())
+        gdims = lead_dims + self.grid_dims
+        gshape = lead.shape + self.grid_shape
+        # detection index lists, padded with -1
+        counts = np.array([[len(d) for d in row] for row in self._detections], dtype=np.int64).reshape(n_rows, n_set)
+        width = int(counts.max()) if counts.size else 0
+        idx = np.full((n_rows, n_set, width), -1, dtype=np.int64)
+        for r in range(n_rows):
+            for p in range(n_set):
+                idx[r, p, : counts[r, p]] = self._detections[r][p]
+        data_vars["n_detections"] = (
+            gdims,
+            counts.reshape(gshape),
+            {"long_name": "number of detections", "units": "1"},
+        )
+        data_vars["detection_index"] = (
+            gdims + ("detection_number",),
+            idx.reshape(gshape + (width,)),
+            {
+                "long_name": "0-based instance index of each detection",
+                "units": "1",
+                "fill_value_meaning": "-1 pads rows with fewer detections",
+            },
+        )
+        if self.trace:
+            chunks = self._chunks
+            for name, (kind, attrs) in self._trace_meta().items():
+                parts = [c[name] for c in chunks]
+                arr = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=-1)
+                if kind == "setting":
+                    dims = gdims + ("time",)
+                    arr = arr.reshape(gshape + (arr.shape[-1],))
+                else:
+                    edims, eshape = self._estimator_dims()
+                    dims = lead_dims + edims + ("time",)
+                    arr = arr.reshape(lead.shape + eshape + (arr.shape[-1],))
+                data_vars[name] = (dims, arr, attrs)
+            for name, (value_fn, attrs) in self._constant_vars().items():
+                per_setting = np.array([value_fn(s) for s in self.settings], dtype=np.float64)
+                per_setting = np.broadcast_to(per_setting.reshape(self.grid_shape), gshape)
+                arr = np.broadcast_to(per_setting[..., None], gshape + (self.n_seen,))
+                data_vars[name] = (gdims + ("time",), arr, attrs)
+            coords.update(time_coords(np.arange(1, self.n_seen + 1)))
+            if self._time_coord_chunks and all(self._time_coord_chunks):
+                for key in self._time_coord_chunks[0]:
+                    try:
+                        vals = np.concatenate([np.asarray(c[key].values) for c in self._time_coord_chunks])
+                    except KeyError:
+                        continue
+                    if key != "instance":
+                        coords[key] = ("time", vals)
+        ds = xr.Dataset(data_vars, coords=coords)
+        ds.attrs = base_attrs(self.title, n_instances=self.n_seen, trace=self.trace, **self._attr_params())
+        ds.attrs.update(self._extra_attrs())
+        return ds
+
+    # -- overridable metadata ----------------------------------------------------------------------
+    def _trace_meta(self) -> dict:
+        return {}
+
+    def _constant_vars(self) -> dict:
+        return {}
+
+    def _estimator_dims(self):
+        return (), ()
+
+    def _extra_coords(self) -> dict:
+        return {}
+
+    def _extra_attrs(self) -> dict:
+        return {}
+
+    def _attr_params(self) -> dict:
+        return self.params
+
+
+def run_with_capacity(run_once, states: list[np.ndarray], n_rows: int, n_set: int, m: int):
+    """Call ``run_once(det_idx, det_n)``; on a detection-buffer overflow, restore the
+    states and rerun the chunk with a buffer large enough (results are identical)."""
+    saved = [s.copy() for s in states]
+    cap = min(max(16, m // 500), max(m, 1))
+    while True:
+        det_idx = np.empty((n_rows, n_set, cap), dtype=np.int64)
+        det_n = np.zeros((n_rows, n_set), dtype=np.int64)
+        trace = run_once(det_idx, det_n)
+        need = int(det_n.max()) if det_n.size else 0
+        if need <= cap:
+            return trace, det_idx, det_n
+        for s, s0 in zip(states, saved):
+            s[...] = s0
+        cap = need
+
+
+def check_nonnegative_int(value, name):
+    return check_positive_int(value, name, minimum=0)
