@@ -121,7 +121,7 @@ def _check_proba(p, name):
     bad = np.flatnonzero(((p < 0) | (p > 1)).reshape(-1))
     if bad.size:
         idx = np.unravel_index(bad[0], p.shape)
-        raise ValueError(f"{name} must hold probabilities in [0, 1], got {p[idx]!r} at index {tuple(map(int, idx))}")
+        raise ValueError(f"{name} must hold probabilities in [0, 1], got {float(p[idx])!r} at index {tuple(map(int, idx))}")
 
 
 def _prob_inputs(y_true, y_score, pos_label, classes):
@@ -430,6 +430,14 @@ def auc_curves(y_true, y_score, *, windows=(), fading=(), prequential=True, ever
     from ._labelled import base_attrs, time_coords
 
     multi = classes is not None
+    n = np.shape(y_true)[0] if np.ndim(y_true) else 0
+    if convention == "moa" and not multi and np.ndim(y_score) >= 2 and np.shape(y_score)[-2:] == (n, 2):
+        if isinstance(y_score, xr.DataArray):
+            last = y_score.dims[-1]
+            v0, v1 = (y_score.isel({last: i}, drop=True) for i in (0, 1))
+            y_score = xr.where(np.isnan(v1 / (v0 + v1)), 0.0, v1 / (v0 + v1))
+        else:
+            y_score = _moa_votes(as_float_array(y_score, "y_score"))
     arr, lead, tco = _split_scores(y_score, lead_dims, multi)
     w = weights.values if isinstance(weights, xr.DataArray) else weights
     specs, pos, stats, mode = auc_statistics(
