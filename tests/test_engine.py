@@ -1,0 +1,289 @@
+"""The curve engine against slow references, hypothesis properties and published numbers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import streamtk
+from streamtk.metrics import REGISTRY
+
+from .reference import MoaEvaluator, _Basic, _Fading, _Window, reference_curves
+
+SCALARS = [m for m in REGISTRY.values() if m.kind == "scalar" and m.needs != "cost"]
+CLASSWISE = ["recall", "precision", "class_f1"]
+
+
+def _close(a, b, rtol=1e-9, atol=1e-12):
+    if isinstance(b, float) and math.isnan(b):
+        return math.isnan(a)
+    return math.isclose(a, b, rel_tol=rtol, abs_tol=atol)
+
+
+def _check_against_reference(y, p, k, windows, fading, weights=None, pos=1):
+    ests = [("prequential", None)] + [("window", w) for w in windows] + [("fading", a) for a in fading]
+    ds = streamtk.evaluate(y, p, windows=windows, fading=fading, weights=weights, classes=list(range(k)),
+                           pos_label=pos)
+    ref = reference_curves(y, p, k, ests, weights=weights, pos=pos)
+    for e in range(len(ests)):
+        for t in range(len(y)):
+            r = ref[e][t]
+            for m in SCALARS:
+                if m.name not in ds:
+                    continue
+                got = float(ds[m.name].values[e, t])
+                # kappa_plus is a square root: a rounding difference of 1e-16 near 0 becomes 1e-8
+                atol = 1e-7 if m.name in ("kappa_plus", "kappa_se") else 1e-12
+                assert _close(got, r[m.name], atol=atol), (ests[e], t, m.name, got, r[m.name])
+            for name in CLASSWISE:
+                for i in range(k):
+                    got = float(ds[name].values[e, t, i])
+                    assert _close(got, r[name][i]), (ests[e], t, name, i, got, r[name][i])
+
+
+labels = st.integers(min_value=0, max_value=2)
+
+
+@st.composite
+def streams(draw, max_k=3, max_n=40, allow_missing=False):
+    k = draw(st.integers(2, max_k))
+    n = draw(st.integers(1, max_n))
+    y = draw(st.lists(st.integers(-1 if allow_missing else 0, k - 1), min_size=n, max_size=n))
+    p = draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n))
+    return k, np.array(y), np.array(p)
+
+
+@settings(max_examples=30)
+@given(streams(max_n=25), st.lists(st.integers(1, 12), max_size=2, unique=True),
+       st.lists(st.sampled_from([0.5, 0.9, 0.99]), max_size=2, unique=True))
+def test_matches_reference_unweighted(stream, windows, fading):
+    k, y, p = stream
+    _check_against_reference(y, p, k, windows, fading)
+
+
+@settings(max_examples=30)
+@given(streams(allow_missing=True, max_n=25), st.lists(st.integers(1, 8), max_size=2, unique=True),
+       st.lists(st.sampled_from([0.5, 0.9]), max_size=1, unique=True), st.data())
+def test_matches_reference_weighted_with_missing_labels(stream, windows, fading, data):
+    k, y, p = stream
+    if (y < 0).all():
+        y[0] = 0
+    w = np.array(data.draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0]), min_size=len(y), max_size=len(y))))
+    yl = np.where(y < 0, np.nan, y.astype(float))
+    ests = [("prequential", None)] + [("window", x) for x in windows] + [("fading", a) for a in fading]
+    ds = streamtk.evaluate(yl, p, windows=windows, fading=fading, weights=w, classes=list(range(k)))
+    ref = reference_curves(y, p, k, ests, weights=w)
+    for e in range(len(ests)):
+        for t in range(len(y)):
+            for name in ("accuracy", "kappa", "kappa_m", "kappa_per", "p_maj", "p_per", "mcc", "harmonic_mean"):
+                assert _close(float(ds[name].values[e, t]), ref[e][t][name]), (ests[e], t, name)
+
+
+def test_long_stream_fading_renormalisation_matches_reference():
+    # alpha = 0.5 forces many renormalisations of the lazy scale (every ~500 steps)
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 1500)
+    p = np.where(rng.random(1500) < 0.8, y, 1 - y)
+    ds = streamtk.evaluate(y, p, fading=[0.5, 0.999], every=50, metrics=["accuracy", "kappa", "p_maj"])
+    for a_idx, alpha in enumerate([0.5, 0.999]):
+        for c, inst in enumerate(ds.instance.values):
+            t = inst - 1
+            ages = t - np.arange(t + 1)
+            om = alpha ** ages
+            hits = (y[: t + 1] == p[: t + 1]).astype(float)
+            assert math.isclose(ds.accuracy.values[a_idx + 1, c], (om * hits).sum() / om.sum(), rel_tol=1e-9)
+
+
+def test_bifet_table5_published_numbers():
+    # Bifet et al. 2015 Table 5: TP 40, FN 30, FP 5, TN 25 (Class+ is the positive class)
+    y = ["+"] * 70 + ["-"] * 30
+    p = ["+"] * 40 + ["-"] * 30 + ["+"] * 5 + ["-"] * 25
+    ds = streamtk.evaluate(y, p, classes=["+", "-"], pos_label="+").isel(time=-1).sel(estimator="prequential")
+    assert float(ds.accuracy) == pytest.approx(0.65)
+    assert float(ds.p_ran) == pytest.approx(0.48)
+    assert round(float(ds.kappa) * 100, 2) == 32.69
+    assert round(float(ds.mcc) * 100, 2) == 37.28
+    assert round(float(ds.recall.sel({"class": "+"})) * 100, 2) == 57.14
+    assert round(float(ds.recall.sel({"class": "-"})) * 100, 2) == 83.33
+    assert round(float(ds.arithmetic_mean) * 100, 2) == 70.24
+    assert round(float(ds.geometric_mean) * 100, 2) == 69.01
+    assert round(float(ds.harmonic_mean) * 100, 2) == 67.80
+    # test-then-train Majority Class: "+" (class code 0) before any label, then "+" throughout
+    assert float(ds.p_maj) == pytest.approx(0.70)
+    assert round(float(ds.kappa_m) * 100, 2) == -16.67
+    assert float(ds.f1) == pytest.approx(2 * 40 / (2 * 40 + 30 + 5))
+    assert float(ds.cmd) == pytest.approx((40 * 25 - 30 * 5) / 100**2)
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@given(streams(), st.integers(1, 39), st.lists(st.integers(1, 6), max_size=2, unique=True))
+def test_causality(stream, cut, windows):
+    k, y, p = stream
+    cut = min(cut, len(y))
+    full = streamtk.evaluate(y, p, windows=windows, fading=[0.9], classes=list(range(k)))
+    head = streamtk.evaluate(y[:cut], p[:cut], windows=windows, fading=[0.9], classes=list(range(k)))
+    for name in ("accuracy", "kappa", "kappa_m", "kappa_per", "mcc", "recall"):
+        np.testing.assert_array_equal(full[name].values[:, :cut], head[name].values)
+
+
+@given(streams(max_n=60), st.lists(st.integers(1, 20), min_size=1, max_size=4), st.integers(1, 7),
+       st.booleans())
+def test_chunked_equals_one_pass(stream, cuts, every, weighted):
+    k, y, p = stream
+    rng = np.random.default_rng(len(y))
+    w = rng.choice([0.0, 1.0, 2.5], size=len(y)) if weighted else None
+    kw = dict(windows=[1, 3, 10], fading=[0.7], every=every, classes=list(range(k)))
+    one = streamtk.evaluate(y, p, weights=w, **kw)
+    ev = streamtk.Evaluator(**kw)
+    bounds = sorted(set([0, len(y)] + [min(c, len(y)) for c in np.cumsum(cuts)]))
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        ev.update(y[a:b], p[a:b], None if w is None else w[a:b])
+    chunked = ev.result()
+    np.testing.assert_array_equal(chunked.instance.values, one.instance.values)
+    for name in one.data_vars:
+        np.testing.assert_array_equal(chunked[name].values, one[name].values, err_msg=name)
+
+
+@given(streams())
+def test_window_at_least_n_equals_prequential(stream):
+    k, y, p = stream
+    ds = streamtk.evaluate(y, p, windows=[len(y), len(y) + 5], classes=list(range(k)))
+    for name in ds.data_vars:
+        if name == "n_instances":
+            continue
+        a = ds[name].sel(estimator="prequential").values
+        for lab in (f"window={len(y)}", f"window={len(y) + 5}"):
+            np.testing.assert_array_equal(ds[name].sel(estimator=lab).values, a, err_msg=name)
+
+
+@given(streams())
+def test_fading_one_equals_prequential(stream):
+    k, y, p = stream
+    ds = streamtk.evaluate(y, p, fading=[1.0], classes=list(range(k)))
+    for name in ds.data_vars:
+        np.testing.assert_array_equal(ds[name].values[1], ds[name].values[0], err_msg=name)
+
+
+@given(streams(), st.permutations([0, 1, 2]))
+def test_relabelling_invariance(stream, perm):
+    k, y, p = stream
+    names = np.array(["alpha", "beta", "gamma"])[list(perm)]
+    ds = streamtk.evaluate(y, p, windows=[4], fading=[0.8], classes=list(range(k)))
+    # the same stream with every label renamed (class order carried along)
+    dr = streamtk.evaluate(names[y], names[p], windows=[4], fading=[0.8], classes=list(names[:k]))
+    for name in ds.data_vars:
+        np.testing.assert_array_equal(ds[name].values, dr[name].values, err_msg=name)
+
+
+@given(streams(), st.lists(st.integers(1, 6), max_size=2, unique=True))
+def test_unit_weights_equal_no_weights(stream, windows):
+    k, y, p = stream
+    a = streamtk.evaluate(y, p, windows=windows, fading=[0.9], classes=list(range(k)))
+    b = streamtk.evaluate(y, p, windows=windows, fading=[0.9], classes=list(range(k)), weights=np.ones(len(y)))
+    for name in a.data_vars:
+        np.testing.assert_array_equal(a[name].values, b[name].values, err_msg=name)
+
+
+def _majority_predictions(y, kind, param, k):
+    """Majority Class classifier with the estimator's memory (test-then-train, ties to lowest)."""
+    out = []
+    for t in range(len(y)):
+        past = y[:t]
+        if kind == "window":
+            past = past[-param:]
+            counts = np.bincount(past, minlength=k).astype(float)
+        elif kind == "fading":
+            counts = np.zeros(k)
+            for j, v in enumerate(past):
+                counts[v] += param ** (t - 1 - j)
+        else:
+            counts = np.bincount(past, minlength=k).astype(float)
+        out.append(int(np.argmax(counts)) if t else 0)
+    return np.array(out)
+
+
+@pytest.mark.parametrize("kind,param", [("prequential", None), ("window", 7), ("fading", 0.9)])
+def test_majority_classifier_has_kappa_m_zero(kind, param):
+    rng = np.random.default_rng(3)
+    y = (rng.random(300) < np.repeat([0.3, 0.7, 0.4], 100)).astype(int)
+    maj = _majority_predictions(y, kind, param, 2)
+    kw = {"windows": [param]} if kind == "window" else ({"fading": [param]} if kind == "fading" else {})
+    ds = streamtk.evaluate(y, maj, metrics=["kappa_m", "accuracy", "p_maj"], **kw)
+    lab = "prequential" if kind == "prequential" else f"{kind}={param!r}"
+    np.testing.assert_array_equal(ds.accuracy.sel(estimator=lab).values, ds.p_maj.sel(estimator=lab).values)
+    km = ds.kappa_m.sel(estimator=lab).values
+    assert np.all((km == 0) | np.isnan(km))
+    assert np.count_nonzero(km == 0) > 250
+
+
+def test_persistent_classifier_has_kappa_per_zero():
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 3, 400)
+    y = np.where(rng.random(400) < 0.6, np.roll(y, 1), y)
+    per = np.concatenate([[0], y[:-1]])
+    ds = streamtk.evaluate(y, per, windows=[25], fading=[0.95], metrics=["kappa_per"])
+    kp = ds.kappa_per.values
+    assert np.all((kp == 0) | np.isnan(kp))
+
+
+# --------------------------------------------------------------------------- MOA convention
+
+
+@given(streams(allow_missing=True, max_n=50), st.sampled_from([None, 3, 10]), st.sampled_from([None, 0.9]),
+       st.data())
+def test_moa_convention_matches_moa_semantics(stream, window, alpha, data):
+    k, y, p = stream
+    weighted = data.draw(st.booleans())
+    w = np.array(data.draw(st.lists(st.sampled_from([0.0, 1.0, 2.0]), min_size=len(y), max_size=len(y)))) \
+        if weighted else np.ones(len(y))
+    if (y < 0).all():
+        y[0] = 0
+    if window is not None:
+        make = lambda: _Window(window)  # noqa: E731
+        kw = {"windows": [window]}
+        lab = f"window={window}"
+    elif alpha is not None:
+        make = lambda: _Fading(alpha)  # noqa: E731
+        kw = {"fading": [alpha]}
+        lab = f"fading={alpha!r}"
+    else:
+        make = _Basic
+        kw = {}
+        lab = "prequential"
+    yl = np.where(y < 0, np.nan, y.astype(float))
+    ds = streamtk.evaluate(yl, p, weights=w if weighted else None, classes=list(range(k)), convention="moa",
+                           metrics=["accuracy", "kappa", "kappa_m", "kappa_per"], **kw).sel(estimator=lab)
+    ev = MoaEvaluator(k, make)
+    for t in range(len(y)):
+        ev.add(int(y[t]), int(p[t]), float(w[t]))
+        ref = ev.values()
+        for name, val in ref.items():
+            got = float(ds[name].values[t])
+            if math.isinf(val):
+                assert got == val, (t, name, got, val)
+            else:
+                assert _close(got, val), (t, name, got, val)
+
+
+def test_moa_majority_includes_current_label_and_prev_starts_at_zero():
+    # y = [1, 1]: MOA's majority at t=0 already counts y_0 = 1 -> hit; Persistent y_{-1}=0 -> miss
+    ds = streamtk.evaluate([1, 1], [1, 1], classes=[0, 1], convention="moa",
+                           metrics=["kappa_m", "kappa_per", "p_maj", "p_per"])
+    assert ds.p_maj.values[0, 0] == 1.0
+    assert ds.p_per.values[0, 0] == 0.0
+    d2 = streamtk.evaluate([1, 1], [1, 1], classes=[0, 1], metrics=["p_maj", "p_per"])
+    assert d2.p_maj.values[0, 0] == 0.0  # test-then-train: class 0 predicted before any label
+    assert d2.p_per.values[0, 0] == 0.0
+
+
+def test_moa_weights_divide_by_instance_count():
+    # DESIGN.md sec. 4: weights [2, 1] with hits [1, 0] give 1.0 under MOA's convention
+    ds = streamtk.evaluate([1, 1], [1, 0], weights=[2.0, 1.0], convention="moa", metrics=["accuracy"])
+    assert ds.accuracy.values[0, -1] == 1.0
+    d2 = streamtk.evaluate([1, 1], [1, 0], weights=[2.0, 1.0], metrics=["accuracy"])
+    assert d2.accuracy.values[0, -1] == pytest.approx(2 / 3)
