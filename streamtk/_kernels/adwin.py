@@ -21,9 +21,12 @@ is the instance index ``i`` (e.g. leads x estimators x quantities):
     ``WIDTH`` (items in the window), ``LAST_ROW`` (index of the oldest row, MOA's
     ``lastBucketRow``), ``TICK`` (inputs seen since the instance was created,
     MOA's ``mintTime``), ``N_DETECTIONS`` (cuts so far, at most one per input).
-``fstate[i, k]`` (float64, shape ``(I, 2)``)
-    ``TOTAL`` (sum of the window) and ``VARIANCE`` (sum of squared deviations of
-    the window from its mean; MOA's ``VARIANCE``).
+``fstate[i, k]`` (float64, shape ``(I, 3)``)
+    ``TOTAL`` (sum of the window), ``VARIANCE`` (sum of squared deviations of
+    the window from its mean; MOA's ``VARIANCE``) and ``XMAX`` (largest ``|x|``
+    seen; used only to decide when the fast pre-test of a cut scan is safe).
+``work`` (float64, shape ``(4, R (M + 1))``, :func:`adwin_work_new`)
+    scratch for one cut scan, not state: one per concurrently running loop.
 
 ``M`` (``max_buckets``) is taken from the shape of ``sums`` (``M + 1`` slots per
 row), so a state can never be stepped with a mismatching ``M``. The memory per
@@ -42,7 +45,19 @@ Two values that MOA recomputes at every split point of a scan but that cannot
 change within one (``dd = ln(2 ln W / delta)`` and ``v = VARIANCE / W``) are
 computed once per scan: the same operations on the same operands, so identical
 doubles. MOA's scan also updates two partial variances that its cut expression
-never reads; they are omitted.
+never reads; they are omitted. Most split points are cleared by a
+division-free pre-test that provably never clears a split MOA would cut at
+(``_scan_fast``); MOA's exact expression decides the rest.
+
+Bucket sizes are powers of two, so MOA's divisions by ``2**r`` in a merge are
+computed as products with ``2**-r`` (the same real number, so the same
+correctly rounded double). Java's ``Math.log`` may differ from the C library's
+``log`` by an ulp on some platforms; a detection could only change if a test
+statistic fell within that ulp of its bound.
+
+Deliberate limits: the tick is int64 (MOA's ``int`` would wrap after
+``2**31`` inputs); ``max_buckets >= 2`` (with MOA's fixed ``M = 5`` this never
+matters; ``M = 1`` would leave empty rows inside the histogram).
 """
 
 from __future__ import annotations
@@ -62,8 +77,10 @@ __all__ = [
     "N_DETECTIONS",
     "TOTAL",
     "VARIANCE",
+    "XMAX",
     "adwin_state_new",
     "adwin_capacity",
+    "adwin_work_new",
     "adwin_update",
     "adwin_width",
     "adwin_mean",
@@ -86,6 +103,7 @@ TICK = 2
 N_DETECTIONS = 3
 TOTAL = 0
 VARIANCE = 1
+XMAX = 2
 
 
 def adwin_state_new(n_instances: int, max_buckets: int = 5, max_rows: int = 64):
@@ -100,8 +118,13 @@ def adwin_state_new(n_instances: int, max_buckets: int = 5, max_rows: int = 64):
     variances = np.zeros((n_instances, max_rows, max_buckets + 1), dtype=np.float64)
     counts = np.zeros((n_instances, max_rows), dtype=np.int64)
     istate = np.zeros((n_instances, 4), dtype=np.int64)
-    fstate = np.zeros((n_instances, 2), dtype=np.float64)
+    fstate = np.zeros((n_instances, 3), dtype=np.float64)
     return sums, variances, counts, istate, fstate
+
+
+def adwin_work_new(sums) -> np.ndarray:
+    """Scratch buffer for :func:`adwin_update` on a state whose ``sums`` is given."""
+    return np.empty((4, sums.shape[1] * sums.shape[2]), dtype=np.float64)
 
 
 def adwin_capacity(max_buckets: int, max_rows: int) -> int:
@@ -116,120 +139,289 @@ def adwin_capacity(max_buckets: int, max_rows: int) -> int:
 
 @numba.njit(cache=True, inline="always")
 def _java_int_mul(a, b):
-    """``a * b`` with Java ``int`` (32-bit two's complement) wrap-around."""
+    """``a * b`` with Java ``int`` (32-bit two's complement) wrap-around, as MOA computes it."""
     p = (a * b) & 0xFFFFFFFF
     if p >= 0x80000000:
         p -= 0x100000000
     return p
 
 
-@numba.njit(cache=True, error_model="numpy")
-def _compress(sums, variances, counts, istate, i, max_buckets):
-    """Merge the two oldest buckets of every overflowing row into the next row."""
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _insert(S, V, C, last, x, max_buckets):
+    """Append ``x`` as a bucket of row 0 and merge overflowing rows (MOA's
+    ``insertElementBucket`` + ``compressBuckets``); return the new ``LAST_ROW``.
+
+    ``S``, ``V``, ``C`` are one instance's ``sums``, ``variances``, ``counts``.
+    Bucket sizes are powers of two, so MOA's divisions ``total / 2**r`` are
+    computed as the (bit-identical) products ``total * 2**-r``.
+    """
+    k = C[0]
+    S[0, k] = x
+    V[0, k] = 0.0
+    C[0] = k + 1
     row = 0
-    while counts[i, row] == max_buckets + 1:
+    while C[row] == max_buckets + 1:
         nxt = row + 1
-        if istate[i, LAST_ROW] == row:
-            # a new (empty) oldest row
-            counts[i, nxt] = 0
+        if last == row:
+            # a new, empty oldest row
+            C[nxt] = 0
             for s in range(max_buckets + 1):
-                sums[i, nxt, s] = 0.0
-                variances[i, nxt, s] = 0.0
-            istate[i, LAST_ROW] = nxt
+                S[nxt, s] = 0.0
+                V[nxt, s] = 0.0
+            last = nxt
         n1 = np.int64(1) << row
-        u1 = sums[i, row, 0] / n1
-        u2 = sums[i, row, 1] / n1
-        inc = _java_int_mul(n1, n1) * (u1 - u2) * (u1 - u2) / (n1 + n1)
-        k = counts[i, nxt]
-        sums[i, nxt, k] = sums[i, row, 0] + sums[i, row, 1]
-        variances[i, nxt, k] = variances[i, row, 0] + variances[i, row, 1] + inc
-        counts[i, nxt] = k + 1
+        scale = 1.0 / n1
+        u1 = S[row, 0] * scale
+        u2 = S[row, 1] * scale
+        inc = _java_int_mul(n1, n1) * (u1 - u2) * (u1 - u2) * (0.5 * scale)
+        k = C[nxt]
+        S[nxt, k] = S[row, 0] + S[row, 1]
+        V[nxt, k] = V[row, 0] + V[row, 1] + inc
+        C[nxt] = k + 1
         for s in range(2, max_buckets + 1):
-            sums[i, row, s - 2] = sums[i, row, s]
-            variances[i, row, s - 2] = variances[i, row, s]
-        for s in range(max_buckets - 1, max_buckets + 1):
-            sums[i, row, s] = 0.0
-            variances[i, row, s] = 0.0
-        counts[i, row] = max_buckets - 1
+            S[row, s - 2] = S[row, s]
+            V[row, s - 2] = V[row, s]
+        S[row, max_buckets - 1] = 0.0
+        V[row, max_buckets - 1] = 0.0
+        S[row, max_buckets] = 0.0
+        V[row, max_buckets] = 0.0
+        C[row] = max_buckets - 1
         row = nxt
+    return last
 
 
 @numba.njit(cache=True, error_model="numpy")
-def _delete_oldest(sums, variances, counts, istate, fstate, i, max_buckets):
-    """Drop the oldest bucket (MOA's ``deleteElement``); return its size."""
-    last = istate[i, LAST_ROW]
+def _delete_oldest(S, V, C, w, last, total, var, max_buckets):
+    """Drop the oldest bucket (MOA's ``deleteElement``); return the new
+    ``(w, last, total, var)``. ``n1 * WIDTH`` wraps like Java's ``int``."""
     n1 = np.int64(1) << last
-    w = istate[i, WIDTH] - n1
-    istate[i, WIDTH] = w
-    total = fstate[i, TOTAL] - sums[i, last, 0]
-    fstate[i, TOTAL] = total
-    u1 = sums[i, last, 0] / n1
-    inc = variances[i, last, 0] + _java_int_mul(n1, w) * (u1 - total / w) * (u1 - total / w) / (n1 + w)
-    fstate[i, VARIANCE] = fstate[i, VARIANCE] - inc
+    w = w - n1
+    oldest = S[last, 0]
+    total = total - oldest
+    u1 = oldest / n1
+    inc = V[last, 0] + _java_int_mul(n1, w) * (u1 - total / w) * (u1 - total / w) / (n1 + w)
+    var = var - inc
     for s in range(1, max_buckets + 1):
-        sums[i, last, s - 1] = sums[i, last, s]
-        variances[i, last, s - 1] = variances[i, last, s]
-    sums[i, last, max_buckets] = 0.0
-    variances[i, last, max_buckets] = 0.0
-    c = counts[i, last] - 1
-    counts[i, last] = c
+        S[last, s - 1] = S[last, s]
+        V[last, s - 1] = V[last, s]
+    S[last, max_buckets] = 0.0
+    V[last, max_buckets] = 0.0
+    c = C[last] - 1
+    C[last] = c
     if c == 0:
-        istate[i, LAST_ROW] = last - 1
-    return n1
+        last -= 1
+    return w, last, total, var
+
+
+# Margins of the division-free pre-test in _scan_fast (see its docstring).
+_MARGIN = 1e-12
+_TINY = 1e-300
+_FILTER_MAX_WIDTH = 2 ** 40
+_FILTER_MAX_MAGNITUDE = 1e100
+_FILTER_MIN_VARIANCE = 1e-100
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _cut_test(u0, u1, n0, n1, v, dd, lg, min_window, variant):
+    """MOA's ``blnCutexpression`` (variant 0) or the Theorem 3 rule (variant 1),
+    in MOA's floating-point order (``v``, ``dd`` and ``lg`` precomputed per scan)."""
+    absvalue = u0 / n0 - u1 / n1
+    if variant == 0:
+        m = 1.0 / (n0 - min_window + 1) + 1.0 / (n1 - min_window + 1)
+        eps = math.sqrt(2 * m * v * dd) + 2.0 / 3.0 * dd * m
+        return abs(absvalue) > eps
+    m = 1.0 / (1.0 / n0 + 1.0 / n1)
+    eps = math.sqrt(1.0 / (2.0 * m) * lg)
+    return abs(absvalue) >= eps
 
 
 @numba.njit(cache=True, error_model="numpy")
-def _scan_once(sums, variances, counts, istate, fstate, i, delta, min_window, variant, max_buckets):
-    """One scan over the split points, oldest first; drop the oldest bucket at the
-    first split that passes the cut test. Return True if a bucket was dropped."""
-    w = istate[i, WIDTH]
-    # constant over the scan (MOA recomputes them per split point, same values)
-    dd = 0.0
-    v = 0.0
-    c23 = 0.0
-    lg = 0.0
-    if variant == 0:
-        dd = math.log(2 * math.log(w) / delta)
-        v = fstate[i, VARIANCE] / w
-        c23 = 2.0 / 3.0
-    else:
-        lg = math.log(4.0 / (delta / w))
+def _scan_exact(S, V, C, w, last, total, var, v, dd, lg, min_window, variant, max_buckets):
+    """One pass over the split points, oldest bucket first, evaluating the cut
+    test at every admissible split (MOA's inner ``do ... while``). At the first
+    cut the oldest bucket is dropped. Returns ``(cut, w, last, total, var)``."""
     limit = min_window + 1
     n0 = 0
     n1 = w
     u0 = 0.0
-    u1 = fstate[i, TOTAL]
-    row = istate[i, LAST_ROW]
+    u1 = total
+    row = last
     while row >= 0:
         size = np.int64(1) << row
-        nb = counts[i, row]
+        nb = C[row]
         for k in range(nb):
-            tot = sums[i, row, k]
+            tot = S[row, k]
             n0 += size
             n1 -= size
             u0 += tot
             u1 -= tot
             if row == 0 and k == nb - 1:
-                return False
-            if n1 > limit and n0 > limit:
-                absvalue = u0 / n0 - u1 / n1
-                if variant == 0:
-                    m = 1.0 / (n0 - min_window + 1) + 1.0 / (n1 - min_window + 1)
-                    eps = math.sqrt(2 * m * v * dd) + c23 * dd * m
-                    cut = abs(absvalue) > eps
-                else:
-                    m = 1.0 / (1.0 / n0 + 1.0 / n1)
-                    eps = math.sqrt(1.0 / (2.0 * m) * lg)
-                    cut = abs(absvalue) >= eps
-                if cut:
-                    _delete_oldest(sums, variances, counts, istate, fstate, i, max_buckets)
-                    return True
+                return False, w, last, total, var
+            if n1 > limit and n0 > limit and _cut_test(u0, u1, n0, n1, v, dd, lg, min_window, variant):
+                w, last, total, var = _delete_oldest(S, V, C, w, last, total, var, max_buckets)
+                return True, w, last, total, var
         row -= 1
-    return False
+    return False, w, last, total, var
 
 
 @numba.njit(cache=True, error_model="numpy")
-def adwin_update(sums, variances, counts, istate, fstate, i, x, delta, clock, min_window, variant):
+def _scan_fast(S, V, C, work, w, last, total, var, v, dd, xmax, min_window, max_buckets):
+    """Same result as :func:`_scan_exact` for MOA's bound, faster.
+
+    MOA's test ``|u0/n0 - u1/n1| > sqrt(2 m v dd) + 2/3 dd m`` costs four
+    divisions and a square root per split point. Here the prefix sums of all
+    split points are written to ``work`` first; a division-free pre-test then
+    runs over them in one vectorisable loop, and MOA's exact expression is
+    evaluated (in order, oldest first) only at the split points the pre-test
+    cannot clear. The pre-test multiplies the sufficient condition
+    ``|D| + 4u max|x| <= (1 - 7u) (sqrt(2 v dd Mr) + 2/3 dd Mr)``
+    (``D`` the exact difference of the two means, ``Mr = 1/P0 + 1/P1`` with
+    ``P = n - min_window + 1``, ``u = 2**-53``) by ``n0 n1 P0 P1`` and squares
+    the root away. That condition bounds every rounding of MOA's own
+    evaluation (relative ``u`` per operation; absolute ``2**-1074`` for
+    subnormals) from above for ``|d|`` and from below for ``eps``, and each
+    rounding of the pre-test itself is covered by relative margins of ``1e-12``
+    (``>= 4500 u``). So a skipped split point is one where MOA's expression
+    gives ``|d| <= eps``, i.e. no cut: detections are unchanged. The caller
+    only uses this scan when the window is narrower than ``2**40``,
+    ``max|x| W < 1e100`` and ``v`` is 0 or in ``(1e-100, 1e100)``, where the
+    products can neither overflow nor lose their relative accuracy.
+    """
+    U0 = work[0]
+    U1 = work[1]
+    F0 = work[2]
+    AMB = work[3]
+    # phase 1: prefix sums at every split point, in MOA's order
+    j = 0
+    n0 = 0
+    u0 = 0.0
+    u1 = total
+    row = last
+    while row > 0:
+        size = np.int64(1) << row
+        for k in range(C[row]):
+            tot = S[row, k]
+            n0 += size
+            u0 += tot
+            u1 -= tot
+            U0[j] = u0
+            U1[j] = u1
+            F0[j] = n0
+            j += 1
+        row -= 1
+    for k in range(C[0] - 1):  # the newest bucket is no split point
+        tot = S[0, k]
+        n0 += 1
+        u0 += tot
+        u1 -= tot
+        U0[j] = u0
+        U1[j] = u1
+        F0[j] = n0
+        j += 1
+    nsplit = j
+    # phase 2: division-free pre-test (vectorisable, no early exit)
+    fw = float(w)
+    flim = float(min_window + 1)
+    shift = 1.0 - min_window
+    k1 = 2.0 / 3.0 * dd * (1.0 - _MARGIN)
+    k2 = 2.0 * v * dd * (1.0 - _MARGIN) if v > 0.0 else -1.0
+    c3 = _MARGIN * xmax + _TINY
+    up = 1.0 + 3.0 * _MARGIN
+    sq = 1.0 + _MARGIN
+    for j in range(nsplit):
+        f0 = F0[j]
+        f1 = fw - f0
+        p0 = f0 + shift
+        p1 = f1 + shift
+        g = f0 * f1
+        q = p0 * p1
+        ps = p0 + p1
+        a = abs(U0[j] * f1 - U1[j] * f0)
+        xq = (a + c3 * g) * q * up
+        z = xq - k1 * ps * g
+        amb = (f0 > flim) & (f1 > flim) & (z > 0.0) & (z * z * sq > k2 * g * g * ps * q)
+        AMB[j] = 1.0 if amb else 0.0
+    # phase 3: MOA's exact test where the pre-test could not clear the split
+    for j in range(nsplit):
+        if AMB[j] != 0.0:
+            n0 = np.int64(F0[j])
+            if _cut_test(U0[j], U1[j], n0, w - n0, v, dd, 0.0, min_window, 0):
+                w, last, total, var = _delete_oldest(S, V, C, w, last, total, var, max_buckets)
+                return True, w, last, total, var
+    return False, w, last, total, var
+
+
+@numba.njit(cache=True, error_model="numpy")
+def _reduce_window(S, V, C, work, w, last, total, var, xmax, delta, min_window, variant, max_buckets):
+    """MOA's ``while (blnReduceWidth)`` loop: scan, drop the oldest bucket at a
+    cut, scan again until no cut. Returns ``(changed, w, last, total, var)``."""
+    changed = False
+    cut = True
+    while cut:
+        # constant over one scan (MOA recomputes them at every split point: same values)
+        dd = 0.0
+        v = 0.0
+        lg = 0.0
+        if variant == 0:
+            dd = math.log(2 * math.log(w) / delta)
+            v = var / w
+            fast = (
+                w < _FILTER_MAX_WIDTH
+                and xmax * w < _FILTER_MAX_MAGNITUDE
+                and (v == 0.0 or (v > _FILTER_MIN_VARIANCE and v < _FILTER_MAX_MAGNITUDE))
+            )
+        else:
+            lg = math.log(4.0 / (delta / w))
+            fast = False
+        if fast:
+            cut, w, last, total, var = _scan_fast(S, V, C, work, w, last, total, var, v, dd, xmax,
+                                                  min_window, max_buckets)
+        else:
+            cut, w, last, total, var = _scan_exact(S, V, C, w, last, total, var, v, dd, lg,
+                                                   min_window, variant, max_buckets)
+        changed = changed or cut
+    return changed, w, last, total, var
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _step(S, V, C, work, w, last, tick, total, var, xmax, mean_before, x, delta, clock, min_window, variant):
+    """One input on one instance held in local scalars; see :func:`adwin_update`.
+
+    ``mean_before`` must be ``total / w`` (the caller usually has it already).
+    Returns ``(code, w, last, tick, total, var, xmax, mean_after)``.
+    """
+    max_buckets = S.shape[1] - 1
+    tick += 1
+    w = w + 1
+    if w > 1:
+        dev = x - mean_before
+        var = var + (w - 1) * dev * dev / w
+    total = total + x
+    ax = abs(x)
+    if ax > xmax:
+        xmax = ax
+    if max_buckets == 5:  # MOA's M: a compile-time constant lets LLVM unroll the row shifts
+        last = _insert(S, V, C, last, x, 5)
+    else:
+        last = _insert(S, V, C, last, x, max_buckets)
+    # tick % clock == 0 without a 64-bit division when clock is a power of two
+    if clock & (clock - 1) == 0:
+        due = (tick & (clock - 1)) == 0
+    else:
+        due = tick % clock == 0
+    change = False
+    if due and w > MIN_WIDTH_FOR_CHECK:
+        change, w, last, total, var = _reduce_window(S, V, C, work, w, last, total, var, xmax, delta,
+                                                     min_window, variant, max_buckets)
+    mean_after = total / w
+    code = 0
+    if change:
+        code = 1 if mean_after > mean_before else -1
+    return code, w, last, tick, total, var, xmax, mean_after
+
+
+@numba.njit(cache=True, error_model="numpy")
+def adwin_update(sums, variances, counts, istate, fstate, work, i, x, delta, clock, min_window, variant):
     """Add the value ``x`` to ADWIN instance ``i``; return the detection code.
 
     One call is MOA's ``ADWIN.setInput(x)``: increment the tick, insert ``x`` as a
@@ -244,6 +436,11 @@ def adwin_update(sums, variances, counts, istate, fstate, i, x, delta, clock, mi
     ----------
     sums, variances, counts, istate, fstate : ndarray
         State arrays from :func:`adwin_state_new` (modified in place).
+    work : ndarray
+        Scratch buffer from :func:`adwin_work_new` (float64, ``(4, R (M + 1))``);
+        its content is irrelevant between calls, so one buffer serves any number
+        of instances of the same shape, but concurrently running loop bodies
+        (``prange`` iterations) each need their own.
     i : int
         Instance index (first axis of every state array).
     x : float
@@ -273,36 +470,20 @@ def adwin_update(sums, variances, counts, istate, fstate, i, x, delta, clock, mi
         ``isChangeDetected`` (it compares ``getEstimation()`` before and
         after ``setInput``), so MOA's change detector flags the +1 steps only.
     """
-    max_buckets = sums.shape[2] - 1
-    w_before = istate[i, WIDTH]
-    total_before = fstate[i, TOTAL]
-    tick = istate[i, TICK] + 1
-    istate[i, TICK] = tick
-
-    # insert x as a new bucket of row 0 (variance 0)
-    w = w_before + 1
+    w = istate[i, WIDTH]
+    total = fstate[i, TOTAL]
+    code, w, last, tick, total, var, xmax, mean_after = _step(
+        sums[i], variances[i], counts[i], work, w, istate[i, LAST_ROW], istate[i, TICK], total,
+        fstate[i, VARIANCE], fstate[i, XMAX], total / w, x, delta, clock, min_window, variant)
     istate[i, WIDTH] = w
-    k = counts[i, 0]
-    sums[i, 0, k] = x
-    variances[i, 0, k] = 0.0
-    counts[i, 0] = k + 1
-    if w > 1:
-        dev = x - total_before / (w - 1)
-        fstate[i, VARIANCE] = fstate[i, VARIANCE] + (w - 1) * dev * dev / w
-    fstate[i, TOTAL] = total_before + x
-    if k + 1 > max_buckets:
-        _compress(sums, variances, counts, istate, i, max_buckets)
-
-    change = False
-    if tick % clock == 0 and w > MIN_WIDTH_FOR_CHECK:
-        while _scan_once(sums, variances, counts, istate, fstate, i, delta, min_window, variant, max_buckets):
-            change = True
-    if not change:
-        return 0
-    istate[i, N_DETECTIONS] += 1
-    if fstate[i, TOTAL] / istate[i, WIDTH] > total_before / w_before:
-        return 1
-    return -1
+    istate[i, LAST_ROW] = last
+    istate[i, TICK] = tick
+    if code != 0:
+        istate[i, N_DETECTIONS] += 1
+    fstate[i, TOTAL] = total
+    fstate[i, VARIANCE] = var
+    fstate[i, XMAX] = xmax
+    return code
 
 
 @numba.njit(cache=True)
@@ -344,15 +525,37 @@ def adwin_run(x, sums, variances, counts, istate, fstate, delta, clock, min_wind
     place, so calling this chunk after chunk equals one call on the whole
     stream. Per step ``t`` it writes the window width (int64), mean and
     variance (float64) after the step and the detection code (int8, see
-    :func:`adwin_update`) into the ``(L, n)`` outputs.
+    :func:`adwin_update`) into the ``(L, n)`` outputs. Same arithmetic as
+    :func:`adwin_update` (both run ``_step``), with the scalars kept in
+    registers between steps.
     """
     n_leads, n = x.shape
     for lead in prange(n_leads):
+        S = sums[lead]
+        V = variances[lead]
+        C = counts[lead]
+        w = istate[lead, WIDTH]
+        last = istate[lead, LAST_ROW]
+        tick = istate[lead, TICK]
+        ndet = istate[lead, N_DETECTIONS]
+        total = fstate[lead, TOTAL]
+        var = fstate[lead, VARIANCE]
+        xmax = fstate[lead, XMAX]
+        work = np.empty((4, S.shape[0] * S.shape[1]), dtype=np.float64)
+        mean = total / w
         for t in range(n):
-            code = adwin_update(sums, variances, counts, istate, fstate, lead, x[lead, t],
-                                delta, clock, min_window, variant)
-            w = istate[lead, WIDTH]
+            code, w, last, tick, total, var, xmax, mean = _step(
+                S, V, C, work, w, last, tick, total, var, xmax, mean, x[lead, t], delta, clock, min_window, variant)
             width_out[lead, t] = w
-            mean_out[lead, t] = fstate[lead, TOTAL] / w
-            variance_out[lead, t] = fstate[lead, VARIANCE] / w
+            mean_out[lead, t] = mean
+            variance_out[lead, t] = var / w
             detection_out[lead, t] = code
+            if code != 0:
+                ndet += 1
+        istate[lead, WIDTH] = w
+        istate[lead, LAST_ROW] = last
+        istate[lead, TICK] = tick
+        istate[lead, N_DETECTIONS] = ndet
+        fstate[lead, TOTAL] = total
+        fstate[lead, VARIANCE] = var
+        fstate[lead, XMAX] = xmax
