@@ -102,12 +102,16 @@ def test_known_model_recovers_exact_posterior():
     np.testing.assert_array_equal(ds["y_pred"].values, np.argmax(exact, 1))
 
 
-@pytest.mark.parametrize("kwargs", [dict(), dict(alpha=0.001), dict(window=20_000)])
-def test_estimated_correction_converges_to_exact_posterior(kwargs):
+@pytest.mark.parametrize(
+    ("kwargs", "tol"),
+    # alpha = 0.001 remembers ~1000 labels: its estimates carry ~2 % sampling error
+    [(dict(), 0.005), (dict(alpha=0.001), 0.025), (dict(window=20_000), 0.005)],
+)
+def test_estimated_correction_converges_to_exact_posterior(kwargs, tol):
     a, pi, y, static, exact = hmm_stream(60_000, 2)
     ds = temporal_correction(static, y, **kwargs)
     err = np.abs(ds["scores"].values[10_000:] - exact[10_000:]).max(1)
-    assert err.mean() < 0.01
+    assert err.mean() < tol
     acc_corr = np.mean(ds["y_pred"].values[10_000:] == y[10_000:])
     acc_exact = np.mean(np.argmax(exact, 1)[10_000:] == y[10_000:])
     acc_static = np.mean(np.argmax(static, 1)[10_000:] == y[10_000:])
