@@ -326,18 +326,20 @@ def test_friedman_matches_scipy_with_and_without_ties():
 
 
 def test_friedman_groups_and_different():
-    # average ranks 1.2, 2.0, 3.5, 3.7, 4.6 (N = 5 datasets -> CD(k=5) = 2.728 sqrt(1) = 2.728)
+    # N = 5 datasets, k = 5 -> CD = 2.728 sqrt(30 / 30) = 2.728
     scores = np.array([
         [5, 4, 3, 2, 1], [5, 4, 3, 2, 1], [5, 4, 3, 2, 1], [5, 4, 2, 1, 3], [4, 5, 1, 3, 2],
     ], dtype=float)
     res = friedman_test(scores, names=list("ABCDE"))
-    np.testing.assert_allclose(res.average_ranks, [1.2, 1.8, 3.4, 3.8, 3.8])
+    # ranks: three rows 1..5, then (1, 2, 4, 5, 3) and (2, 1, 5, 3, 4)
+    np.testing.assert_allclose(res.average_ranks, [1.2, 1.8, 3.6, 4.0, 4.4])
     assert res.cd == pytest.approx(2.728, abs=1e-3)
-    # pairs differing by >= CD: A-D, A-E (2.6 < 2.728 -> not), so none with A... check explicitly
     diff = np.abs(res.average_ranks[:, None] - res.average_ranks[None]) >= res.cd
     np.testing.assert_array_equal(res.different, diff)
     # maximal runs of consecutive average ranks spanning less than CD
-    assert res.groups == (("A", "B", "C", "D", "E"),)
+    assert res.different[0].tolist() == [False, False, False, True, True]  # 2.8 and 3.2 >= 2.728
+    # A..C spans 2.4 < CD, B..E spans 2.6 < CD
+    assert res.groups == (("A", "B", "C"), ("B", "C", "D", "E"))
     res2 = friedman_test(np.repeat(scores, 4, axis=0), names=list("ABCDE"))  # N = 20 -> CD = 1.364
     assert res2.groups == (("A", "B"), ("C", "D", "E"))
     bd = friedman_test(np.repeat(scores, 4, axis=0), names=list("ABCDE"), posthoc="bonferroni-dunn")
@@ -346,7 +348,7 @@ def test_friedman_groups_and_different():
     assert bd.different[0].tolist() == [False, False, True, True, True]
     ds = res2.to_dataset()
     assert ds.group_member.values.tolist() == [[True, True, False, False, False], [False, False, True, True, True]]
-    assert ds.average_rank.sel(classifier="C").item() == pytest.approx(3.4)
+    assert ds.average_rank.sel(classifier="C").item() == pytest.approx(3.6)
 
 
 def test_cd_diagram_refuses_non_significant_and_draws_when_significant():

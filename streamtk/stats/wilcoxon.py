@@ -79,8 +79,8 @@ def _doubled_ranks(d: np.ndarray, zero_method: str):
     """Doubled average ranks (integers) of ``|d|`` along the last axis; 0 = not ranked.
 
     Returns ``(rank2, ranked, sum_t3_t)``: the doubled ranks, the mask of ranked
-    elements and the tie correction ``sum(t^3 - t)`` over groups of tied non-zero
-    values (zeros never enter the tie correction).
+    elements and the tie correction ``sum(t^3 - t)`` over groups of tied ranked
+    values (as scipy: the zeros form a tie group under ``zsplit``, not under ``pratt``).
     """
     a = np.abs(d)
     ranked = np.ones(d.shape, dtype=bool) if zero_method != "wilcox" else d != 0
@@ -104,7 +104,7 @@ def _doubled_ranks(d: np.ndarray, zero_method: str):
         equal = np.sum((aa[:, None, :] == aa[:, :, None]) & other, axis=-1)
         out[s : s + step] = np.where(rr, 2 * less + equal + 1, 0)
         # each member of a tie group of size g adds g^2 - 1, so a group adds g^3 - g
-        nz = flat_nz[s : s + step] & rr
+        nz = (flat_nz[s : s + step] | (zero_method == "zsplit")) & rr
         tie_out[s : s + step] = np.sum(np.where(nz, equal.astype(np.float64) ** 2 - 1.0, 0.0), axis=-1)
     return rank2, ranked, ties
 
