@@ -59,42 +59,13 @@ EST_STATE_SIZE = 4
 
 PH_STATE_SIZE = 6  # count, sum-or-mean, m_up, min_up, m_down, min_down
 DDM_STATE_SIZE = 6  # moa counter, p, s, psmin, pmin, smin
+_BLOCK = 512  # steps per block in the grid kernels
 EDDM_STATE_SIZE = 9  # moa counter, errors, d, lastd, mean, stdtemp, m2smax, warning, m2s
 
 
 # --------------------------------------------------------------------------------------
 # monitored quantity
 # --------------------------------------------------------------------------------------
-@numba.njit(cache=True, inline="always", error_model="numpy")
-def _estimate(kind, st, xrow, t, a, x, w1, w2, a1, a2):
-    """Update one estimator state row ``st`` with input ``x`` and return its value.
-
-    ``t`` indexes ``xrow`` (which holds the carried tail before the chunk) and ``a``
-    is the absolute 0-based instance index (windows read ``xrow[t - w]`` once
-    ``a >= w``).
-    """
-    if kind == EST_RAW:
-        return x
-    if kind == EST_PREQUENTIAL:
-        st[0], st[1], v = cumulative_mean_step(st[0], st[1], x)
-        return v
-    if kind == EST_WINDOW:
-        x_old = xrow[t - w1] if a >= w1 else 0.0
-        st[0], st[1], v = window_mean_step(st[0], st[1], x, x_old, w1)
-        return v
-    if kind == EST_FADING:
-        st[0], st[1], v = fading_mean_step(st[0], st[1], x, a1)
-        return v
-    if kind == EST_FADING_RATIO:
-        st[0], st[1], st[2], st[3], v = fading_ratio_step(st[0], st[1], st[2], st[3], x, a1, a2)
-        return v
-    # EST_WINDOW_RATIO
-    x_old1 = xrow[t - w1] if a >= w1 else 0.0
-    x_old2 = xrow[t - w2] if a >= w2 else 0.0
-    st[0], st[1], st[2], v = window_ratio_step(st[0], st[1], st[2], x, x_old1, x_old2, w1, w2)
-    return v
-
-
 # --------------------------------------------------------------------------------------
 # Page-Hinkley
 # --------------------------------------------------------------------------------------
@@ -146,6 +117,44 @@ def ph_step(st, x, delta, alpha, incremental_mean, direction):
     return stat
 
 
+@numba.njit(cache=True, error_model="numpy")
+def _estimate_block(kind, st, xrow, h, count0, j0, nb, w1, w2, a1, a2, out):
+    """Update one estimator over the ``nb`` inputs starting at chunk position ``j0``;
+    write its values into ``out[:nb]``. The state is kept in locals within the block."""
+    s0 = st[0]
+    s1 = st[1]
+    s2 = st[2]
+    s3 = st[3]
+    if kind == EST_RAW:
+        for jj in range(nb):
+            out[jj] = xrow[h + j0 + jj]
+    elif kind == EST_PREQUENTIAL:
+        for jj in range(nb):
+            s0, s1, out[jj] = cumulative_mean_step(s0, s1, xrow[h + j0 + jj])
+    elif kind == EST_WINDOW:
+        for jj in range(nb):
+            t = h + j0 + jj
+            x_old = xrow[t - w1] if count0 + j0 + jj >= w1 else 0.0
+            s0, s1, out[jj] = window_mean_step(s0, s1, xrow[t], x_old, w1)
+    elif kind == EST_FADING:
+        for jj in range(nb):
+            s0, s1, out[jj] = fading_mean_step(s0, s1, xrow[h + j0 + jj], a1)
+    elif kind == EST_FADING_RATIO:
+        for jj in range(nb):
+            s0, s1, s2, s3, out[jj] = fading_ratio_step(s0, s1, s2, s3, xrow[h + j0 + jj], a1, a2)
+    else:
+        for jj in range(nb):
+            t = h + j0 + jj
+            a = count0 + j0 + jj
+            x_old1 = xrow[t - w1] if a >= w1 else 0.0
+            x_old2 = xrow[t - w2] if a >= w2 else 0.0
+            s0, s1, s2, out[jj] = window_ratio_step(s0, s1, s2, xrow[t], x_old1, x_old2, w1, w2)
+    st[0] = s0
+    st[1] = s1
+    st[2] = s2
+    st[3] = s3
+
+
 @numba.njit(cache=True, parallel=True, error_model="numpy")
 def page_hinkley_grid(
     xx, h, count0,
@@ -177,8 +186,12 @@ def page_hinkley_grid(
         ``det_out`` (L, P, m); otherwise those may be empty.
     det_idx : (L, P, cap) int64; det_n : (L, P) int64, zero on entry.
 
-    A step whose monitored value is not finite (an undefined ratio ``0 / 0``)
-    leaves the test's state unchanged, reports ``NaN`` and cannot alarm.
+    The stream is processed in blocks of ``_BLOCK`` steps: every monitored
+    quantity is computed for the block once, then each setting runs over the
+    block with its state in registers (so a grid of settings reads the data and
+    computes each estimate once). A step whose monitored value is not finite (an
+    undefined ratio ``0 / 0``) leaves the test's state unchanged, reports ``NaN``
+    and cannot alarm.
     """
     n_rows = xx.shape[0]
     m = xx.shape[1] - h
@@ -187,38 +200,49 @@ def page_hinkley_grid(
     cap = det_idx.shape[2]
     for r in numba.prange(n_rows):
         xrow = xx[r]
-        est = est_state[r]
-        ph = ph_state[r]
-        vals = np.empty(n_est)
-        for j in range(m):
-            t = h + j
-            a = count0 + j
-            x = xrow[t]
+        vals = np.empty((n_est, _BLOCK))
+        st = np.empty(PH_STATE_SIZE)
+        for j0 in range(0, m, _BLOCK):
+            nb = min(_BLOCK, m - j0)
             for e in range(n_est):
-                v = _estimate(ekind[e], est[e], xrow, t, a, x, ewin1[e], ewin2[e], ealpha1[e], ealpha2[e])
-                vals[e] = v
+                _estimate_block(ekind[e], est_state[r, e], xrow, h, count0, j0, nb,
+                                ewin1[e], ewin2[e], ealpha1[e], ealpha2[e], vals[e])  # fmt: skip
                 if trace:
-                    mon_out[r, e, j] = v
+                    for jj in range(nb):
+                        mon_out[r, e, j0 + jj] = vals[e, jj]
             for p in range(n_set):
-                v = vals[sest[p]]
-                if not math.isfinite(v):
+                v_row = vals[sest[p]]
+                for k in range(PH_STATE_SIZE):
+                    st[k] = ph_state[r, p, k]
+                d = delta[p]
+                lm = lam[p]
+                al = alpha[p]
+                mc = min_count[p]
+                inc = incremental[p]
+                dr = direction[p]
+                rs = reset[p]
+                c = det_n[r, p]
+                for jj in range(nb):
+                    v = v_row[jj]
+                    if not math.isfinite(v):
+                        if trace:
+                            stat_out[r, p, j0 + jj] = np.nan
+                            det_out[r, p, j0 + jj] = False
+                        continue
+                    stat = ph_step(st, v, d, al, inc, dr)
+                    det = stat > lm and st[0] >= mc
                     if trace:
-                        stat_out[r, p, j] = np.nan
-                        det_out[r, p, j] = False
-                    continue
-                st = ph[p]
-                stat = ph_step(st, v, delta[p], alpha[p], incremental[p], direction[p])
-                det = stat > lam[p] and st[0] >= min_count[p]
-                if trace:
-                    stat_out[r, p, j] = stat
-                    det_out[r, p, j] = det
-                if det:
-                    c = det_n[r, p]
-                    if c < cap:
-                        det_idx[r, p, c] = a
-                    det_n[r, p] = c + 1
-                    if reset[p]:
-                        ph_reset(st)
+                        stat_out[r, p, j0 + jj] = stat
+                        det_out[r, p, j0 + jj] = det
+                    if det:
+                        if c < cap:
+                            det_idx[r, p, c] = count0 + j0 + jj
+                        c += 1
+                        if rs:
+                            ph_reset(st)
+                det_n[r, p] = c
+                for k in range(PH_STATE_SIZE):
+                    ph_state[r, p, k] = st[k]
 
 
 # --------------------------------------------------------------------------------------

@@ -1,0 +1,359 @@
+"""Page-Hinkley (Gama et al. 2013 section 5 and Algorithm 4; MOA PageHinkleyDM) against references."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import xarray as xr
+from hypothesis import given
+from hypothesis import strategies as st
+
+from streamtk.drift.page_hinkley import PageHinkley, page_hinkley
+
+
+# ----------------------------------------------------------------------------- references
+def ref_gama(x, delta, lam, *, reset=True, direction="increase", min_instances=1):
+    """Literal section 5.1: m_T = sum_{t<=T} (x_t - mean(x_1..x_t) - delta) recomputed from scratch."""
+    dets, stats = [], []
+    start = 0
+    for i in range(len(x)):
+        seg = x[start : i + 1]
+        means = [sum(seg[: k + 1]) / (k + 1) for k in range(len(seg))]
+        up = [sum(seg[k] - means[k] - delta for k in range(j + 1)) for j in range(len(seg))]
+        dn = [sum(means[k] - seg[k] - delta for k in range(j + 1)) for j in range(len(seg))]
+        s_up = up[-1] - min(up)
+        s_dn = dn[-1] - min(dn)
+        stat = {"increase": s_up, "decrease": s_dn, "both": max(s_up, s_dn)}[direction]
+        stats.append(stat)
+        if stat > lam and len(seg) >= min_instances:
+            dets.append(i)
+            if reset:
+                start = i + 1
+    return dets, np.array(stats)
+
+
+class RefMoaPH:
+    """MOA PageHinkleyDM.input restated (lazy reset at the next input)."""
+
+    def __init__(self, min_n=30, delta=0.005, lam=50.0, alpha=0.9999):
+        self.min_n, self.delta, self.lam, self.alpha = min_n, delta, lam, alpha
+        self.change = False
+        self.init = False
+
+    def _reset(self):
+        self.n, self.mean, self.sum, self.mint = 1, 0.0, 0.0, 1.7976931348623157e308
+
+    def input(self, x):
+        if self.change or not self.init:
+            self._reset()
+            self.init = True
+        self.mean = self.mean + (x - self.mean) / self.n
+        self.sum = self.alpha * self.sum + (x - self.mean - self.delta)
+        self.n += 1
+        if self.sum <= self.mint:
+            self.mint = self.sum
+        pht = self.sum - self.mint
+        self.change = False
+        if self.n < self.min_n:
+            return pht
+        if pht > self.lam:
+            self.change = True
+        return pht
+
+
+def ref_moa(x, **kw):
+    d = RefMoaPH(**kw)
+    dets, stats = [], []
+    for i, v in enumerate(x):
+        stats.append(d.input(v))
+        if d.change:
+            dets.append(i)
+    return dets, np.array(stats)
+
+
+def ref_algorithm4(e, a1, a2, delta, lam):
+    """Algorithm 4 line by line (no reset; M_T starts at 1; alarm on >=)."""
+    s1 = n1 = s2 = n2 = sr = mt = 0.0
+    big_m = 1.0
+    dets = []
+    for i, ei in enumerate(e, start=1):
+        s1 = ei + a1 * s1
+        n1 = 1 + a1 * n1
+        s2 = ei + a2 * s2
+        n2 = 1 + a2 * n2
+        r = (s2 / n2) / (s1 / n1)
+        sr += r
+        mt = mt + r - sr / i - delta
+        big_m = min(big_m, mt)
+        if mt - big_m >= lam:
+            dets.append(i - 1)
+    return dets
+
+
+def ref_window_ratio_series(e, w1, w2):
+    out = []
+    for i in range(len(e)):
+        m1 = np.mean(e[max(0, i - w1 + 1) : i + 1])
+        m2 = np.mean(e[max(0, i - w2 + 1) : i + 1])
+        out.append(m2 / m1)
+    return out
+
+
+def dets_of(ds):
+    return ds["detection_index"].values[..., : int(ds["n_detections"].max())]
+
+
+def det_list(ds):
+    return [int(i) for i in ds["detection_index"].values.ravel() if i >= 0]
+
+
+reals = st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=70)
+
+
+# ----------------------------------------------------------------------------- variant gama2013
+@given(reals, st.floats(0, 0.2), st.floats(0, 3), st.booleans(), st.sampled_from(["increase", "decrease", "both"]),
+       st.integers(1, 5))  # fmt: skip
+def test_gama2013_matches_literal_formula(x, delta, lam, reset, direction, min_instances):
+    ds = page_hinkley(np.array(x), delta=delta, lambda_=lam, reset=reset, direction=direction,
+                      min_instances=min_instances)  # fmt: skip
+    dets, stats = ref_gama(x, delta, lam, reset=reset, direction=direction, min_instances=min_instances)
+    assert det_list(ds) == dets
+    np.testing.assert_allclose(ds["statistic"].values, stats, rtol=1e-9, atol=1e-9)
+    assert ds["detection"].values.nonzero()[0].tolist() == dets
+
+
+def test_gama2013_hand_computed():
+    # mean after 4 zeros and k ones: m_5 = 1 - 1/5 = 0.8, m_6 = 0.8 + 1 - 2/6, m_7 = m_6 + 1 - 3/7 = 2.038
+    x = np.r_[np.zeros(4), np.ones(6)]
+    ds = page_hinkley(x, delta=0.0, lambda_=1.5)
+    np.testing.assert_allclose(ds["statistic"].values[:7], [0, 0, 0, 0, 0.8, 0.8 + 2 / 3, 0.8 + 2 / 3 + 4 / 7])
+    assert det_list(ds) == [6]
+    assert ds["threshold"].values.tolist() == [1.5] * 10
+    assert ds["instance"].values.tolist() == list(range(1, 11))
+
+
+# ----------------------------------------------------------------------------- variant moa
+@given(reals, st.floats(0, 0.2), st.floats(0, 3), st.floats(0.9, 1.0), st.integers(0, 12))
+def test_moa_matches_java_restatement(x, delta, lam, alpha, min_n):
+    ds = page_hinkley(np.array(x), variant="moa", delta=delta, lambda_=lam, alpha=alpha, min_instances=min_n)
+    dets, stats = ref_moa(x, min_n=min_n, delta=delta, lam=lam, alpha=alpha)
+    assert det_list(ds) == dets
+    np.testing.assert_array_equal(ds["statistic"].values, stats)  # same operations, bit for bit
+
+
+def test_moa_defaults_and_warm_up():
+    x = np.r_[np.zeros(5), np.full(200, 1.0)]
+    ds = page_hinkley(x, variant="moa", lambda_=1.0)
+    dets, _ = ref_moa(list(x), lam=1.0)
+    assert det_list(ds) == dets
+    assert ds.attrs["delta"] == 0.005 and ds.attrs["alpha"] == 0.9999 and ds.attrs["min_instances"] == 30
+    # MOA's counter starts at 1: the first possible alarm is the 29th input after a restart
+    assert dets[0] == 28 and all(b - a == 29 for a, b in zip(dets, dets[1:]))
+
+
+def test_decrease_is_increase_on_negated_input():
+    x = np.random.default_rng(5).random(300)
+    x[150:] -= 0.5
+    for variant in ("gama2013", "moa"):
+        a = page_hinkley(x, variant=variant, delta=0.01, lambda_=2.0, direction="decrease")
+        b = page_hinkley(-x, variant=variant, delta=0.01, lambda_=2.0, direction="increase")
+        assert det_list(a) == det_list(b) and det_list(a)
+        np.testing.assert_array_equal(a["statistic"].values, b["statistic"].values)
+
+
+# ----------------------------------------------------------------------------- estimators and Algorithm 4
+@given(st.lists(st.floats(0.05, 1), min_size=2, max_size=120), st.floats(0, 0.05), st.floats(1e-3, 2))
+def test_algorithm4_fading_ratio(e, delta, lam):
+    # lambda > 0: Algorithm 4 alarms on PH >= lambda, streamtk on PH > lambda (section 5.1); they differ
+    # only when PH equals lambda exactly, e.g. lambda = 0 on a constant ratio
+
+    ds = page_hinkley(np.array(e), delta=delta, lambda_=lam, reset=False, fading_ratio=[(0.99, 0.9)])
+    assert det_list(ds) == ref_algorithm4(e, 0.99, 0.9, delta, lam)
+
+
+@given(st.lists(st.floats(0.05, 1), min_size=2, max_size=90), st.floats(0, 0.05), st.floats(0, 2), st.booleans())
+def test_window_ratio_and_estimators_match_reference_series(e, delta, lam, reset):
+    e = np.array(e)
+    ds = page_hinkley(e, delta=delta, lambda_=lam, reset=reset, window_ratio=[(9, 4)], windows=[5],
+                      prequential=True, fading=[0.95])  # fmt: skip
+    series = {
+        "window_ratio=9/4": ref_window_ratio_series(e, 9, 4),
+        "window=5": [np.mean(e[max(0, i - 4) : i + 1]) for i in range(e.size)],
+        "prequential": [np.mean(e[: i + 1]) for i in range(e.size)],
+        "fading=0.95": [np.dot(0.95 ** np.arange(i, -1, -1), e[: i + 1]) / (0.95 ** np.arange(i + 1)).sum()
+                        for i in range(e.size)],
+    }  # fmt: skip
+    for label, s in series.items():
+        sub = ds.sel(estimator=label)
+        np.testing.assert_allclose(sub["monitored"].values, s, rtol=1e-9)
+        assert det_list(sub) == ref_gama(list(s), delta, lam, reset=reset)[0]
+
+
+def test_undefined_ratio_steps_are_skipped():
+    e = np.r_[np.zeros(5), np.ones(3), np.zeros(20), np.ones(10)]
+    ds = page_hinkley(e, delta=0.0, lambda_=0.5, window_ratio=[(6, 2)])
+    mon = ds["monitored"].values[0]
+    undefined = ~np.isfinite(mon)
+    assert undefined[:5].all() and undefined.any()
+    stat = ds["statistic"].values[0]
+    assert np.isnan(stat[undefined]).all() and not ds["detection"].values[0][undefined].any()
+    # detections computed on the defined steps only, mapped back to their positions
+    defined = np.flatnonzero(~undefined)
+    ref = ref_gama(list(mon[defined]), 0.0, 0.5)[0]
+    assert det_list(ds) == [int(defined[i]) for i in ref]
+
+
+# ----------------------------------------------------------------------------- properties
+@given(st.floats(0, 1), st.integers(1, 300), st.floats(0, 0.1), st.sampled_from(["gama2013", "moa"]),
+       st.sampled_from(["increase", "decrease", "both"]))  # fmt: skip
+def test_no_alarm_on_constant_stream(c, n, delta, variant, direction):
+    ds = page_hinkley(np.full(n, c), variant=variant, delta=delta, lambda_=1e-9, direction=direction,
+                      windows=[10], fading=[0.9], prequential=True, fading_ratio=[(0.99, 0.9)])  # fmt: skip
+    assert int(ds["n_detections"].sum()) == 0
+
+
+@pytest.mark.parametrize("variant", ["gama2013", "moa"])
+def test_alarm_after_large_step(variant):
+    x = np.r_[np.zeros(500), np.ones(500)]
+    ds = page_hinkley(x, variant=variant, delta=0.05, lambda_=20.0, fading=[0.99], windows=[50])
+    first = ds["detection_index"].values[:, 0]
+    assert (first >= 500).all() and (first < 600).all()
+
+
+@given(st.lists(st.floats(0, 1), min_size=5, max_size=200), st.booleans())
+def test_larger_lambda_never_alarms_earlier(x, reset):
+    lams = [0.1, 0.5, 1.0, 2.0, 5.0]
+    ds = page_hinkley(np.array(x), delta=0.01, lambda_=lams, reset=reset, trace=False)
+    first = [int(ds["detection_index"].values[k, 0]) if ds["n_detections"].values[k] else 10**9 for k in range(5)]
+    assert first == sorted(first)
+
+
+# ----------------------------------------------------------------------------- grid, chunks, leading dims
+def _single_estimator_kwargs(sub):
+    kind = str(sub["estimator_kind"].values)
+    p1, p2 = float(sub["estimator_param"]), float(sub["estimator_param2"])
+    if kind == "prequential":
+        return {"prequential": True}
+    if kind == "window":
+        return {"windows": int(p1)}
+    if kind == "fading":
+        return {"fading": p1}
+    if kind == "fading_ratio":
+        return {"fading_ratio": [(p1, p2)]}
+    return {"window_ratio": [(int(p1), int(p2))]}
+
+
+def test_grid_equals_one_at_a_time():
+    rng = np.random.default_rng(7)
+    x = (rng.random((2, 3000)) < np.r_[np.full(1500, 0.2), np.full(1500, 0.5)]).astype(float)
+    kw = dict(windows=[100, 300], fading=[0.99, 0.995], prequential=True, fading_ratio=[(0.995, 0.98)],
+              window_ratio=[(300, 100)])  # fmt: skip
+    for variant, alphas in (("gama2013", None), ("moa", [0.999, 1.0])):
+        grid = page_hinkley(x, variant=variant, delta=[0.005, 0.05], lambda_=[5.0, 20.0], alpha=alphas, **kw)
+        assert grid["statistic"].dims[:4] == ("model", "estimator", "delta", "lambda")
+        for est in grid["estimator"].values:
+            one_kw = _single_estimator_kwargs(grid.sel(estimator=est))
+            for d in (0.005, 0.05):
+                for lam in (5.0, 20.0):
+                    for a in alphas or [None]:
+                        one = page_hinkley(x, variant=variant, delta=d, lambda_=lam, alpha=a, **one_kw)
+                        sel = dict(estimator=est, delta=d, **{"lambda": lam})
+                        if a is not None:
+                            sel["alpha"] = a
+                        g = grid.sel(sel)
+                        np.testing.assert_array_equal(g["statistic"].values, one["statistic"].values[:, 0])
+                        np.testing.assert_array_equal(g["detection"].values, one["detection"].values[:, 0])
+                        for r in range(2):
+                            assert det_list(g.isel(model=r)) == det_list(one.isel(model=r))
+
+
+@given(st.lists(st.integers(1, 400), min_size=1, max_size=6), st.booleans())
+def test_chunked_equals_one_pass(cuts, trace):
+    rng = np.random.default_rng(sum(cuts))
+    n = 1200
+    x = (rng.random((3, n)) < np.r_[np.full(600, 0.1), np.full(600, 0.6)]).astype(float)
+    kw = dict(windows=[50, 200], fading=[0.97], fading_ratio=[(0.99, 0.9)], window_ratio=[(200, 20)],
+              lambda_=[2.0, 10.0], delta=0.01, trace=trace)  # fmt: skip
+    one = page_hinkley(x, **kw)
+    det = PageHinkley(**kw)
+    bounds = np.unique(np.clip(np.cumsum(cuts), 0, n))
+    start = 0
+    for b in list(bounds) + [n]:
+        if b > start:
+            det.update(x[:, start:b])
+            start = b
+    chunked = det.result()
+    for name in one.data_vars:
+        np.testing.assert_array_equal(chunked[name].values, one[name].values)
+
+
+def test_leading_dims_and_dataarray_input():
+    rng = np.random.default_rng(8)
+    x = rng.random((2, 3, 400))
+    x[..., 200:] += 0.7
+    ds = page_hinkley(x, delta=0.05, lambda_=3.0)
+    assert ds["statistic"].dims == ("model", "fold", "time")
+    for i in range(2):
+        for j in range(3):
+            assert det_list(ds.isel(model=i, fold=j)) == det_list(page_hinkley(x[i, j], delta=0.05, lambda_=3.0))
+    da = xr.DataArray(x[0], dims=("run", "t"), coords={"run": [10, 20, 30], "t": np.arange(400) * 2})
+    dsa = page_hinkley(da, delta=0.05, lambda_=3.0)
+    assert dsa["run"].values.tolist() == [10, 20, 30]
+    assert dsa["t"].values.tolist() == (np.arange(400) * 2).tolist()
+    np.testing.assert_array_equal(dsa["statistic"].values, ds["statistic"].values[0])
+
+
+def test_netcdf_round_trip(tmp_path):
+    ds = page_hinkley(np.r_[np.zeros(50), np.ones(50)], delta=0.01, lambda_=[1.0, 2.0], fading=[0.9, 0.95])
+    path = tmp_path / "ph.nc"
+    ds.to_netcdf(path)
+    back = xr.load_dataset(path)
+    np.testing.assert_array_equal(back["statistic"].values, ds["statistic"].values)
+    np.testing.assert_array_equal(back["detection_index"].values, ds["detection_index"].values)
+
+
+def test_trace_false_keeps_detections_only():
+    x = np.r_[np.zeros(100), np.ones(100)]
+    full = page_hinkley(x, delta=0.01, lambda_=2.0)
+    lean = page_hinkley(x, delta=0.01, lambda_=2.0, trace=False)
+    assert set(lean.data_vars) == {"n_detections", "detection_index"}
+    assert det_list(lean) == det_list(full)
+
+
+def test_many_detections_overflow_buffer_is_handled():
+    x = np.tile(np.r_[np.zeros(3), np.ones(3)], 2000)
+    ds = page_hinkley(x, delta=0.0, lambda_=0.5, trace=False)
+    ref = page_hinkley(x, delta=0.0, lambda_=0.5)
+    assert int(ds["n_detections"]) > 100
+    assert det_list(ds) == ref["detection"].values.nonzero()[0].tolist()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "exc", "match"),
+    [
+        ({"lambda_": -1.0}, ValueError, "lambda_ must be a finite real number >= 0, got -1.0"),
+        ({"delta": "a"}, TypeError, "delta must be a finite real number"),
+        ({"alpha": 0.99}, ValueError, "alpha .* exists only in variant='moa'"),
+        ({"variant": "river"}, ValueError, "variant must be one of"),
+        ({"direction": "up"}, ValueError, "direction must be one of"),
+        ({"fading_ratio": [(0.9, 0.99)]}, ValueError, "long-term fading factor first"),
+        ({"window_ratio": [(10, 0)]}, ValueError, "window_ratio must be a positive integer, got 0"),
+        ({"windows": [10, 10]}, ValueError, "more than once"),
+        ({"lambda_": [1.0, 1.0]}, ValueError, "repeated"),
+        ({"reset": 1}, TypeError, "reset must be True or False"),
+    ],
+)
+def test_bad_arguments(kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        page_hinkley(np.zeros(10), **kwargs)
+
+
+def test_bad_input_values():
+    with pytest.raises(ValueError, match="x contains a non-finite value"):
+        page_hinkley(np.array([0.0, math.nan]))
+    det = PageHinkley()
+    det.update(np.zeros((2, 5)))
+    with pytest.raises(ValueError, match="leading dims"):
+        det.update(np.zeros((3, 5)))
