@@ -161,9 +161,10 @@ def majority_class(y_true, *, window=None, fading=None, classes=None) -> xr.Data
 
     See Also
     --------
-    river.dummy.PriorClassifier : river's cumulative majority (river updates after the
-        prediction too, but breaks ties by dictionary order).
-    MOA ``MajorityClass`` learner: cumulative, same tie rule.
+    river.dummy.PriorClassifier : river's cumulative majority; it predicts ``None`` before
+        any label and breaks ties in favour of the class seen first (streamtk: class 0,
+        then the lowest class code).
+    MOA ``MajorityClass`` learner: cumulative majority of the training labels.
 
     Examples
     --------
@@ -189,6 +190,11 @@ def persistent(y_true, *, classes=None) -> xr.DataArray:
     The previous label is the last *present* label before ``t``; at ``t = 0`` the first
     class is predicted (as MOA's kappa_temp assumes ``y_{-1}`` = class 0). Its accuracy
     is ``p_per = sum_i P(i) P(i | i)`` (eq. 7).
+
+    See Also
+    --------
+    river.dummy.NoChangeClassifier : the same classifier, predicting ``None`` before any label.
+    streamtk.temporal.label_dependence : ``p_t``, its in-sample accuracy over the transitions.
 
     Examples
     --------

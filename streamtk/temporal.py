@@ -107,14 +107,23 @@ class LabelDependence:
     def _process(self, codes, *, final):
         n0, n = self.n_seen, codes.shape[0]
         present = codes >= 0
-        pos = np.flatnonzero(present)
-        cc = np.ascontiguousarray(codes[pos])
-        if self._has_fading and cc.size:
-            gi = pos + n0
-            gaps = np.diff(gi, prepend=self._last_present if self._last_present >= 0 else gi[0] - 1)
-            gaps = gaps.astype(np.int64)
-        else:
+        complete = bool(present.all())
+        if complete:  # fast path: no missing label in this chunk
+            pos = None
+            cc = np.ascontiguousarray(codes, dtype=np.int64)
             gaps = np.empty(0, dtype=np.int64)
+            if self._has_fading and n and self._last_present >= 0 and self._last_present != n0 - 1:
+                gaps = np.ones(n, dtype=np.int64)
+                gaps[0] = n0 - self._last_present
+        else:
+            pos = np.flatnonzero(present)
+            cc = np.ascontiguousarray(codes[pos])
+            if self._has_fading and cc.size:
+                gi = pos + n0
+                gaps = np.diff(gi, prepend=self._last_present if self._last_present >= 0 else gi[0] - 1)
+                gaps = gaps.astype(np.int64)
+            else:
+                gaps = np.empty(0, dtype=np.int64)
         # checkpoints (1-based instance numbers) inside this chunk
         if final:
             cps = np.array([n0], dtype=np.int64) if n == 0 else np.empty(0, dtype=np.int64)
@@ -123,13 +132,17 @@ class LabelDependence:
             cps = np.arange(first, n0 + n + 1, self.every, dtype=np.int64)
         else:
             cps = np.empty(0, dtype=np.int64)
-        cum = np.concatenate(([0], np.cumsum(present)))  # present labels among the first j of chunk
-        pres_at = self.n_present + cum[cps - n0]  # present labels among the first t instances
-        # index of the last present instance at or before t-1 (for the fading trailing gap)
-        last_idx = np.where(present, np.arange(n) + n0, -1)
-        last_run = np.maximum.accumulate(np.concatenate(([self._last_present], last_idx)))
-        last_at = last_run[cps - n0]
-        trail = np.where(last_at >= 0, cps - 1 - last_at, 0)
+        if complete and n:
+            pres_at = self.n_present + (cps - n0)
+            trail = np.zeros(cps.size, dtype=np.int64)
+        else:
+            cum = np.concatenate(([0], np.cumsum(present)))  # present labels among the first j of chunk
+            pres_at = self.n_present + cum[cps - n0]  # present labels among the first t instances
+            # index of the last present instance at or before t-1 (for the fading trailing gap)
+            last_idx = np.where(present, np.arange(n) + n0, -1)
+            last_run = np.maximum.accumulate(np.concatenate(([self._last_present], last_idx)))
+            last_at = last_run[cps - n0]
+            trail = np.where(last_at >= 0, cps - 1 - last_at, 0)
 
         buf = np.concatenate((self._hist, cc)) if self._hist.size else cc
         start = self._hist.size
@@ -152,7 +165,9 @@ class LabelDependence:
                                 s_n[:, j], s_h[:, j]))
         self.n_seen += n
         self.n_present += cc.size
-        if pos.size:
+        if complete and n:
+            self._last_present = n0 + n - 1
+        elif not complete and pos.size:
             self._last_present = int(pos[-1] + n0)
         if self._wmax:
             self._hist = buf[-self._wmax:].copy()
@@ -328,6 +343,12 @@ def label_dependence(
     ``Delta(1) = P(i|i) - P(i)`` and ``Delta(l >= 2) = 0``, and positive dependence gives
     positive evidence.
 
+    On the datasets of Table 3 (through :func:`streamtk.datasets.load_labels`) this gives
+    P(M) / P(T) = 0.5755 / 0.8533 (Electricity), 0.4876 / 0.9506 (Covertype), 0.9712 /
+    0.9487 (Ozone) and 0.5684 / 0.9989 (KDD99, 494,021 rows): the paper's 0.58 / 0.85,
+    0.49 / 0.95 and 0.97 / 0.95 are these values rounded; its KDD99 figures 0.56 / 0.99
+    are these values truncated (rounded: 0.57 / 1.00, or 0.999 with three decimals).
+
     See Also
     --------
     quick_test : the section-7 check of whether temporal dependence is worth modelling.
@@ -381,8 +402,7 @@ def quick_test(y_true, *, m=100, classes=None) -> xr.Dataset:
     with np.errstate(invalid="ignore"):
         p_maj = float(np.mean((majority_codes(codes, k) == codes)[present])) if n_present else np.nan
         p_per = float(np.mean((persistent_codes(codes) == codes)[present])) if n_present else np.nan
-    dep = label_dependence(arr[:m] if not isinstance(arr, np.ma.MaskedArray) else arr[:m],
-                           max_lag=1, classes=enc.classes)
+    dep = label_dependence(arr[:m], max_lag=1, classes=enc.classes)
     ds = xr.Dataset(
         {
             "p_maj": ((), p_maj, {"long_name": "accuracy of the Majority Class classifier", "units": "1"}),
