@@ -1,0 +1,415 @@
+"""Tests of ADWIN (streamtk._kernels.adwin, streamtk.drift.adwin).
+
+The oracle is ``RefAdwin``: a slow, literal restatement of MOA's ADWIN.java
+with Python lists (one list of ``[total, variance]`` buckets per row, oldest
+first), every expression in MOA's order, nothing hoisted or pre-filtered. No
+published MOA output for a fixed input was found (MOA's own tests do not pin
+ADWIN's detections), so identity with this restatement is the MOA check.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import xarray as xr
+from hypothesis import given
+from hypothesis import strategies as st
+
+from streamtk._kernels import adwin as K
+from streamtk.drift.adwin import Adwin, adwin, adwin_detections
+
+def java_int(v):
+    """Wrap an integer to Java's 32-bit int."""
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if v >= (1 << 31) else v
+
+
+class RefAdwin:
+    """Slow, literal ADWIN2 in the form of MOA's ADWIN.java.
+
+    rows[r] is the list of buckets of size 2**r, oldest first; a bucket is
+    [total, variance]. Every expression is written in MOA's order; nothing is
+    hoisted or pre-filtered.
+    """
+
+    def __init__(self, delta=0.002, max_buckets=5, clock=32, min_window=5, variant="moa"):
+        self.delta, self.M, self.clock, self.mw, self.variant = delta, max_buckets, clock, min_window, variant
+        self.rows = [[]]
+        self.width = 0
+        self.total = 0.0
+        self.var = 0.0
+        self.time = 0
+
+    def mean(self):
+        return self.total / self.width if self.width else math.nan
+
+    def variance(self):
+        return self.var / self.width if self.width else math.nan
+
+    def _insert(self, x):
+        self.width += 1
+        self.rows[0].append([x, 0.0])
+        inc = 0.0
+        W = self.width
+        if W > 1:
+            inc = (W - 1) * (x - self.total / (W - 1)) * (x - self.total / (W - 1)) / W
+        self.var += inc
+        self.total += x
+        # compress
+        r = 0
+        while len(self.rows[r]) == self.M + 1:
+            if r + 1 == len(self.rows):
+                self.rows.append([])
+            n1 = n2 = 2 ** r
+            (t1, v1), (t2, v2) = self.rows[r][0], self.rows[r][1]
+            u1 = t1 / n1
+            u2 = t2 / n2
+            inc = java_int(n1 * n2) * (u1 - u2) * (u1 - u2) / (n1 + n2)
+            self.rows[r + 1].append([t1 + t2, v1 + v2 + inc])
+            del self.rows[r][:2]
+            r += 1
+
+    def _delete(self):
+        r = len(self.rows) - 1
+        n1 = 2 ** r
+        t, v = self.rows[r][0]
+        self.width -= n1
+        self.total -= t
+        u1 = t / n1
+        W = self.width
+        inc = v + java_int(n1 * W) * (u1 - self.total / W) * (u1 - self.total / W) / (n1 + W)
+        self.var -= inc
+        del self.rows[r][0]
+        if not self.rows[r]:
+            del self.rows[r]
+        return n1
+
+    def _cut(self, n0, n1, u0, u1):
+        absvalue = u0 / n0 - u1 / n1
+        n = self.width
+        if self.variant == "moa":
+            dd = math.log(2 * math.log(n) / self.delta)
+            v = self.var / self.width
+            m = 1.0 / (n0 - self.mw + 1) + 1.0 / (n1 - self.mw + 1)
+            eps = math.sqrt(2 * m * v * dd) + 2.0 / 3.0 * dd * m
+            return abs(absvalue) > eps
+        m = 1.0 / (1.0 / n0 + 1.0 / n1)
+        eps = math.sqrt(1.0 / (2.0 * m) * math.log(4.0 / (self.delta / n)))
+        return abs(absvalue) >= eps
+
+    def update(self, x):
+        """Add x; return True if the window was cut (MOA's setInput)."""
+        self.time += 1
+        self._insert(x)
+        change = False
+        if self.time % self.clock == 0 and self.width > 10:
+            reduce = True
+            while reduce:
+                reduce = False
+                # all split points, oldest bucket first; the newest bucket is no split point
+                buckets = [(2 ** r, b[0]) for r in range(len(self.rows) - 1, -1, -1) for b in self.rows[r]]
+                n0, n1, u0, u1 = 0, self.width, 0.0, self.total
+                for size, tot in buckets[:-1]:
+                    n0 += size
+                    n1 -= size
+                    u0 += tot
+                    u1 -= tot
+                    if n1 > self.mw + 1 and n0 > self.mw + 1 and self._cut(n0, n1, u0, u1):
+                        self._delete()
+                        change = reduce = True
+                        break
+        return change
+
+
+def reference_run(x, **kw):
+    """Per-step width, mean, variance, detection code of RefAdwin on a 1-D sequence."""
+    a = RefAdwin(**kw)
+    widths, means, variances, codes, rows = [], [], [], [], []
+    for xi in x:
+        before = a.mean()
+        cut = a.update(float(xi))
+        after = a.mean()
+        widths.append(a.width)
+        means.append(after)
+        variances.append(a.variance())
+        codes.append(0 if not cut else (1 if after > before else -1))
+        rows.append(len(a.rows))
+    return widths, means, variances, codes, rows
+
+
+def as_lists(ds):
+    return (ds.width.values.tolist(), ds["mean"].values, ds.variance.values, ds.detection.values.tolist())
+
+
+def assert_same_as_reference(x, **kw):
+    ds = adwin(np.asarray(x, dtype=float), **kw)
+    widths, means, variances, codes, _ = reference_run(x, **kw)
+    w, m, v, d = as_lists(ds)
+    assert w == widths
+    np.testing.assert_array_equal(m, np.array(means))  # bit-identical, NaN where width 0
+    np.testing.assert_array_equal(v, np.array(variances))
+    assert d == codes
+    return ds, codes
+
+
+def shifted_stream(rng, n, kind, segments):
+    """A stream of ``n`` values in ``segments`` pieces with different means."""
+    levels = rng.random(segments)
+    sizes = np.diff(np.r_[0, np.sort(rng.choice(np.arange(1, n), segments - 1, replace=False)), n])
+    parts = []
+    for p, size in zip(levels, sizes):
+        if kind == "bernoulli":
+            parts.append((rng.random(size) < p).astype(float))
+        elif kind == "normal":
+            parts.append(rng.normal(3 * p, 0.5 + p, size))
+        elif kind == "uniform":
+            parts.append(rng.random(size) * p)
+        elif kind == "tiny":
+            parts.append((rng.random(size) < p) * 1e-200)
+        elif kind == "huge":
+            parts.append((rng.random(size) < p) * 1e120 - 3e119)
+    return np.concatenate(parts)
+
+
+# ---------------------------------------------------------------- reference identity
+
+CASES = [
+    # kind, n, segments, params
+    ("bernoulli", 6000, 3, {}),
+    ("bernoulli", 4000, 4, {"delta": 0.1, "clock": 1}),
+    ("bernoulli", 3000, 2, {"variant": "theorem3"}),
+    ("bernoulli", 3000, 3, {"variant": "theorem3", "delta": 0.3, "clock": 5, "max_buckets": 3}),
+    ("normal", 5000, 4, {"max_buckets": 2, "min_window": 1, "clock": 7}),
+    ("normal", 4000, 3, {"variant": "theorem3", "clock": 3}),
+    ("uniform", 4000, 3, {"delta": 0.5, "max_buckets": 7, "min_window": 8, "clock": 33}),
+    ("tiny", 3000, 3, {"clock": 4}),
+    ("huge", 3000, 3, {"clock": 4}),
+]
+
+
+@pytest.mark.parametrize("kind, n, segments, params", CASES)
+def test_identical_to_reference(kind, n, segments, params):
+    rng = np.random.default_rng(n + segments)
+    x = shifted_stream(rng, n, kind, segments)
+    _, codes = assert_same_as_reference(x, **params)
+    # MOA's bound has the scale-free term 2/3 dd m, so values of order 1e-200 never cut
+    assert any(codes) == (kind != "tiny")
+
+
+@given(
+    st.lists(st.sampled_from([0.0, 1.0, 0.5, -2.0, 3.75, 1e-3]), min_size=0, max_size=300),
+    st.integers(2, 4),
+    st.integers(1, 5),
+    st.integers(1, 4),
+    st.sampled_from([0.002, 0.2, 0.9]),
+    st.sampled_from(["moa", "theorem3"]),
+)
+def test_identical_to_reference_hypothesis(x, max_buckets, clock, min_window, delta, variant):
+    kw = dict(delta=delta, max_buckets=max_buckets, clock=clock, min_window=min_window, variant=variant)
+    assert_same_as_reference(x, **kw)
+
+
+@pytest.mark.slow
+def test_long_stream_several_shifts_identical_to_reference():
+    # windows beyond 2**17 inputs: MOA's 32-bit products n1 * WIDTH (deletion) and
+    # n1 * n2 (merges of rows >= 16) wrap; the kernel must wrap exactly like Java
+    rng = np.random.default_rng(7)
+    x = np.concatenate(
+        [rng.random(300_000) < 0.2, rng.random(20_000) < 0.5, rng.random(60_000) < 0.2, rng.random(40_000) < 0.35]
+    ).astype(float)
+    ds, codes = assert_same_as_reference(x)
+    det = np.flatnonzero(codes)
+    assert det.size and 300_000 <= det[0] < 302_000
+    # the wrap is really exercised: MOA's variance now differs from the window's true variance
+    start = int(ds.start[300_200])
+    true_var = np.var(x[start:300_201])
+    assert abs(float(ds.variance[300_200]) - true_var) > 1e-7
+
+
+# ---------------------------------------------------------------- step-function API
+
+
+def test_step_function_interleaved_instances_equal_loop_kernel():
+    rng = np.random.default_rng(3)
+    x = np.stack([shifted_stream(rng, 1500, "bernoulli", 3) for _ in range(3)])
+    state = K.adwin_state_new(3, 5)
+    work = K.adwin_work_new(state[0])
+    codes = np.zeros((3, 1500), dtype=np.int64)
+    widths = np.zeros((3, 1500), dtype=np.int64)
+    for t in range(1500):
+        for i in (2, 0, 1):
+            codes[i, t] = K.adwin_update(*state, work, i, x[i, t], 0.002, 32, 5, 0)
+            widths[i, t] = K.adwin_width(state[3], i)
+    ds = adwin(x)
+    np.testing.assert_array_equal(codes, ds.detection.values)
+    np.testing.assert_array_equal(widths, ds.width.values)
+    for i in range(3):
+        assert K.adwin_mean(state[3], state[4], i) == ds["mean"].values[i, -1]
+        assert K.adwin_variance(state[3], state[4], i) == ds.variance.values[i, -1]
+        assert K.adwin_start(state[3], i) == ds.start.values[i, -1]
+        assert K.adwin_width(state[3], i) == ds.width.values[i, -1]
+    assert state[3][:, K.N_DETECTIONS].tolist() == (ds.detection.values != 0).sum(axis=1).tolist()
+
+
+def test_empty_instance_accessors_are_nan():
+    state = K.adwin_state_new(1, 5)
+    assert K.adwin_width(state[3], 0) == 0
+    assert math.isnan(K.adwin_mean(state[3], state[4], 0))
+    assert math.isnan(K.adwin_variance(state[3], state[4], 0))
+
+
+def test_memory_is_logarithmic_and_histogram_invariants_hold():
+    rng = np.random.default_rng(11)
+    x = np.concatenate([rng.random(12_000) < 0.3, rng.random(6_000) < 0.7]).astype(float)
+    state = K.adwin_state_new(1, 5)
+    sums, variances, counts, istate, fstate = state
+    work = K.adwin_work_new(sums)
+    for t, xi in enumerate(x):
+        K.adwin_update(*state, work, 0, xi, 0.002, 32, 5, 0)
+        w = K.adwin_width(istate, 0)
+        rows = K.adwin_rows(istate, 0)
+        assert rows <= math.ceil(math.log2(w)) + 1
+        if t % 97 == 0:
+            assert counts[0, :rows].max() <= 5 and counts[0, :rows].min() >= 1
+            assert int((counts[0, :rows] * 2 ** np.arange(rows)).sum()) == w
+            assert not counts[0, rows:].any()
+
+
+# ---------------------------------------------------------------- properties
+
+
+@pytest.mark.parametrize("value", [0.0, 1.0, 0.37, -5.0])
+def test_constant_stream_never_cuts_and_width_grows_by_one(value):
+    ds = adwin(np.full(5000, value))
+    assert not ds.detection.values.any()
+    np.testing.assert_array_equal(ds.width.values, np.arange(1, 5001))
+    assert not ds.start.values.any()
+    np.testing.assert_allclose(ds["mean"].values, value)
+
+
+def test_mean_and_variance_are_those_of_the_window():
+    rng = np.random.default_rng(5)
+    x = shifted_stream(rng, 4000, "normal", 4)
+    ds = adwin(x, delta=0.05)
+    assert ds.detection.values.any()
+    for t in range(0, 4000, 37):
+        s = int(ds.start[t])
+        assert int(ds.width[t]) == t + 1 - s
+        np.testing.assert_allclose(float(ds["mean"][t]), x[s : t + 1].mean(), rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(float(ds.variance[t]), x[s : t + 1].var(), rtol=1e-7, atol=1e-12)
+
+
+@pytest.mark.parametrize("variant", ["moa", "theorem3"])
+def test_mean_shift_of_0_3_is_detected_quickly_with_its_direction(variant):
+    rng = np.random.default_rng(21)
+    up = np.concatenate([rng.random((20, 5000)) < 0.2, rng.random((20, 5000)) < 0.5], axis=1).astype(float)
+    ds = adwin(np.concatenate([up, up[:, ::-1]]), variant=variant)
+    rises = adwin_detections(ds, direction="rise")
+    falls = adwin_detections(ds, direction="fall")
+    for i in range(20):
+        after = rises[i][rises[i] >= 5000]
+        assert after.size and after[0] < 5000 + 3000, (i, rises[i])
+        after = falls[20 + i][falls[20 + i] >= 5000]
+        assert after.size and after[0] < 5000 + 3000, (i, falls[20 + i])
+
+
+@pytest.mark.slow
+def test_false_alarm_rate_on_stationary_bernoulli_is_at_most_delta():
+    rng = np.random.default_rng(2026)
+    delta, clock, n = 0.05, 32, 20_000
+    x = (rng.random((64, n)) < 0.3).astype(float)
+    ds = adwin(x, delta=delta, clock=clock)
+    n_checks = 64 * (n // clock)  # an upper bound: checks need width > 10 as well
+    rate = (ds.detection.values != 0).sum() / n_checks
+    assert rate <= delta
+
+
+# ---------------------------------------------------------------- chunks and leading dims
+
+
+@given(st.lists(st.integers(0, 900), min_size=0, max_size=6), st.integers(0, 10_000))
+def test_chunked_equals_one_pass(cuts, seed):
+    rng = np.random.default_rng(seed)
+    x = np.stack([shifted_stream(rng, 900, "bernoulli", 3), shifted_stream(rng, 900, "normal", 2)])
+    bounds = [0, *sorted(cuts), 900]
+    det = Adwin(delta=0.05, clock=4)
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        det.update(x[:, a:b])
+    assert det.n_seen == 900
+    xr.testing.assert_identical(
+        det.result().drop_attrs(), adwin(x, delta=0.05, clock=4).drop_attrs()
+    )
+
+
+def test_leading_dims_are_independent():
+    rng = np.random.default_rng(8)
+    x = np.stack([[shifted_stream(rng, 2000, "bernoulli", 3) for _ in range(3)] for _ in range(2)])
+    ds = adwin(x, delta=0.01)
+    assert ds.detection.dims == ("model", "fold", "time")
+    for i in range(2):
+        for j in range(3):
+            one = adwin(x[i, j], delta=0.01)
+            for name in ("width", "mean", "variance", "start", "detection"):
+                np.testing.assert_array_equal(ds[name].values[i, j], one[name].values)
+    nested = adwin_detections(ds)
+    assert len(nested) == 2 and len(nested[0]) == 3
+    np.testing.assert_array_equal(nested[1][2], adwin_detections(adwin(x[1, 2], delta=0.01)))
+
+
+def test_dataarray_input_keeps_coords_and_roundtrips_netcdf(tmp_path):
+    rng = np.random.default_rng(9)
+    da = xr.DataArray(
+        np.stack([shifted_stream(rng, 800, "bernoulli", 2) for _ in range(2)]),
+        dims=("model", "step"),
+        coords={"model": ["a", "b"], "step": np.arange(800) * 10},
+    )
+    ds = adwin(da, delta=0.1)
+    assert ds["model"].values.tolist() == ["a", "b"]
+    np.testing.assert_array_equal(ds["step"].values, np.arange(800) * 10)
+    np.testing.assert_array_equal(ds.instance.values, np.arange(1, 801))
+    assert ds.attrs["delta"] == 0.1 and ds.attrs["variant"] == "moa" and ds.attrs["clock"] == 32
+    path = tmp_path / "adwin.nc"
+    ds.to_netcdf(path)
+    with xr.open_dataset(path) as back:
+        np.testing.assert_array_equal(back.detection.values, ds.detection.values)
+
+
+# ---------------------------------------------------------------- validation
+
+
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        ({"delta": 1.5}, ValueError, r"delta must be in \(0, 1\), got 1.5"),
+        ({"delta": 0.0}, ValueError, "delta"),
+        ({"max_buckets": 1}, ValueError, "max_buckets must be an integer >= 2, got 1"),
+        ({"clock": 0}, ValueError, "clock must be a positive integer, got 0"),
+        ({"clock": 32.0}, TypeError, "clock must be an integer"),
+        ({"min_window": 0}, ValueError, "min_window"),
+        ({"variant": "river"}, ValueError, "variant must be one of"),
+    ],
+)
+def test_bad_parameters_are_refused(kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        adwin(np.zeros(10), **kwargs)
+
+
+def test_bad_inputs_are_refused():
+    with pytest.raises(ValueError, match=r"x contains a non-finite value .*nan.* at index \(1, 3\)"):
+        adwin(np.array([[0.0] * 5, [0, 0, 0, np.nan, 0]]))
+    with pytest.raises(ValueError, match="non-finite value .*inf"):
+        adwin(np.array([0.0, np.inf]))
+    with pytest.raises(TypeError, match="x must be real"):
+        adwin(np.array([1j, 0]))
+    with pytest.raises(TypeError, match="x must be numeric"):
+        adwin(np.array(["a", "b"]))
+    det = Adwin()
+    with pytest.raises(ValueError, match="before any update"):
+        det.result()
+    det.update(np.zeros((2, 5)))
+    with pytest.raises(ValueError, match="leading dimensions"):
+        det.update(np.zeros((3, 5)))
+    with pytest.raises(ValueError, match="direction must be one of"):
+        adwin_detections(adwin(np.zeros(5)), direction="up")
