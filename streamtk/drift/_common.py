@@ -47,7 +47,7 @@ def check_binary(x2d: np.ndarray, name: str) -> None:
     if bad.size:
         r, t = np.unravel_index(bad[0], x2d.shape)
         raise ValueError(
-            f"{name} must hold 0/1 error indicators, got {x2d[r, t]!r} at (flattened row {r}, index {t})"
+            f"{name} must hold 0/1 error indicators, got {float(x2d[r, t])!r} at (flattened row {r}, index {t})"
         )
 
 
