@@ -257,3 +257,20 @@ def test_recompressed_gzip_copy_verifies_by_content(isolated, data_dir):
     bad = _fake(isolated / "e", D.info("moa/SEAa0").relpath, gzip.compress(b"@relation x\n"))
     with pytest.raises(D.ChecksumError, match="decompressed content"):
         D.load("moa/SEAa0", path=bad)
+
+
+@pytest.mark.parametrize("name", ["electricity", "covertype", "kdd99"])
+def test_load_labels_fast_path_equals_full_load(data_dir, name):
+    np.testing.assert_array_equal(D.load_labels(name), D.load(name).y)
+
+
+def test_numpy_fallback_without_pandas(data_dir, monkeypatch):
+    with_pandas = D.load("electricity")
+    monkeypatch.setattr(D, "_pandas", lambda: None)
+    without = D.load("electricity")
+    np.testing.assert_array_equal(without.X, with_pandas.X)
+    np.testing.assert_array_equal(without.y, with_pandas.y)
+    assert without.feature_names == with_pandas.feature_names
+    np.testing.assert_array_equal(D.load_labels("electricity"), with_pandas.y)
+    with pytest.raises(ImportError, match=r"loading 'kdd99' needs pandas \(pip install 'streamtk\[io\]'\)"):
+        D.load("kdd99")
