@@ -179,9 +179,14 @@ class LabelDependence:
         """
         if self.n_seen == 0:
             raise ValueError("no instance has been seen yet: call update() first")
-        if not self._snaps or self._snaps[-1][0] != self.n_seen:
-            self._process(np.empty(0, dtype=np.int64), final=True)
         snaps = self._snaps
+        if not snaps or snaps[-1][0] != self.n_seen:
+            # a temporary snapshot of the current state: later updates continue the
+            # every= grid exactly as one pass would
+            kept = len(snaps)
+            self._process(np.empty(0, dtype=np.int64), final=True)
+            snaps = self._snaps
+            self._snaps = snaps[:kept]
         inst = np.array([s[0] for s in snaps], dtype=np.int64)
         trail = np.array([s[2] for s in snaps], dtype=np.float64)
         cnt = np.stack([s[3] for s in snaps], axis=1)
