@@ -21,7 +21,6 @@ RENORM = 1e-150
 
 __all__ = [
     "RENORM",
-    "run_bin",
     "dependence_pass",
     "advance_cursor",
     "majority_best_after_add",
@@ -29,12 +28,6 @@ __all__ = [
     "majority_pass",
     "correction_factor_pass",
 ]
-
-
-@nb.njit(cache=True)
-def run_bin(run, max_lag):
-    """Bin of a run length ``run >= 1``: ``run - 1`` for ``run <= max_lag``, else ``max_lag``."""
-    return run - 1 if run <= max_lag else max_lag
 
 
 @nb.njit(cache=True, parallel=True)
