@@ -124,11 +124,11 @@ def eddm(x, *, min_instances=30, min_errors=30, warning_level=0.95, drift_level=
 
     Examples
     --------
-    >>> import numpy as np
     >>> from streamtk.drift.eddm import eddm
-    >>> x = np.zeros(2000); x[::20] = 1; x[1500::2] = 1
-    >>> eddm(x)["detection_index"].values.tolist()
-    [1504]
+    >>> from streamtk.drift.synthetic import error_stream
+    >>> x = error_stream(4000, [2000], [0.05, 0.5], seed=0)
+    >>> eddm(x)["detection_index"].values.tolist()  # EDDM is quick to alarm, also falsely
+    [744, 1271, 2003, 2056, 2107]
     """
     return EDDM(min_instances=min_instances, min_errors=min_errors, warning_level=warning_level,
                 drift_level=drift_level, trace=trace, lead_dims=lead_dims).update(x).result()  # fmt: skip

@@ -317,7 +317,7 @@ def page_hinkley(x, *, variant="gama2013", delta=None, lambda_=None, alpha=None,
     >>> x = np.r_[np.zeros(500), np.ones(500)]
     >>> ds = page_hinkley(x, delta=0.1, lambda_=[10.0, 100.0])
     >>> ds["detection_index"].values[:, 0].tolist()
-    [504, 522]
+    [511, 626]
     """
     det = PageHinkley(
         variant=variant, delta=delta, lambda_=lambda_, alpha=alpha, min_instances=min_instances,

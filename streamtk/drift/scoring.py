@@ -154,7 +154,7 @@ def score_detections(detections, true_drifts, *, max_delay=None, n=None, run_dim
     >>> from streamtk.drift.scoring import score_detections
     >>> s = score_detections([[120, 700], [90], []], [100], max_delay=500, n=1000)
     >>> s["delay_mean"].values.tolist(), int(s["n_missed"].sum()), int(s["false_alarms_between"])
-    ([20.0], 1, 1)
+    ([20.0], 2, 1)
     """
     if isinstance(true_drifts, numbers.Integral) and not isinstance(true_drifts, bool):
         true_drifts = [true_drifts]
