@@ -737,7 +737,7 @@ def fetch(name: str, *, cache=None, timeout: float = 600.0, force: bool = False)
             f"{member} in the {_WHEEL} wheel: sha256 mismatch: expected {_WHEEL_CONTENT_SHA256[name]}, got {digest}"
         )
     if target.suffix == ".gz":
-        data = gzip.compress(data, compresslevel=6, mtime=0)
+        data = gzip.compress(data, compresslevel=1, mtime=0)
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial")
     partial.write_bytes(data)

@@ -30,6 +30,19 @@ def _majority_and_persistent(y):
     return max(counts.values()) / len(y), hits / (len(y) - 1), len(counts)
 
 
+@pytest.fixture(scope="module")
+def loaded(data_dir):
+    """Each large dataset parsed once per module (covertype and kdd99 take seconds)."""
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            cache[name] = D.load(name, path=data_dir)
+        return cache[name]
+
+    return get
+
+
 @pytest.mark.parametrize("name", list(README_STATS))
 def test_readme_label_statistics(data_dir, name):
     rows, k, pm, pt = README_STATS[name]
@@ -64,16 +77,16 @@ def test_electricity_layouts_agree(data_dir):
     np.testing.assert_array_equal(arff.classes[arff.y_codes], arff.y)
 
 
-def test_covertype_first_row(data_dir):
-    s = D.load("covertype")
+def test_covertype_first_row(loaded):
+    s = loaded("covertype")
     assert s.X.shape == (581012, 54) and s.X.dtype == np.float64
     assert s.feature_names[0] == "Elevation"
     np.testing.assert_array_equal(s.X[0, :10], [2596, 51, 3, 258, 0, 510, 221, 232, 148, 6279])
     assert s.y[0] == 5 and list(s.classes) == [1, 2, 3, 4, 5, 6, 7]
 
 
-def test_kdd99_layout(data_dir):
-    s = D.load("kdd99")
+def test_kdd99_layout(loaded):
+    s = loaded("kdd99")
     assert s.X.shape == (494021, 41)
     assert not any(str(v).endswith(".") for v in s.classes)
     assert s.y[0] == "normal"
@@ -260,8 +273,8 @@ def test_recompressed_gzip_copy_verifies_by_content(isolated, data_dir):
 
 
 @pytest.mark.parametrize("name", ["electricity", "covertype", "kdd99"])
-def test_load_labels_fast_path_equals_full_load(data_dir, name):
-    np.testing.assert_array_equal(D.load_labels(name), D.load(name).y)
+def test_load_labels_fast_path_equals_full_load(loaded, name):
+    np.testing.assert_array_equal(D.load_labels(name), loaded(name).y)
 
 
 def test_numpy_fallback_without_pandas(data_dir, monkeypatch):
