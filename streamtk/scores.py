@@ -261,6 +261,26 @@ def _moa_votes(p):
     return np.where(np.isnan(s), 0.0, s)
 
 
+def _binary_run(ranks, R, y2, w, kinds, params, unit, positions):
+    """Run the binary kernel; returns ``(L, E, T, 5)`` = (U1, W0, W1, N0, N1) in estimator order."""
+    cum = np.flatnonzero(kinds != K.KIND_WINDOW)
+    win = np.flatnonzero(kinds == K.KIND_WINDOW)
+    alphas = np.where(kinds[cum] == K.KIND_FADING, params[cum], 1.0).astype(np.float64)
+    # a window never holds more than n instances: cap its size (same results, bounded tree)
+    wsizes = np.minimum(params[win], ranks.shape[1]).astype(np.int64)
+    lrn, lro = K.binary_local_ranks(ranks, y2, w, wsizes, R)
+    state = K.new_binary_state(ranks.shape[0], R, alphas, wsizes)
+    L, T = ranks.shape[0], positions.size
+    out_c = np.zeros((L, cum.size, T, 5))
+    out_w = np.zeros((L, win.size, T, 5))
+    K.binary_auc_run(ranks, lrn, lro, y2, w, alphas, wsizes, unit, 0, ranks.shape[1], positions, 0, *state,
+                     out_c, out_w)
+    out = np.empty((L, kinds.size, T, 5))
+    out[:, cum] = out_c
+    out[:, win] = out_w
+    return out
+
+
 def auc_statistics(y_true, y_score, *, windows=(), fading=(), prequential=True, every=1, weights=None,
                    pos_label=None, classes=None, multi_class="ovr", convention="streamtk"):
     """numpy layer of :func:`auc_curves`: the AUC statistics on ``(L, n)`` inputs.
@@ -319,9 +339,7 @@ def auc_statistics(y_true, y_score, *, windows=(), fading=(), prequential=True, 
     y2 = np.ascontiguousarray(y.reshape(1, n), dtype=np.int64)
     unit = convention == "moa"
     if not multi:
-        state = K.new_binary_state(L, E, R, kinds, params)
-        out = np.zeros((L, E, T, 5))
-        K.binary_auc_run(ranks, y2, w, kinds, params, unit, 0, n, positions, 0, *state, out)
+        out = _binary_run(ranks, R, y2, w, kinds, params, unit, positions)
         stats = finalise_binary(*np.moveaxis(out, -1, 0), convention=convention)
         return specs, positions, stats, "binary"
     k = enc.n_classes

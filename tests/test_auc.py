@@ -37,17 +37,26 @@ def held(y, w, t, kind, param):
 
 
 def run_binary(score, y, w, kinds, params, every=1, unit=False):
+    """Drive the binary kernel like the numpy layer does; returns (checkpoints, (E, T, 5))."""
     ranks = np.unique(score, return_inverse=True)[1].reshape(1, -1).astype(np.int64)
     R = int(ranks.max()) + 1
     n = len(score)
     cps = np.arange(every - 1, n, every, dtype=np.int64)
     kinds = np.asarray(kinds, dtype=np.int64)
     params = np.asarray(params, dtype=np.float64)
-    state = K.new_binary_state(1, len(kinds), R, kinds, params)
-    out = np.zeros((1, len(kinds), cps.size, 5))
-    K.binary_auc_run(ranks, y.reshape(1, -1).astype(np.int64), w.reshape(1, -1).astype(np.float64), kinds, params,
-                     unit, 0, n, cps, 0, *state, out)
-    return cps, out[0]
+    cum = np.flatnonzero(kinds != K.KIND_WINDOW)
+    win = np.flatnonzero(kinds == K.KIND_WINDOW)
+    alphas = np.where(kinds[cum] == K.KIND_FADING, params[cum], 1.0)
+    wsizes = params[win].astype(np.int64)
+    y2, w2 = y.reshape(1, -1).astype(np.int64), w.reshape(1, -1).astype(np.float64)
+    lrn, lro = K.binary_local_ranks(ranks, y2, w2, wsizes, R)
+    state = K.new_binary_state(1, R, alphas, wsizes)
+    oc = np.zeros((1, cum.size, cps.size, 5))
+    ow = np.zeros((1, win.size, cps.size, 5))
+    K.binary_auc_run(ranks, lrn, lro, y2, w2, alphas, wsizes, unit, 0, n, cps, 0, *state, oc, ow)
+    out = np.empty((kinds.size, cps.size, 5))
+    out[cum], out[win] = oc[0], ow[0]
+    return cps, out
 
 
 def random_stream(rng, n, n_values=5, p_missing=0.1, p_zero=0.1, weighted=True):
@@ -139,19 +148,38 @@ def test_chunked_state_carry_equals_one_pass():
     score, y, w = random_stream(rng, n, n_values=20)
     ranks = np.unique(score, return_inverse=True)[1].reshape(1, -1).astype(np.int64)
     R = int(ranks.max()) + 1
-    kinds = np.array([0, 1, 2], dtype=np.int64)
-    params = np.array([0.0, 25.0, 0.95])
+    alphas = np.array([1.0, 0.95, 0.3])
+    wsizes = np.array([25, 4], dtype=np.int64)
     cps = np.arange(9, n, 10, dtype=np.int64)
     y2, w2 = y.reshape(1, -1), w.reshape(1, -1)
-    one = np.zeros((1, 3, cps.size, 5))
-    K.binary_auc_run(ranks, y2, w2, kinds, params, False, 0, n, cps, 0, *K.new_binary_state(1, 3, R, kinds, params),
-                     one)
-    state = K.new_binary_state(1, 3, R, kinds, params)
-    chunked = np.zeros_like(one)
-    for a, b in [(0, 37), (37, 38), (38, 200), (200, n)]:
-        cp0 = int(np.searchsorted(cps, a))
-        K.binary_auc_run(ranks, y2, w2, kinds, params, False, a, b, cps, cp0, *state, chunked)
-    np.testing.assert_array_equal(one, chunked)
+    lrn, lro = K.binary_local_ranks(ranks, y2, w2, wsizes, R)
+    outs = []
+    for bounds in ([(0, n)], [(0, 37), (37, 38), (38, 200), (200, n)]):
+        state = K.new_binary_state(1, R, alphas, wsizes)
+        oc, ow = np.zeros((1, 3, cps.size, 5)), np.zeros((1, 2, cps.size, 5))
+        for a, b in bounds:
+            cp0 = int(np.searchsorted(cps, a))
+            K.binary_auc_run(ranks, lrn, lro, y2, w2, alphas, wsizes, False, a, b, cps, cp0, *state, oc, ow)
+        outs.append((oc, ow))
+    np.testing.assert_array_equal(outs[0][0], outs[1][0])
+    np.testing.assert_array_equal(outs[0][1], outs[1][1])
+
+
+def test_window_local_ranks_preserve_order_within_two_blocks():
+    rng = np.random.default_rng(17)
+    n, w = 103, 8
+    ranks = rng.integers(0, 30, n)
+    ev = rng.random(n) < 0.8
+    new, old = K.window_local_ranks(ranks, ev, w, 30)
+    q = np.flatnonzero(ev)
+    assert (new[~ev] == -1).all() and (old[~ev] == -1).all()
+    for b in range((q.size + w - 1) // w):
+        cur = q[b * w:(b + 1) * w]
+        prev = q[(b - 1) * w:b * w] if b else q[:0]
+        both = np.r_[prev, cur]
+        local = np.r_[old[prev], new[cur]]
+        dense = np.unique(ranks[both], return_inverse=True)[1]
+        np.testing.assert_array_equal(local, dense)
 
 
 def test_general_kernel_equals_binary_fast_path_and_parallel_leads():
@@ -165,16 +193,20 @@ def test_general_kernel_equals_binary_fast_path_and_parallel_leads():
     kinds = np.array([0, 1, 2], dtype=np.int64)
     params = np.array([0.0, 11.0, 0.9])
     cps = np.arange(n, dtype=np.int64)
-    out = np.zeros((L, 3, n, 5))
-    K.binary_auc_run(ranks, y[None], w, kinds, params, False, 0, n, cps, 0,
-                     *K.new_binary_state(L, 3, R, kinds, params), out)
     grp = np.array([[0, 1]], dtype=np.int64)
     pg = np.array([1], dtype=np.int64)
     oU, oW, oN = (np.zeros((L, 3, n, 1, 2)) for _ in range(3))
     K.auc_run(ranks[..., None], y[None], w, kinds, params, grp, pg, False, 0, n, cps, 0,
               *K.new_state(L, 3, 1, 2, R, kinds, params), oU, oW, oN)
-    np.testing.assert_allclose(oU[..., 0, 0], out[..., 0], rtol=1e-13, atol=1e-13)
-    np.testing.assert_allclose(oW[..., 0, :], out[..., 1:3], rtol=1e-13, atol=1e-13)
+    alphas = np.array([1.0, 0.9])
+    wsizes = np.array([11], dtype=np.int64)
+    lrn, lro = K.binary_local_ranks(ranks, y[None], w, wsizes, R)
+    oc, ow = np.zeros((L, 2, n, 5)), np.zeros((L, 1, n, 5))
+    K.binary_auc_run(ranks, lrn, lro, y[None], w, alphas, wsizes, False, 0, n, cps, 0,
+                     *K.new_binary_state(L, R, alphas, wsizes), oc, ow)
+    out = np.stack([oc[:, 0], ow[:, 0], oc[:, 1]], axis=1)
+    np.testing.assert_allclose(oU[..., 0, 0], out[..., 0], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(oW[..., 0, :], out[..., 1:3], rtol=1e-12, atol=1e-12)
     np.testing.assert_array_equal(oN[..., 0, :], out[..., 3:5])
     for l in range(L):  # each lead equals its own single-lead run
         _, single = run_binary(scores[l], y, w[l], kinds, params)

@@ -227,9 +227,24 @@ def new_state(L, E, C, G, R, kinds, params):
 
 
 # --------------------------------------------------------------------------------------
-# binary fast path: one score column, two groups, the state of one (lead, estimator) is
-# ``tree`` float64 ``(2, R + 1)`` (row 0 negatives, row 1 positives) and ``stat`` float64
-# ``(5,)`` = (U1, W0, W1, N0, N1); same semantics as the general layout with C = 1, G = 2.
+# Binary fast path.
+#
+# Step function for any estimator (prequential, window, ADWIN): ``binary_add`` on a
+# per-estimator state ``tree (2, R + 1)`` (row 0 negatives, row 1 positives) and
+# ``stat (5,) = (U1, W0, W1, N0, N1)``; same semantics as the general layout with
+# C = 1, G = 2.
+#
+# The loop kernel ``binary_auc_run`` uses two cache-friendly specialisations:
+#
+# * cumulative estimators (prequential, fading factors) all add the same instance at
+#   the same rank, so they share one interleaved tree ``(R + 1, 2, Ec)``: one Fenwick
+#   walk serves all of them (one set of cache misses on a large rank space);
+# * a sliding window of ``w`` only ever holds instances of two consecutive blocks of
+#   ``w`` evaluated instances, so it works on *block-local* ranks (dense ranks among
+#   those ``<= 2w`` scores, :func:`window_local_ranks`): its tree has ``2w + 1``
+#   entries and stays in L1/L2 cache whatever the number of distinct scores. At each
+#   block boundary the tree is rebuilt in O(w) from the instances it holds (their
+#   ranks in the next block's space); U1 is unchanged by relabelling ranks.
 # --------------------------------------------------------------------------------------
 
 @numba.njit(cache=True)
@@ -254,67 +269,213 @@ def binary_add(tree, stat, rank, positive, g, sign):
 
 
 @numba.njit(cache=True)
-def binary_fading_advance(tree, stat, inv, alpha):
-    """:func:`fading_advance` for the binary layout."""
-    inv = inv / alpha
-    if inv > RESCALE_AT:
-        f = 1.0 / inv
-        tree *= f
-        stat[0] *= f * f
-        stat[1] *= f
-        stat[2] *= f
-        inv = 1.0
-    return inv
+def cumulative_add(tree, stat, inv, alphas, rank, positive, g, acc, head):
+    """Add one instance to every cumulative estimator (prequential: alpha = 1; fading).
+
+    ``tree`` ``(R + 1, 2, Ec)`` holds weights scaled by ``inv[e]`` (lazy fading scale);
+    ``stat`` ``(Ec, 5)`` holds the *true* ``(U1, W0, W1, N0, N1)``: before the instance
+    is added a fading estimator multiplies ``U1`` by ``alpha**2`` and ``W`` by ``alpha``
+    (exact recursion of the faded pair sums) and its scale by ``1 / alpha``; the trees
+    are renormalised (``O(R)``) only when a scale passes ``RESCALE_AT``.
+    ``acc``, ``head`` are scratch arrays of length ``Ec``.
+    """
+    Ec = alphas.shape[0]
+    for e in range(Ec):
+        a = alphas[e]
+        if a < 1.0:
+            stat[e, 0] *= a * a
+            stat[e, 1] *= a
+            stat[e, 2] *= a
+            s = inv[e] / a
+            if s > RESCALE_AT:
+                f = 1.0 / s
+                for i in range(tree.shape[0]):
+                    tree[i, 0, e] *= f
+                    tree[i, 1, e] *= f
+                s = 1.0
+            inv[e] = s
+    i = rank + 1
+    opp = 0 if positive else 1
+    own = 1 - opp
+    # one walk: below-half query on the opposite group for every estimator
+    for e in range(Ec):
+        head[e] = 0.0
+    z = i - (i & (-i))
+    j = i - 1
+    while j > z:
+        for e in range(Ec):
+            head[e] += tree[j, opp, e]
+        j -= j & (-j)
+    for e in range(Ec):
+        acc[e] = head[e] + 0.5 * (tree[i, opp, e] - head[e])
+    j = z
+    while j > 0:
+        for e in range(Ec):
+            acc[e] += tree[j, opp, e]
+        j -= j & (-j)
+    for e in range(Ec):
+        q = acc[e] / inv[e]
+        if positive:
+            stat[e, 0] += g * q
+        else:
+            stat[e, 0] += g * (stat[e, 2] - q)
+        stat[e, 1 + own] += g
+        stat[e, 3 + own] += 1.0
+    # one walk: update the own group
+    m = tree.shape[0]
+    j = i
+    while j < m:
+        for e in range(Ec):
+            tree[j, own, e] += g * inv[e]
+        j += j & (-j)
 
 
 @numba.njit(cache=True)
-def _binary_lead(rl, yl, wl, kinds, params, unit, t0, t1, cps, cp0, tree, stat, inv, istate, out):
-    E = kinds.shape[0]
+def window_local_ranks(ranks, evaluated, w, n_ranks):
+    """Block-local ranks of a sliding window of ``w`` evaluated instances.
+
+    Evaluated instances are numbered ``q = 0, 1, ...`` and cut into blocks ``q // w``.
+    The rank space of block ``b`` is the dense ranking of the scores of blocks
+    ``b - 1`` and ``b`` (``< 2w`` values, ties share a rank). Returns int64 arrays
+    ``(new, old)`` indexed by instance: ``new[t]`` = rank of ``t`` in its own block's
+    space, ``old[t]`` = rank in the next block's space (when it leaves); ``-1`` for
+    instances not evaluated. ``O(n + R)`` (counting sort on the global ranks).
+    """
+    n = ranks.shape[0]
+    new = np.full(n, -1, dtype=np.int64)
+    old = np.full(n, -1, dtype=np.int64)
+    pos = np.empty(n, dtype=np.int64)  # instance index of evaluated number q
+    m = 0
+    for t in range(n):
+        if evaluated[t]:
+            pos[m] = t
+            m += 1
+    if m == 0:
+        return new, old
+    nb = (m + w - 1) // w
+    # counting sort of the evaluated instances by global rank (stable in q)
+    cnt = np.zeros(n_ranks + 1, dtype=np.int64)
+    for q in range(m):
+        cnt[ranks[pos[q]] + 1] += 1
+    for r in range(n_ranks):
+        cnt[r + 1] += cnt[r]
+    order = np.empty(m, dtype=np.int64)
+    for q in range(m):
+        r = ranks[pos[q]]
+        order[cnt[r]] = q
+        cnt[r] += 1
+    # bucket by block, keeping rank order inside each block
+    start = np.zeros(nb + 1, dtype=np.int64)
+    for b in range(nb):
+        start[b + 1] = min((b + 1) * w, m)
+    fill = start[:nb].copy()
+    byblock = np.empty(m, dtype=np.int64)
+    for k in range(m):
+        q = order[k]
+        b = q // w
+        byblock[fill[b]] = q
+        fill[b] += 1
+    # merge blocks b - 1 and b in rank order and assign dense local ranks
+    for b in range(nb):
+        i0, i1 = (start[b - 1], start[b]) if b > 0 else (0, 0)
+        j0, j1 = start[b], start[b + 1]
+        lr = -1
+        last = -1
+        while i0 < i1 or j0 < j1:
+            if j0 >= j1 or (i0 < i1 and ranks[pos[byblock[i0]]] <= ranks[pos[byblock[j0]]]):
+                q = byblock[i0]
+                i0 += 1
+                is_new = False
+            else:
+                q = byblock[j0]
+                j0 += 1
+                is_new = True
+            r = ranks[pos[q]]
+            if r != last:
+                lr += 1
+                last = r
+            if is_new:
+                new[pos[q]] = lr
+            else:
+                old[pos[q]] = lr
+    return new, old
+
+
+@numba.njit(cache=True)
+def window_rebuild(tree, yl, wl, lro, unit, tail, t, size):
+    """Rebuild a window's tree (``size + 1`` entries) from instances ``tail..t-1`` in O(size)."""
+    for h in range(2):
+        for i in range(size + 1):
+            tree[h, i] = 0.0
+    for j in range(tail, t):
+        if _evaluated(yl, wl, j):
+            h = 1 if yl[j] == 1 else 0
+            tree[h, lro[j] + 1] += 1.0 if unit else wl[j]
+    for h in range(2):
+        for i in range(1, size + 1):
+            k = i + (i & (-i))
+            if k <= size:
+                tree[h, k] += tree[h, i]
+
+
+@numba.njit(cache=True)
+def _binary_lead(rl, lrn, lro, yl, wl, alphas, wsizes, unit, t0, t1, cps, cp0,
+                 ctree, cstat, inv, wtree, wstat, wstate, out_c, out_w):
+    Ec = alphas.shape[0]
+    Ew = wsizes.shape[0]
+    acc = np.empty(Ec)
+    head = np.empty(Ec)
     ncp = cps.shape[0]
     k = cp0
     for t in range(t0, t1):
         if _evaluated(yl, wl, t):
             g = 1.0 if unit else wl[t]
             pos = yl[t] == 1
-            r = rl[t]
-            for e in range(E):
-                kind = kinds[e]
-                if kind == KIND_WINDOW:
-                    cnt = istate[e, 1] + 1
-                    if cnt > params[e]:
-                        j = istate[e, 0]
-                        while not _evaluated(yl, wl, j):
-                            j += 1
-                        gj = 1.0 if unit else wl[j]
-                        binary_add(tree[e], stat[e], rl[j], yl[j] == 1, gj, -1.0)
-                        istate[e, 0] = j + 1
-                        cnt -= 1
-                    istate[e, 1] = cnt
-                    binary_add(tree[e], stat[e], r, pos, g, 1.0)
-                elif kind == KIND_FADING:
-                    s = binary_fading_advance(tree[e], stat[e], inv[e], params[e])
-                    inv[e] = s
-                    binary_add(tree[e], stat[e], r, pos, g * s, 1.0)
-                else:
-                    binary_add(tree[e], stat[e], r, pos, g, 1.0)
+            if Ec > 0:
+                cumulative_add(ctree, cstat, inv, alphas, rl[t], pos, g, acc, head)
+            for e in range(Ew):
+                size = wsizes[e]
+                q = wstate[e, 2]
+                if q > 0 and q % size == 0:
+                    window_rebuild(wtree[e], yl, wl, lro[e], unit, wstate[e, 0], t, 2 * size)
+                if wstate[e, 1] == size:
+                    j = wstate[e, 0]
+                    while not _evaluated(yl, wl, j):
+                        j += 1
+                    gj = 1.0 if unit else wl[j]
+                    binary_add(wtree[e], wstat[e], lro[e, j], yl[j] == 1, gj, -1.0)
+                    wstate[e, 0] = j + 1
+                    wstate[e, 1] -= 1
+                binary_add(wtree[e], wstat[e], lrn[e, t], pos, g, 1.0)
+                wstate[e, 1] += 1
+                wstate[e, 2] = q + 1
         if k < ncp and cps[k] == t:
-            for e in range(E):
-                f = 1.0 / inv[e]
-                out[e, k, 0] = stat[e, 0] * f * f
-                out[e, k, 1] = stat[e, 1] * f
-                out[e, k, 2] = stat[e, 2] * f
-                out[e, k, 3] = stat[e, 3]
-                out[e, k, 4] = stat[e, 4]
+            for e in range(Ec):
+                for c in range(5):
+                    out_c[e, k, c] = cstat[e, c]
+            for e in range(Ew):
+                for c in range(5):
+                    out_w[e, k, c] = wstat[e, c]
             k += 1
 
 
 @numba.njit(cache=True, parallel=True)
-def binary_auc_run(ranks, y, w, kinds, params, unit, t0, t1, cps, cp0, tree, stat, inv, istate, out):
-    """:func:`auc_run` for binary problems (``y`` coded 0 negative, 1 positive, -1 missing).
+def binary_auc_run(ranks, lrn, lro, y, w, alphas, wsizes, unit, t0, t1, cps, cp0,
+                   ctree, cstat, inv, wtree, wstat, wstate, out_c, out_w):
+    """Binary AUC for cumulative estimators and sliding windows over ``t0 <= t < t1``.
 
-    ``ranks`` int64 ``(L, n)``; state ``tree (L, E, 2, R + 1)``, ``stat (L, E, 5)``,
-    ``inv (L, E)``, ``istate (L, E, 2)``; ``out (L, E, T, 5)`` receives
-    ``(U1, W0, W1, N0, N1)`` (true, unscaled values) at every checkpoint.
+    Parameters
+    ----------
+    ranks : int64 ``(L, n)`` global score ranks.
+    lrn, lro : int64 ``(L, Ew, n)`` block-local window ranks (:func:`window_local_ranks`
+        of each lead's evaluated instances and window size).
+    y : int64 ``(Ly, n)``: 1 positive, 0 negative, -1 missing; ``w`` float64 ``(Lw, n)``.
+    alphas : float64 ``(Ec,)`` cumulative estimators (1.0 = prequential, else fading).
+    wsizes : int64 ``(Ew,)`` window sizes.
+    State (see :func:`new_binary_state`): ``ctree (L, R + 1, 2, Ec)``, ``cstat (L, Ec, 5)``,
+    ``inv (L, Ec)``, ``wtree (L, Ew, 2, 2 max(w) + 1)``, ``wstat (L, Ew, 5)``,
+    ``wstate (L, Ew, 3)`` = (tail, count, evaluated so far).
+    Outputs ``out_c (L, Ec, T, 5)``, ``out_w (L, Ew, T, 5)``: ``(U1, W0, W1, N0, N1)``.
     """
     L = ranks.shape[0]
     Ly = y.shape[0]
@@ -323,17 +484,30 @@ def binary_auc_run(ranks, y, w, kinds, params, unit, t0, t1, cps, cp0, tree, sta
         l = np.int64(li)
         ly = l if Ly > 1 else np.int64(0)
         lw = l if Lw > 1 else np.int64(0)
-        _binary_lead(ranks[l], y[ly], w[lw], kinds, params, unit, t0, t1, cps, cp0,
-                     tree[l], stat[l], inv[l], istate[l], out[l])
+        _binary_lead(ranks[l], lrn[l], lro[l], y[ly], w[lw], alphas, wsizes, unit, t0, t1, cps, cp0,
+                     ctree[l], cstat[l], inv[l], wtree[l], wstat[l], wstate[l], out_c[l], out_w[l])
 
 
-def new_binary_state(L, E, R, kinds, params):
-    """Fresh state ``(tree, stat, inv, istate)`` for :func:`binary_auc_run`."""
-    tree = np.zeros((L, E, 2, R + 1))
-    stat = np.zeros((L, E, 5))
-    inv = np.ones((L, E))
-    for e in range(E):
-        if kinds[e] == KIND_FADING:
-            inv[:, e] = params[e]
-    istate = np.zeros((L, E, 2), dtype=np.int64)
-    return tree, stat, inv, istate
+def new_binary_state(L, R, alphas, wsizes):
+    """Fresh state ``(ctree, cstat, inv, wtree, wstat, wstate)`` for :func:`binary_auc_run`."""
+    Ec, Ew = len(alphas), len(wsizes)
+    ctree = np.zeros((L, R + 1, 2, Ec))
+    cstat = np.zeros((L, Ec, 5))
+    inv = np.ones((L, Ec))
+    wmax = int(max(wsizes)) if Ew else 0
+    wtree = np.zeros((L, Ew, 2, 2 * wmax + 1))
+    wstat = np.zeros((L, Ew, 5))
+    wstate = np.zeros((L, Ew, 3), dtype=np.int64)
+    return ctree, cstat, inv, wtree, wstat, wstate
+
+
+def binary_local_ranks(ranks, y, w, wsizes, n_ranks):
+    """``(lrn, lro)`` int64 ``(L, Ew, n)`` for :func:`binary_auc_run` (numpy driver)."""
+    L, n = ranks.shape
+    lrn = np.empty((L, len(wsizes), n), dtype=np.int64)
+    lro = np.empty_like(lrn)
+    for l in range(L):
+        ev = (y[min(l, y.shape[0] - 1)] >= 0) & (w[min(l, w.shape[0] - 1)] > 0)
+        for e, size in enumerate(wsizes):
+            lrn[l, e], lro[l, e] = window_local_ranks(ranks[l], ev, int(size), int(n_ranks))
+    return lrn, lro

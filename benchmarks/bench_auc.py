@@ -1,0 +1,198 @@
+"""Benchmark: exact streaming AUC (prequential + window + fading in one pass), single core.
+
+    python benchmarks/bench_auc.py [--n 10000000] [--distinct 0] [--window 1000] [--alpha 0.999]
+                                   [--river-n 20000] [--seed 0]
+
+Binary stream, 30 % positives, positive scores shifted up. ``--distinct 0`` gives
+float64 scores that are all distinct (the worst case: ``R = n`` ranks); ``--distinct d``
+rounds scores to ``d`` decimals (``R ~ 1.3 * 10**d``, like probabilities logged with a
+few digits). Printed:
+
+* the kernel (``streamtk._kernels.auc.binary_auc_run``: prequential AUC, windowed AUC
+  with ``w = --window`` and faded AUC with ``alpha = --alpha`` updated at *every*
+  instance, statistics written every 1000 instances) in instances/s;
+* the preparation the kernel needs (rank compression of the scores once,
+  block-local window ranks) and the public ``streamtk.scores.auc_curves`` end to end;
+* river's ``metrics.RollingROCAUC`` (window) and ``metrics.ROCAUC`` (prequential, 10
+  thresholds, approximate) on the first ``--river-n`` instances, and a hand-written
+  numpy baseline (windowed AUC by the rank-sum formula recomputed at every
+  instance, as a naive online evaluator does), each in the same process, with ratios;
+* numba's cold compile time (fresh cache directory, subprocess) vs a warm on-disk cache.
+
+Timings are process CPU time (``time.process_time``; the work is single threaded).
+On a shared machine they are noisy: repeat and read the best.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")  # single core, before numba is imported
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+_FIRST_CALL = """
+import time
+t = time.perf_counter()
+from streamtk.scores import auc_curves
+auc_curves([0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.9], windows=2, fading=0.9)
+auc_curves([0, 1, 2, 1], [[.2, .3, .5], [.1, .8, .1], [.3, .3, .4], [.5, .4, .1]], classes=[0, 1, 2])
+print(time.perf_counter() - t)
+"""
+
+
+def first_call_seconds(cache_dir: str | None) -> float:
+    env = dict(os.environ, NUMBA_NUM_THREADS="1", PYTHONPATH=str(REPO))
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = cache_dir
+    out = subprocess.run([sys.executable, "-c", _FIRST_CALL], env=env, check=True, capture_output=True, text=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def make_stream(n, distinct, seed):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.3).astype(np.int64)
+    s = rng.random(n) * 0.7 + 0.3 * y
+    if distinct:
+        s = np.round(s, distinct)
+    return y, s
+
+
+def numpy_window_auc(y, s, w):
+    """Naive baseline: rank-sum AUC of the last ``w`` instances, recomputed at every instance."""
+    out = np.empty(len(y))
+    for t in range(len(y)):
+        lo = max(0, t - w + 1)
+        ys, ss = y[lo:t + 1], s[lo:t + 1]
+        n1 = ys.sum()
+        n0 = ys.size - n1
+        if n0 == 0 or n1 == 0:
+            out[t] = np.nan
+            continue
+        order = np.argsort(ss, kind="stable")
+        sorted_s = ss[order]
+        # average ranks over ties
+        _, first, counts = np.unique(sorted_s, return_index=True, return_counts=True)
+        avg = first + (counts + 1) / 2.0
+        ranks = np.repeat(avg, counts)
+        r1 = ranks[ys[order] == 1].sum()
+        out[t] = (r1 - n1 * (n1 + 1) / 2) / (n0 * n1)
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=10_000_000)
+    ap.add_argument("--distinct", type=int, default=0)
+    ap.add_argument("--window", type=int, default=1000)
+    ap.add_argument("--alpha", type=float, default=0.999)
+    ap.add_argument("--river-n", type=int, default=20_000)
+    ap.add_argument("--numpy-n", type=int, default=5_000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--skip-compile", action="store_true")
+    args = ap.parse_args(argv)
+
+    from streamtk import scores as S
+    from streamtk._kernels import auc as K
+
+    n, w, a = args.n, args.window, args.alpha
+    y, s = make_stream(n, args.distinct, args.seed)
+    print(f"n = {n:,}, window = {w}, alpha = {a}, scores: "
+          f"{'all distinct' if not args.distinct else f'{args.distinct} decimals'}")
+
+    # warm up the kernels (cached compile)
+    S.auc_curves(y[:2000], s[:2000], windows=w, fading=a, every=1000)
+
+    c = time.process_time()
+    ranks, R = S.rank_compress(s.reshape(1, -1))
+    t_rank = time.process_time() - c
+    y2, w2 = y.reshape(1, -1), np.ones((1, n))
+    c = time.process_time()
+    lrn, lro = K.binary_local_ranks(ranks, y2, w2, np.array([w], dtype=np.int64), R)
+    t_local = time.process_time() - c
+    cps = np.arange(999, n, 1000, dtype=np.int64)
+
+    def kernel_rate(alphas, wsizes):
+        alphas, wsizes = np.asarray(alphas, dtype=np.float64), np.asarray(wsizes, dtype=np.int64)
+        ln, lo = (lrn, lro) if wsizes.size else (lrn[:, :0], lro[:, :0])
+        best = np.inf
+        for _ in range(2):
+            state = K.new_binary_state(1, R, alphas, wsizes)
+            oc, ow = np.zeros((1, alphas.size, cps.size, 5)), np.zeros((1, wsizes.size, cps.size, 5))
+            c = time.process_time()
+            K.binary_auc_run(ranks, ln, lo, y2, w2, alphas, wsizes, False, 0, n, cps, 0, *state, oc, ow)
+            best = min(best, time.process_time() - c)
+        return n / best
+
+    rate_all = kernel_rate([1.0, a], [w])
+    rate_win = kernel_rate([], [w])
+    rate_pre = kernel_rate([1.0], [])
+    print(f"distinct scores R = {R:,}")
+    print(f"kernel, 3 estimators in one pass : {rate_all / 1e6:8.2f} M instances/s ({n / rate_all:.2f} s)")
+    print(f"kernel, window only / prequential only: {rate_win / 1e6:.2f} / {rate_pre / 1e6:.2f} M instances/s")
+    print(f"  rank compression (once)        : {t_rank:.2f} s;  block-local window ranks: {t_local:.2f} s")
+    c = time.process_time()
+    ds = S.auc_curves(y, s, windows=w, fading=a, every=1000)
+    t_api = time.process_time() - c
+    print(f"auc_curves end to end            : {n / t_api / 1e6:8.2f} M instances/s ({t_api:.2f} s)")
+    final = ds.auc.isel(time=-1).values
+    print(f"  final AUC prequential / window / fading: {final.round(6).tolist()}")
+
+    # ---------------------------------------------------------------- baselines
+    m = min(args.river_n, n)
+    try:
+        from river import metrics as rm
+    except ImportError:  # pragma: no cover - river is in the test environment
+        rm = None
+        print("river not installed: skipping the river baselines")
+    if rm is not None:
+        yb = y[:m].astype(bool)
+        sb = s[:m].tolist()
+        for name, metric, rate in [("RollingROCAUC(window_size=%d)" % w, rm.RollingROCAUC(window_size=w), rate_win),
+                                   ("ROCAUC(n_thresholds=10)", rm.ROCAUC(), rate_pre)]:
+            c = time.process_time()
+            for yi, si in zip(yb.tolist(), sb):
+                metric.update(yi, si)
+                metric.get()
+            dt = time.process_time() - c
+            print(f"river {name:28s}: {m / dt / 1e6:8.4f} M instances/s on {m:,}; "
+                  f"the same estimator in the streamtk kernel is {rate / (m / dt):,.0f}x faster, "
+                  f"all 3 estimators {rate_all / (m / dt):,.0f}x")
+        ds_small = S.auc_curves(y[:m], s[:m], windows=w, every=m)
+        print(f"  check at {m:,}: streamtk window AUC {float(ds_small.auc[1, -1]):.6f} vs river "
+              f"RollingROCAUC {metric_window_value(rm, y[:m], s[:m], w):.6f} (river is exact for the window)")
+    k = min(args.numpy_n, n)
+    c = time.process_time()
+    ref = numpy_window_auc(y[:k], s[:k], w)
+    dt = time.process_time() - c
+    got = S.auc_curves(y[:k], s[:k], windows=w, prequential=False).auc.values[0]
+    assert np.allclose(ref, got, equal_nan=True), "numpy baseline disagrees"
+    print(f"numpy rank-sum window AUC        : {k / dt / 1e6:8.4f} M instances/s on {k:,}; "
+          f"streamtk window kernel is {rate_win / (k / dt):,.0f}x faster (values agree)")
+
+    if not args.skip_compile:
+        with tempfile.TemporaryDirectory() as tmp:
+            cold = first_call_seconds(tmp)
+            warm = first_call_seconds(tmp)
+        print(f"first call (import + compile, cold cache): {cold:.1f} s; with a warm on-disk cache: {warm:.1f} s")
+
+
+def metric_window_value(rm, y, s, w):
+    metric = rm.RollingROCAUC(window_size=w)
+    for yi, si in zip(y.astype(bool).tolist(), s.tolist()):
+        metric.update(yi, si)
+    return metric.get()
+
+
+if __name__ == "__main__":
+    main()
