@@ -317,3 +317,17 @@ def test_electricity_exact_counts(data_dir):
     # section 6.8: "Delta(48) = 0.02" (class 0 = DOWN; the UP class has no run of 43+ labels)
     assert round(float(ev.sel(lag=48, **{"class": 0})), 2) == 0.02
     assert np.isnan(ev.sel(lag=48, **{"class": 1}))
+
+
+def test_chunk_boundary_after_missing_labels_with_fading():
+    # the second chunk has no missing label but follows two missing instances (fast path)
+    y = np.array([0, 1, np.nan, np.nan, 1, 1, 0, 2])
+    kw = dict(max_lag=2, fading=(0.6,), windows=(3,), every=3, classes=[0, 1, 2])
+    one = label_dependence(y, **kw)
+    acc = LabelDependence(**kw)
+    acc.update(y[:4])
+    acc.update(y[4:])
+    two = acc.result()
+    for name in one.data_vars:
+        np.testing.assert_array_equal(one[name].values, two[name].values, err_msg=name)
+    check_against_reference(one, np.array([0, 1, -1, -1, 1, 1, 0, 2]), 3, 2)
