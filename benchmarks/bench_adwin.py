@@ -4,7 +4,8 @@
 
 The stream is Bernoulli with four segments (p = 0.2, 0.35, 0.2, 0.5), so the
 detector both grows long windows and cuts. Printed: inputs/s of the kernel
-(``streamtk._kernels.adwin.adwin_run`` on one lead) and of the public
+(``streamtk._kernels.adwin.adwin_run_one``, the serial loop that
+``adwin_run`` runs per lead) and of the public
 ``streamtk.drift.adwin.adwin`` (including output allocation and the Dataset),
 river's ``drift.ADWIN`` on the first ``--river-n`` inputs of the same stream in
 the same process, the ratio, and numba's cold compile time (fresh cache
@@ -82,16 +83,16 @@ def main(argv=None) -> None:
     from streamtk.drift.adwin import adwin, adwin_detections
 
     x = make_stream(args.n, args.seed)
-    x2 = x[None, :]
     outs = (
-        np.empty((1, args.n), np.int64),
-        np.empty((1, args.n), np.float64),
-        np.empty((1, args.n), np.float64),
-        np.empty((1, args.n), np.int8),
+        np.empty(args.n, np.int64),
+        np.empty(args.n, np.float64),
+        np.empty(args.n, np.float64),
+        np.empty(args.n, np.int8),
     )
 
     def run_kernel():
-        K.adwin_run(x2, *K.adwin_state_new(1, 5), 0.002, 32, 5, 0, *outs)
+        sums, variances, counts, istate, fstate = K.adwin_state_new(1, 5)
+        K.adwin_run_one(x, sums[0], variances[0], counts[0], istate[0], fstate[0], 0.002, 32, 5, 0, *outs)
 
     run_kernel()  # compile / load before timing
     t_kernel = best_of(run_kernel, args.repeats)

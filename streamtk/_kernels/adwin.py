@@ -88,6 +88,8 @@ __all__ = [
     "adwin_start",
     "adwin_rows",
     "adwin_run",
+    "adwin_run_one",
+    "adwin_step",
 ]
 
 #: integer codes of the cut rules
@@ -384,11 +386,18 @@ def _reduce_window(S, V, C, work, w, last, total, var, xmax, delta, min_window, 
 
 
 @numba.njit(cache=True, error_model="numpy", inline="always")
-def _step(S, V, C, work, w, last, tick, total, var, xmax, mean_before, x, delta, clock, min_window, variant):
-    """One input on one instance held in local scalars; see :func:`adwin_update`.
+def adwin_step(S, V, C, work, w, last, tick, total, var, xmax, mean_before, x, delta, clock, min_window, variant):
+    """One input on one instance whose scalars live in the caller's registers.
 
-    ``mean_before`` must be ``total / w`` (the caller usually has it already).
-    Returns ``(code, w, last, tick, total, var, xmax, mean_after)``.
+    The core of :func:`adwin_update` for kernels that fuse ADWIN into their own
+    loop: ``S, V, C`` are the instance's ``sums[i]``, ``variances[i]``,
+    ``counts[i]`` (updated in place), ``work`` a scratch buffer
+    (:func:`adwin_work_new`), and ``w, last, tick, total, var, xmax`` the
+    values of ``istate[i, WIDTH]``, ``istate[i, LAST_ROW]``, ``istate[i, TICK]``,
+    ``fstate[i, TOTAL]``, ``fstate[i, VARIANCE]``, ``fstate[i, XMAX]``;
+    ``mean_before`` must be ``total / w`` (the previous call's ``mean_after``).
+    Returns ``(code, w, last, tick, total, var, xmax, mean_after)``; write them
+    back to the state arrays before handing the state to anything else.
     """
     max_buckets = S.shape[1] - 1
     tick += 1
@@ -472,7 +481,7 @@ def adwin_update(sums, variances, counts, istate, fstate, work, i, x, delta, clo
     """
     w = istate[i, WIDTH]
     total = fstate[i, TOTAL]
-    code, w, last, tick, total, var, xmax, mean_after = _step(
+    code, w, last, tick, total, var, xmax, mean_after = adwin_step(
         sums[i], variances[i], counts[i], work, w, istate[i, LAST_ROW], istate[i, TICK], total,
         fstate[i, VARIANCE], fstate[i, XMAX], total / w, x, delta, clock, min_window, variant)
     istate[i, WIDTH] = w
@@ -516,7 +525,43 @@ def adwin_rows(istate, i):
     return istate[i, LAST_ROW] + 1
 
 
-@numba.njit(cache=True, parallel=True, error_model="numpy")
+@numba.njit(cache=True, error_model="numpy")
+def adwin_run_one(x, S, V, C, ist, fst, delta, clock, min_window, variant, width_out, mean_out, variance_out,
+              detection_out):
+    """Serial loop of :func:`adwin_run` over one stream.
+
+    ``x`` (n,) float64; ``S, V, C, ist, fst`` are one instance's rows of the
+    state arrays (``sums[i]``, ``variances[i]``, ``counts[i]``, ``istate[i]``,
+    ``fstate[i]``, updated in place); the outputs are (n,) arrays.
+    """
+    w = ist[WIDTH]
+    last = ist[LAST_ROW]
+    tick = ist[TICK]
+    ndet = ist[N_DETECTIONS]
+    total = fst[TOTAL]
+    var = fst[VARIANCE]
+    xmax = fst[XMAX]
+    work = np.empty((4, S.shape[0] * S.shape[1]), dtype=np.float64)
+    mean = total / w
+    for t in range(x.shape[0]):
+        code, w, last, tick, total, var, xmax, mean = adwin_step(
+            S, V, C, work, w, last, tick, total, var, xmax, mean, x[t], delta, clock, min_window, variant)
+        width_out[t] = w
+        mean_out[t] = mean
+        variance_out[t] = var / w
+        detection_out[t] = code
+        if code != 0:
+            ndet += 1
+    ist[WIDTH] = w
+    ist[LAST_ROW] = last
+    ist[TICK] = tick
+    ist[N_DETECTIONS] = ndet
+    fst[TOTAL] = total
+    fst[VARIANCE] = var
+    fst[XMAX] = xmax
+
+
+@numba.njit(cache=True, parallel=True)
 def adwin_run(x, sums, variances, counts, istate, fstate, delta, clock, min_window, variant,
               width_out, mean_out, variance_out, detection_out):
     """Feed ``x[l, :]`` to instance ``l`` for every lead ``l`` (parallel over leads).
@@ -526,36 +571,9 @@ def adwin_run(x, sums, variances, counts, istate, fstate, delta, clock, min_wind
     stream. Per step ``t`` it writes the window width (int64), mean and
     variance (float64) after the step and the detection code (int8, see
     :func:`adwin_update`) into the ``(L, n)`` outputs. Same arithmetic as
-    :func:`adwin_update` (both run ``_step``), with the scalars kept in
+    :func:`adwin_update` (both run :func:`adwin_step`), with the scalars kept in
     registers between steps.
     """
-    n_leads, n = x.shape
-    for lead in prange(n_leads):
-        S = sums[lead]
-        V = variances[lead]
-        C = counts[lead]
-        w = istate[lead, WIDTH]
-        last = istate[lead, LAST_ROW]
-        tick = istate[lead, TICK]
-        ndet = istate[lead, N_DETECTIONS]
-        total = fstate[lead, TOTAL]
-        var = fstate[lead, VARIANCE]
-        xmax = fstate[lead, XMAX]
-        work = np.empty((4, S.shape[0] * S.shape[1]), dtype=np.float64)
-        mean = total / w
-        for t in range(n):
-            code, w, last, tick, total, var, xmax, mean = _step(
-                S, V, C, work, w, last, tick, total, var, xmax, mean, x[lead, t], delta, clock, min_window, variant)
-            width_out[lead, t] = w
-            mean_out[lead, t] = mean
-            variance_out[lead, t] = var / w
-            detection_out[lead, t] = code
-            if code != 0:
-                ndet += 1
-        istate[lead, WIDTH] = w
-        istate[lead, LAST_ROW] = last
-        istate[lead, TICK] = tick
-        istate[lead, N_DETECTIONS] = ndet
-        fstate[lead, TOTAL] = total
-        fstate[lead, VARIANCE] = var
-        fstate[lead, XMAX] = xmax
+    for lead in prange(x.shape[0]):
+        adwin_run_one(x[lead], sums[lead], variances[lead], counts[lead], istate[lead], fstate[lead], delta, clock,
+                  min_window, variant, width_out[lead], mean_out[lead], variance_out[lead], detection_out[lead])

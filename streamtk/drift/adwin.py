@@ -115,10 +115,15 @@ class Adwin:
         detection = np.empty((n_leads, m), dtype=np.int8)
         if m and n_leads:
             p = self.params
-            _k.adwin_run(
-                np.ascontiguousarray(arr2d), *self._state, p["delta"], p["clock"], p["min_window"],
-                _k.VARIANT_CODES[p["variant"]], width, mean, variance, detection,
-            )
+            args = (p["delta"], p["clock"], p["min_window"], _k.VARIANT_CODES[p["variant"]])
+            if n_leads == 1:  # no thread pool (and no parallel compile) for a single stream
+                sums, variances, counts, istate, fstate = self._state
+                _k.adwin_run_one(
+                    np.ascontiguousarray(arr2d[0]), sums[0], variances[0], counts[0], istate[0], fstate[0], *args,
+                    width[0], mean[0], variance[0], detection[0],
+                )
+            else:
+                _k.adwin_run(np.ascontiguousarray(arr2d), *self._state, *args, width, mean, variance, detection)
         instance = np.arange(self.n_seen + 1, self.n_seen + m + 1, dtype=np.int64)
         self._chunks.append((width, mean, variance, detection, instance))
         self._time_coords.append(tcoords)
