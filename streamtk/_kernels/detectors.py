@@ -39,6 +39,7 @@ __all__ = [
     "EST_STATE_SIZE",
     "ph_reset",
     "ph_step",
+    "ph_step_scalar",
     "page_hinkley_grid",
     "ddm_reset",
     "ddm_step",
@@ -81,39 +82,46 @@ def ph_reset(st):
 
 
 @numba.njit(cache=True, inline="always", error_model="numpy")
-def ph_step(st, x, delta, alpha, incremental_mean, direction):
-    """One Page-Hinkley step on state row ``st``; returns the statistic ``PH_T``.
+def ph_step_scalar(n, acc, m_up, min_up, m_dn, min_dn, x, delta, alpha, incremental_mean, direction):
+    """One Page-Hinkley step on scalar state; returns the new state and ``PH_T``.
 
-    ``incremental_mean`` False (Gama et al. 2013): the running mean is
-    ``sum / count`` (``st[1]`` holds the sum); True (MOA ``PageHinkleyDM``):
-    ``mean += (x - mean) / count`` (``st[1]`` holds the mean). Then
-    ``m = alpha m + (x - mean - delta)``, ``M = min(M, m)``, statistic ``m - M``
-    (``alpha = 1`` in Gama's form). ``direction`` 0 tests an increase, 1 a
-    decrease (the same test on ``-x``), 2 both (the larger statistic).
+    State: ``n`` inputs since the (re)start; ``acc`` the running sum (Gama et
+    al. 2013: mean ``= acc / n``) or, with ``incremental_mean`` (MOA
+    ``PageHinkleyDM``), the mean itself (``mean += (x - mean) / n``); the
+    cumulative variables ``m`` and their minima for an increase and a decrease.
+    Step: ``m = alpha m + (x - mean - delta)``, ``M = min(M, m)``, statistic
+    ``m - M`` (``alpha = 1`` in Gama's form). ``direction`` 0 tests an increase,
+    1 a decrease (the same test on ``-x``), 2 both (the larger statistic).
     """
-    n = st[0] + 1.0
-    st[0] = n
+    n = n + 1.0
     if incremental_mean:
-        mean = st[1] + (x - st[1]) / n
-        st[1] = mean
+        acc = acc + (x - acc) / n
+        mean = acc
     else:
-        st[1] = st[1] + x
-        mean = st[1] / n
+        acc = acc + x
+        mean = acc / n
     stat = -np.inf
     if direction != 1:
-        m = alpha * st[2] + (x - mean - delta)
-        st[2] = m
-        if m <= st[3]:
-            st[3] = m
-        stat = m - st[3]
+        m_up = alpha * m_up + (x - mean - delta)
+        if m_up <= min_up:
+            min_up = m_up
+        stat = m_up - min_up
     if direction != 0:
-        m = alpha * st[4] + (mean - x - delta)
-        st[4] = m
-        if m <= st[5]:
-            st[5] = m
-        s2 = m - st[5]
+        m_dn = alpha * m_dn + (mean - x - delta)
+        if m_dn <= min_dn:
+            min_dn = m_dn
+        s2 = m_dn - min_dn
         if s2 > stat:
             stat = s2
+    return n, acc, m_up, min_up, m_dn, min_dn, stat
+
+
+@numba.njit(cache=True, inline="always", error_model="numpy")
+def ph_step(st, x, delta, alpha, incremental_mean, direction):
+    """:func:`ph_step_scalar` on a state row ``st`` (6 values), updated in place; returns ``PH_T``."""
+    st[0], st[1], st[2], st[3], st[4], st[5], stat = ph_step_scalar(
+        st[0], st[1], st[2], st[3], st[4], st[5], x, delta, alpha, incremental_mean, direction
+    )
     return stat
 
 
@@ -201,7 +209,6 @@ def page_hinkley_grid(
     for r in numba.prange(n_rows):
         xrow = xx[r]
         vals = np.empty((n_est, _BLOCK))
-        st = np.empty(PH_STATE_SIZE)
         for j0 in range(0, m, _BLOCK):
             nb = min(_BLOCK, m - j0)
             for e in range(n_est):
@@ -212,8 +219,12 @@ def page_hinkley_grid(
                         mon_out[r, e, j0 + jj] = vals[e, jj]
             for p in range(n_set):
                 v_row = vals[sest[p]]
-                for k in range(PH_STATE_SIZE):
-                    st[k] = ph_state[r, p, k]
+                s0 = ph_state[r, p, 0]
+                s1 = ph_state[r, p, 1]
+                s2 = ph_state[r, p, 2]
+                s3 = ph_state[r, p, 3]
+                s4 = ph_state[r, p, 4]
+                s5 = ph_state[r, p, 5]
                 d = delta[p]
                 lm = lam[p]
                 al = alpha[p]
@@ -229,8 +240,8 @@ def page_hinkley_grid(
                             stat_out[r, p, j0 + jj] = np.nan
                             det_out[r, p, j0 + jj] = False
                         continue
-                    stat = ph_step(st, v, d, al, inc, dr)
-                    det = stat > lm and st[0] >= mc
+                    s0, s1, s2, s3, s4, s5, stat = ph_step_scalar(s0, s1, s2, s3, s4, s5, v, d, al, inc, dr)
+                    det = stat > lm and s0 >= mc
                     if trace:
                         stat_out[r, p, j0 + jj] = stat
                         det_out[r, p, j0 + jj] = det
@@ -239,10 +250,19 @@ def page_hinkley_grid(
                             det_idx[r, p, c] = count0 + j0 + jj
                         c += 1
                         if rs:
-                            ph_reset(st)
+                            s0 = 0.0
+                            s1 = 0.0
+                            s2 = 0.0
+                            s3 = np.inf
+                            s4 = 0.0
+                            s5 = np.inf
                 det_n[r, p] = c
-                for k in range(PH_STATE_SIZE):
-                    ph_state[r, p, k] = st[k]
+                ph_state[r, p, 0] = s0
+                ph_state[r, p, 1] = s1
+                ph_state[r, p, 2] = s2
+                ph_state[r, p, 3] = s3
+                ph_state[r, p, 4] = s4
+                ph_state[r, p, 5] = s5
 
 
 # --------------------------------------------------------------------------------------
