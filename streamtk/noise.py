@@ -67,16 +67,14 @@ def noise_filter(y_pred, p_noise: float, *, classes, seed):
     values = np.asarray(y_pred.values if is_xr else y_pred)
     if values.ndim == 0:
         raise ValueError(f"y_pred must be an array of predictions, got a scalar {y_pred!r}")
+    if np.issubdtype(values.dtype, np.number) != np.issubdtype(pool.dtype, np.number):
+        raise TypeError(f"classes (dtype {pool.dtype}) and y_pred (dtype {values.dtype}) must both be numeric "
+                        "or both be non-numeric labels")
     flip = rng.random(values.shape) < p_noise
     draw = pool[rng.integers(0, pool.size, size=values.shape)]
-    try:
-        out = np.where(flip, draw, values)
-    except TypeError as exc:  # pragma: no cover - incompatible label types
-        raise TypeError(f"classes {classes!r} are not compatible with the labels of y_pred") from exc
-    if out.dtype != values.dtype and not np.can_cast(values.dtype, out.dtype):
-        raise TypeError(f"classes {classes!r} have dtype {pool.dtype} incompatible with y_pred's {values.dtype}")
+    out = np.where(flip, draw, values)
     if is_xr:
-        res = y_pred.copy(data=out.astype(np.result_type(values.dtype, pool.dtype)))
+        res = y_pred.copy(data=out)
         res.attrs = dict(y_pred.attrs, noise_p=p_noise, noise_seed=str(seed) if not isinstance(seed, int) else seed)
         return res
     return out

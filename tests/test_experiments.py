@@ -61,6 +61,8 @@ def test_noise_filter_labels_shapes_and_seeding():
         noise_filter(codes, 1.5, classes=5, seed=1)
     with pytest.raises(TypeError, match="seed"):
         noise_filter(codes, 0.1, classes=5, seed=None)
+    with pytest.raises(TypeError, match="both be numeric"):
+        noise_filter(codes, 0.1, classes=["a", "b"], seed=1)
 
 
 # ---------------------------------------------------------------- harness

@@ -128,3 +128,13 @@ def test_errors_are_named():
         significance_curves(ds, tests=("ttest",))
     with pytest.raises(ValueError, match="pass models"):
         significance_curves(xr.concat([ds, ds.isel(model=[0])], "model"))
+
+
+def test_outputs_roundtrip_through_netcdf(tmp_path):
+    ds = _curves(5)
+    out = significance_curves(ds)
+    summ = fold_summary(ds)
+    for name, obj in (("sig.nc", out), ("sum.nc", summ)):
+        obj.to_netcdf(tmp_path / name)
+        with xr.open_dataset(tmp_path / name) as back:
+            xr.testing.assert_identical(back.load(), obj)

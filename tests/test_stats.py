@@ -351,6 +351,16 @@ def test_friedman_groups_and_different():
     assert ds.average_rank.sel(classifier="C").item() == pytest.approx(3.6)
 
 
+def test_friedman_dataset_roundtrips_through_netcdf(tmp_path):
+    import xarray as xr
+
+    scores = np.repeat(np.array([[5, 4, 3, 2, 1], [4, 5, 2, 1, 3]], dtype=float), 5, axis=0)
+    ds = friedman_test(scores, names=list("ABCDE"), posthoc="bonferroni-dunn").to_dataset()
+    ds.to_netcdf(tmp_path / "friedman.nc")
+    with xr.open_dataset(tmp_path / "friedman.nc") as back:
+        xr.testing.assert_identical(back.load(), ds)
+
+
 def test_cd_diagram_refuses_non_significant_and_draws_when_significant():
     import matplotlib
 

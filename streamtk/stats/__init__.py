@@ -6,6 +6,15 @@
 * :func:`friedman_test` — Friedman + Nemenyi / Bonferroni-Dunn critical difference.
 
 The labelled significance curves over time live in :mod:`streamtk.folds`.
+
+Where scipy already does the job well it is used: binomial tails and quantiles for
+the Sign test (``scipy.stats.binom``), normal tails (``scipy.stats.norm``), the
+chi-square and F tails of McNemar and Friedman (``chi2``, ``f``), the Studentized
+range quantile of the Nemenyi test (``studentized_range``) and per-dataset ranking
+(``rankdata``). The Wilcoxon statistic, its exact conditional null distribution and
+the critical values are computed here, vectorised over every slice in one call
+(``scipy.stats.wilcoxon`` decides exact/approximate once per array and falls back to
+a slow permutation test when any slice has ties).
 """
 
 from .friedman import FriedmanResult, bonferroni_dunn_q, critical_difference, friedman_test, nemenyi_q
