@@ -43,9 +43,11 @@ __all__ = [
     "page_hinkley_grid",
     "ddm_reset",
     "ddm_step",
+    "ddm_step_scalar",
     "ddm_grid",
     "eddm_reset",
     "eddm_step",
+    "eddm_step_scalar",
     "eddm_grid",
 ]
 
@@ -280,68 +282,95 @@ def ddm_reset(st):
 
 
 @numba.njit(cache=True, inline="always", error_model="numpy")
-def ddm_step(st, x, min_n, warn_level, drift_level):
-    """One DDM step; returns ``(p + s, drift threshold, warning threshold, warning, drift)``.
+def ddm_step_scalar(c, p, s, psmin, pmin, smin, x, min_n, warn_level, drift_level):
+    """One DDM step on scalar state ``(c, p, s, psmin, pmin, smin)``.
 
     ``p += (x - p) / c``, ``s = sqrt(p (1 - p) / c)``, ``c += 1`` (``c`` is MOA's
     counter, 1 after a reset); nothing more while ``c < min_n``; then store the
     minimum ``p + s``; drift when ``c > min_n`` and ``p + s > pmin + drift_level
     smin``, else warning when ``p + s > pmin + warn_level smin``. Thresholds are
     NaN until a minimum has been stored. The caller resets after a drift.
+
+    Returns ``(c, p, s, psmin, pmin, smin, p + s, drift threshold, warning
+    threshold, warning, drift)``.
     """
-    c = st[0]
-    p = st[1] + (x - st[1]) / c
+    p = p + (x - p) / c
     s = math.sqrt(p * (1.0 - p) / c)
     c += 1.0
-    st[0] = c
-    st[1] = p
-    st[2] = s
     ps = p + s
     warn = False
     drift = False
     if c >= min_n:
-        if ps <= st[3]:
-            st[4] = p
-            st[5] = s
-            st[3] = ps
-        if c > min_n and ps > st[4] + drift_level * st[5]:
+        if ps <= psmin:
+            pmin = p
+            smin = s
+            psmin = ps
+        if c > min_n and ps > pmin + drift_level * smin:
             drift = True
-        elif ps > st[4] + warn_level * st[5]:
+        elif ps > pmin + warn_level * smin:
             warn = True
-    if st[4] == np.inf:
+    if pmin == np.inf:
         thr_d = np.nan
         thr_w = np.nan
     else:
-        thr_d = st[4] + drift_level * st[5]
-        thr_w = st[4] + warn_level * st[5]
+        thr_d = pmin + drift_level * smin
+        thr_w = pmin + warn_level * smin
+    return c, p, s, psmin, pmin, smin, ps, thr_d, thr_w, warn, drift
+
+
+@numba.njit(cache=True, inline="always", error_model="numpy")
+def ddm_step(st, x, min_n, warn_level, drift_level):
+    """:func:`ddm_step_scalar` on a state row ``st`` (updated in place).
+
+    Returns ``(p + s, drift threshold, warning threshold, warning, drift)``.
+    """
+    st[0], st[1], st[2], st[3], st[4], st[5], ps, thr_d, thr_w, warn, drift = ddm_step_scalar(
+        st[0], st[1], st[2], st[3], st[4], st[5], x, min_n, warn_level, drift_level
+    )
     return ps, thr_d, thr_w, warn, drift
 
 
 @numba.njit(cache=True, parallel=True, error_model="numpy")
 def ddm_grid(x, count0, min_n, warn_level, drift_level, state, trace,
              stat_out, thr_out, wthr_out, warn_out, det_out, det_idx, det_n):  # fmt: skip
-    """Run ``P`` DDM settings over every row of ``x`` (``(L, m)``, values 0/1)."""
+    """Run ``P`` DDM settings over every row of ``x`` (``(L, m)``, values 0/1).
+
+    Blocks of ``_BLOCK`` steps; within a block each setting keeps its state in
+    registers. The detector restarts right after a drift (MOA restarts lazily at
+    the next input, which is equivalent).
+    """
     n_rows, m = x.shape
     n_set = min_n.shape[0]
     cap = det_idx.shape[2]
     for r in numba.prange(n_rows):
-        for j in range(m):
-            xv = x[r, j]
-            for p in range(n_set):
-                st = state[r, p]
-                ps, thr_d, thr_w, warn, drift = ddm_step(st, xv, min_n[p], warn_level[p], drift_level[p])
-                if trace:
-                    stat_out[r, p, j] = ps
-                    thr_out[r, p, j] = thr_d
-                    wthr_out[r, p, j] = thr_w
-                    warn_out[r, p, j] = warn
-                    det_out[r, p, j] = drift
-                if drift:
-                    c = det_n[r, p]
-                    if c < cap:
-                        det_idx[r, p, c] = count0 + j
-                    det_n[r, p] = c + 1
-                    ddm_reset(st)
+        for j0 in range(0, m, _BLOCK):
+            nb = min(_BLOCK, m - j0)
+            for q in range(n_set):
+                c, p, s, psmin, pmin, smin = state[r, q, 0], state[r, q, 1], state[r, q, 2], state[r, q, 3], \
+                    state[r, q, 4], state[r, q, 5]  # fmt: skip
+                mn = min_n[q]
+                wl = warn_level[q]
+                dl = drift_level[q]
+                k = det_n[r, q]
+                for jj in range(nb):
+                    j = j0 + jj
+                    c, p, s, psmin, pmin, smin, ps, thr_d, thr_w, warn, drift = ddm_step_scalar(
+                        c, p, s, psmin, pmin, smin, x[r, j], mn, wl, dl
+                    )
+                    if trace:
+                        stat_out[r, q, j] = ps
+                        thr_out[r, q, j] = thr_d
+                        wthr_out[r, q, j] = thr_w
+                        warn_out[r, q, j] = warn
+                        det_out[r, q, j] = drift
+                    if drift:
+                        if k < cap:
+                            det_idx[r, q, k] = count0 + j
+                        k += 1
+                        c, p, s, psmin, pmin, smin = 1.0, 1.0, 0.0, np.inf, np.inf, np.inf
+                det_n[r, q] = k
+                state[r, q, 0], state[r, q, 1], state[r, q, 2] = c, p, s
+                state[r, q, 3], state[r, q, 4], state[r, q, 5] = psmin, pmin, smin
 
 
 # --------------------------------------------------------------------------------------
@@ -361,68 +390,102 @@ def eddm_reset(st):
 
 
 @numba.njit(cache=True, inline="always", error_model="numpy")
-def eddm_step(st, x, min_n, min_errors, warn_level, drift_level):
-    """One EDDM step; returns ``(m2s / m2smax, warning, drift)``.
+def eddm_step_scalar(c, ne, d, lastd, mean, stdt, m2smax, warn, m2s, x, min_n, min_errors, warn_level, drift_level):
+    """One EDDM step on scalar state (MOA counter, errors, last two error positions,
+    mean and Welford sum of the distances, ``m2smax``, warning flag, last ``m2s``).
 
-    On an error (``x == 1``) the distance ``d`` to the previous error updates
-    the running mean and the population std (Welford), ``m2s = mean + 2 std``;
-    ``m2smax`` takes ``m2s`` when it is larger and the counter exceeds
-    ``min_n``; otherwise, with counter ``> min_n`` and more than ``min_errors``
-    errors, drift when ``m2s / m2smax < drift_level``, warning when
-    ``< warn_level``. The warning flag persists over non-error steps (as in MOA).
-    The statistic is NaN while ``m2smax`` is 0.
+    On an error (``x == 1``) the distance to the previous error updates the
+    running mean and the population std, ``m2s = mean + 2 std``; ``m2smax`` takes
+    ``m2s`` when it is larger and the counter exceeds ``min_n``; otherwise, with
+    counter ``> min_n`` and more than ``min_errors`` errors, drift when
+    ``m2s / m2smax < drift_level``, warning when ``< warn_level``. The warning
+    flag persists over non-error steps (as in MOA). The statistic
+    ``m2s / m2smax`` is NaN while ``m2smax`` is 0.
+
+    Returns the 9 state values, then ``(statistic, drift)``.
     """
-    c = st[0] + 1.0
-    st[0] = c
+    c = c + 1.0
     drift = False
     if x == 1.0:
-        st[7] = 0.0
-        ne = st[1] + 1.0
-        st[1] = ne
-        st[3] = st[2]
-        st[2] = c - 1.0
-        dist = st[2] - st[3]
-        oldmean = st[4]
+        warn = False
+        ne = ne + 1.0
+        lastd = d
+        d = c - 1.0
+        dist = d - lastd
+        oldmean = mean
         mean = oldmean + (dist - oldmean) / ne
-        st[4] = mean
-        st[5] = st[5] + (dist - mean) * (dist - oldmean)
-        m2s = mean + 2.0 * math.sqrt(st[5] / ne)
-        st[8] = m2s
-        if m2s > st[6]:
+        stdt = stdt + (dist - mean) * (dist - oldmean)
+        m2s = mean + 2.0 * math.sqrt(stdt / ne)
+        if m2s > m2smax:
             if c > min_n:
-                st[6] = m2s
+                m2smax = m2s
         else:
-            ratio = m2s / st[6]
+            ratio = m2s / m2smax
             if c > min_n and ne > min_errors and ratio < drift_level:
                 drift = True
             elif c > min_n and ne > min_errors and ratio < warn_level:
-                st[7] = 1.0
+                warn = True
             else:
-                st[7] = 0.0
-    stat = st[8] / st[6] if st[6] > 0.0 else np.nan
-    return stat, st[7] != 0.0, drift
+                warn = False
+    stat = m2s / m2smax if m2smax > 0.0 else np.nan
+    return c, ne, d, lastd, mean, stdt, m2smax, warn, m2s, stat, drift
+
+
+@numba.njit(cache=True, inline="always", error_model="numpy")
+def eddm_step(st, x, min_n, min_errors, warn_level, drift_level):
+    """:func:`eddm_step_scalar` on a state row ``st`` (9 values, updated in place).
+
+    Returns ``(m2s / m2smax, warning, drift)``.
+    """
+    c, ne, d, lastd, mean, stdt, m2smax, warn, m2s, stat, drift = eddm_step_scalar(
+        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7] != 0.0, st[8], x,
+        min_n, min_errors, warn_level, drift_level,
+    )  # fmt: skip
+    st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[8] = c, ne, d, lastd, mean, stdt, m2smax, m2s
+    st[7] = 1.0 if warn else 0.0
+    return stat, warn, drift
 
 
 @numba.njit(cache=True, parallel=True, error_model="numpy")
 def eddm_grid(x, count0, min_n, min_errors, warn_level, drift_level, state, trace,
               stat_out, warn_out, det_out, det_idx, det_n):  # fmt: skip
-    """Run ``P`` EDDM settings over every row of ``x`` (``(L, m)``, values 0/1)."""
+    """Run ``P`` EDDM settings over every row of ``x`` (``(L, m)``, values 0/1).
+
+    Blocks of ``_BLOCK`` steps with each setting's state in registers; the
+    detector restarts right after a drift (MOA: lazily at the next input).
+    """
     n_rows, m = x.shape
     n_set = min_n.shape[0]
     cap = det_idx.shape[2]
     for r in numba.prange(n_rows):
-        for j in range(m):
-            xv = x[r, j]
-            for p in range(n_set):
-                st = state[r, p]
-                stat, warn, drift = eddm_step(st, xv, min_n[p], min_errors[p], warn_level[p], drift_level[p])
-                if trace:
-                    stat_out[r, p, j] = stat
-                    warn_out[r, p, j] = warn
-                    det_out[r, p, j] = drift
-                if drift:
-                    c = det_n[r, p]
-                    if c < cap:
-                        det_idx[r, p, c] = count0 + j
-                    det_n[r, p] = c + 1
-                    eddm_reset(st)
+        for j0 in range(0, m, _BLOCK):
+            nb = min(_BLOCK, m - j0)
+            for q in range(n_set):
+                c, ne, d, lastd = state[r, q, 0], state[r, q, 1], state[r, q, 2], state[r, q, 3]
+                mean, stdt, m2smax = state[r, q, 4], state[r, q, 5], state[r, q, 6]
+                warn = state[r, q, 7] != 0.0
+                m2s = state[r, q, 8]
+                mn = min_n[q]
+                me = min_errors[q]
+                wl = warn_level[q]
+                dl = drift_level[q]
+                k = det_n[r, q]
+                for jj in range(nb):
+                    j = j0 + jj
+                    c, ne, d, lastd, mean, stdt, m2smax, warn, m2s, stat, drift = eddm_step_scalar(
+                        c, ne, d, lastd, mean, stdt, m2smax, warn, m2s, x[r, j], mn, me, wl, dl
+                    )
+                    if trace:
+                        stat_out[r, q, j] = stat
+                        warn_out[r, q, j] = warn
+                        det_out[r, q, j] = drift
+                    if drift:
+                        if k < cap:
+                            det_idx[r, q, k] = count0 + j
+                        k += 1
+                        c, ne, d, lastd, mean, stdt, m2smax, m2s = 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, np.nan
+                det_n[r, q] = k
+                state[r, q, 0], state[r, q, 1], state[r, q, 2], state[r, q, 3] = c, ne, d, lastd
+                state[r, q, 4], state[r, q, 5], state[r, q, 6] = mean, stdt, m2smax
+                state[r, q, 7] = 1.0 if warn else 0.0
+                state[r, q, 8] = m2s
