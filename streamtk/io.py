@@ -130,6 +130,8 @@ def _parse_labels(strings: list, name: str) -> np.ndarray:
     arr = np.array(strings, dtype=object)
     miss = np.isin(arr, list(MISSING_TOKENS))
     vals = arr[~miss].astype(str)
+    if vals.size and np.isin(vals, ["True", "False"]).all():
+        return _as_labels(np.where(miss, None, arr == "True"), name)
     for target in (np.int64, np.float64):
         try:
             conv = vals.astype(target)
@@ -400,6 +402,11 @@ def read_csv(
     if sep is None:
         stem = path.name[:-3] if path.name.endswith(".gz") else path.name
         sep = "\t" if stem.endswith((".tsv", ".tab")) else ","
+    opts = dict(y_true=y_true, y_pred=y_pred, y_score=y_score, classes=classes, weights=weights, time_s=time_s,
+                memory_bytes=memory_bytes, models=models)  # fmt: skip
+    fast = _read_csv_pandas(path, sep, opts)
+    if fast is not None:
+        return fast
     try:
         with _open_text(path) as fh:
             reader = csv.reader(fh, delimiter=sep, strict=True)
@@ -448,11 +455,53 @@ def read_csv(
             ) from None
         return out
 
-    spec = _resolve(
-        header, y_true=y_true, y_pred=y_pred, y_score=y_score, classes=classes, weights=weights,
-        time_s=time_s, memory_bytes=memory_bytes, models=models, path=path,
-    )  # fmt: skip
+    spec = _resolve(header, path=path, **opts)
     return _assemble(spec, lambda c: _parse_labels(cols[index[c]], c), numbers, {"source_file": str(path)})
+
+
+class _Fallback(Exception):
+    """The pandas fast path met something the exact reader must report."""
+
+
+def _read_csv_pandas(path: Path, sep: str, opts: dict):
+    """Fast path through pandas (when installed) for well-formed files; ``None`` means "use the
+    exact reader", which finds and reports any problem with its line and column."""
+    try:
+        import pandas as pd
+    except ImportError:
+        return None
+    try:
+        with _open_text(path) as fh:
+            header = [h.strip() for h in next(csv.reader(fh, delimiter=sep))]
+        with open(path, "rb") as fh:
+            gz = fh.read(2) == b"\x1f\x8b"
+        frame = pd.read_csv(
+            path, sep=sep, na_values=sorted(MISSING_TOKENS), keep_default_na=False, skipinitialspace=True,
+            float_precision="round_trip", compression="gzip" if gz else None, engine="c",
+        )  # fmt: skip
+    except Exception:  # noqa: BLE001 - any problem: the exact reader reports it with its position
+        return None
+    if [str(c) for c in frame.columns] != header:  # pandas renamed duplicate or odd names
+        return None
+
+    def labels(c):
+        col = frame[c]
+        if col.dtype.kind == "O":
+            col = col.str.strip()
+            if col.isin(sorted(MISSING_TOKENS)).any():
+                raise _Fallback
+        return _as_labels(col.to_numpy(), c)
+
+    def numbers(c):
+        if frame[c].dtype.kind not in "iuf":
+            raise _Fallback
+        return frame[c].to_numpy(dtype=np.float64)
+
+    try:
+        spec = _resolve(header, path=path, **opts)
+        return _assemble(spec, labels, numbers, {"source_file": str(path)})
+    except _Fallback:
+        return None
 
 
 def _is_number(v):

@@ -108,13 +108,26 @@ WRITERS = {
 }
 
 
-@pytest.mark.parametrize("fmt", list(WRITERS))
-@pytest.mark.parametrize("kind", ["strings", "ints", "minimal"])
-def test_round_trip(tmp_path, fmt, kind):
+@pytest.fixture(params=["pandas", "exact"])
+def csv_path_kind(request, monkeypatch):
+    """Run CSV tests through the pandas fast path and through the exact reader."""
+    if request.param == "exact":
+        monkeypatch.setattr(sio, "_read_csv_pandas", lambda *a: None)
+    return request.param
+
+
+@pytest.mark.parametrize("fmt", [*WRITERS, "csv-exact", "tsv.gz-exact"])
+@pytest.mark.parametrize("kind", ["strings", "ints", "minimal", "bools"])
+def test_round_trip(tmp_path, fmt, kind, monkeypatch):
+    if fmt.endswith("-exact"):  # CSV through the exact reader instead of the pandas fast path
+        monkeypatch.setattr(sio, "_read_csv_pandas", lambda *a: None)
+        fmt = fmt[: -len("-exact")]
     if kind == "strings":
         log = _full_log()
     elif kind == "ints":
         log = sio.make_log([3, None, 1, 1], [[3, 3, 1, 1]], y_score=np.eye(2)[[0, 0, 1, 1]], classes=[1, 3])
+    elif kind == "bools":
+        log = sio.make_log([True, False, True], [[True, True, False]])
     else:
         log = sio.make_log(["u v", "w,x"], ['q"q', "u v"])  # separators and quotes inside labels
     write, read, name = WRITERS[fmt]
@@ -151,6 +164,9 @@ def test_csv_round_trip_property(tmp_path_factory, y, scores):
     log = sio.make_log(y, pred, y_score=np.array(floats).reshape(n, 2), classes=["lo", "hi"])
     path = tmp_path_factory.mktemp("prop") / "log.csv"
     _assert_same(sio.read_csv(sio.write_csv(log, path)), log)
+    with pytest.MonkeyPatch.context() as m:  # the exact reader agrees with the pandas fast path
+        m.setattr(sio, "_read_csv_pandas", lambda *a: None)
+        _assert_same(sio.read_csv(path), log)
 
 
 def test_netcdf_refuses_empty_and_missing_together(tmp_path):
@@ -167,7 +183,7 @@ def test_netcdf_engine_choice(tmp_path):
 # ---------------------------------------------------------------- CSV with custom names and bad files
 
 
-def test_read_csv_custom_columns():
+def test_read_csv_custom_columns(csv_path_kind):
     log = sio.read_csv(
         DATA / "log_custom.csv",
         y_true="label",
