@@ -217,3 +217,29 @@ def test_non_binary_input_refused(fn):
 def test_bad_parameters(fn, kwargs, match):
     with pytest.raises((ValueError, TypeError), match=match):
         fn(np.zeros(10), **kwargs)
+
+
+def test_array_step_functions_for_fusion_match_kernels():
+    from streamtk._kernels import detectors as K
+
+    x = drifting(13, 3000, [0.1, 0.5])
+    st = np.zeros(K.DDM_STATE_SIZE)
+    K.ddm_reset(st)
+    out = []
+    for v in x:
+        ps, thr, _, warn, drift = K.ddm_step(st, v, 30.0, 2.0, 3.0)
+        out.append((ps, drift))
+        if drift:
+            K.ddm_reset(st)
+    ds = ddm(x)
+    np.testing.assert_array_equal([o[0] for o in out], ds["statistic"].values)
+    assert [i for i, o in enumerate(out) if o[1]] == det_list(ds)
+    st = np.zeros(K.EDDM_STATE_SIZE)
+    K.eddm_reset(st)
+    dets = []
+    for i, v in enumerate(x):
+        _, _, drift = K.eddm_step(st, v, 30.0, 30.0, 0.95, 0.9)
+        if drift:
+            dets.append(i)
+            K.eddm_reset(st)
+    assert dets == det_list(eddm(x))

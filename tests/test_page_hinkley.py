@@ -357,3 +357,15 @@ def test_bad_input_values():
     det.update(np.zeros((2, 5)))
     with pytest.raises(ValueError, match="leading dims"):
         det.update(np.zeros((3, 5)))
+
+
+def test_array_step_function_for_fusion_matches_kernel():
+    from streamtk._kernels import detectors as K
+
+    x = np.random.default_rng(12).random(300)
+    x[150:] += 0.3
+    ds = page_hinkley(x, variant="moa", delta=0.01, lambda_=1.0, direction="both", reset=False)
+    st = np.zeros(K.PH_STATE_SIZE)
+    K.ph_reset(st)
+    stats = [K.ph_step(st, v, 0.01, 0.9999, True, 2) for v in x]
+    np.testing.assert_array_equal(stats, ds["statistic"].values)
