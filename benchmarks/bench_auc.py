@@ -170,7 +170,8 @@ def main(argv=None):
                   f"all 3 estimators {rate_all / (m / dt):,.0f}x")
         ds_small = S.auc_curves(y[:m], s[:m], windows=w, every=m)
         print(f"  check at {m:,}: streamtk window AUC {float(ds_small.auc[1, -1]):.6f} vs river "
-              f"RollingROCAUC {metric_window_value(rm, y[:m], s[:m], w):.6f} (river is exact for the window)")
+              f"RollingROCAUC {metric_window_value(rm, y[:m], s[:m], w):.6f} "
+              "(they agree when scores are distinct; streamtk counts tied pairs one half)")
     k = min(args.numpy_n, n)
     c = time.process_time()
     ref = numpy_window_auc(y[:k], s[:k], w)

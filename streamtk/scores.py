@@ -209,7 +209,7 @@ def finalise_binary(u1, w0, w1, n0, n1, *, convention="streamtk"):
     with np.errstate(invalid="ignore", divide="ignore"):
         auc = np.where(defined, u1 / np.where(defined, prod, 1.0), np.nan)
         sigma = np.sqrt(prod * (w0 + w1 + 1.0) / 12.0)
-        u0 = np.where(defined, prod - u1, np.where(n0 + n1 > 0, 0.0, 0.0))
+        u0 = prod - u1  # 0 when a class is absent: there is no pair
         z = np.where(defined, (u0 - prod / 2.0) / np.where(defined, sigma, 1.0), np.nan)
     if convention == "moa":
         auc = np.where(defined, auc, 1.0)

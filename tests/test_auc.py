@@ -120,7 +120,7 @@ def test_every_prefix_window_tail_and_faded_sample(weighted):
 
 
 def test_fading_rescale_keeps_exact_ratios():
-    """alpha = 0.5 passes the rescale threshold every ~330 instances; compare long after."""
+    """alpha = 0.5 passes the rescale thresholds (every ~330 / ~660 instances); compare long after."""
     rng = np.random.default_rng(5)
     n = 2000
     score, y, w = random_stream(rng, n, n_values=50)
@@ -132,6 +132,14 @@ def test_fading_rescale_keeps_exact_ratios():
             keep = v > 1e-250  # older weights are below double precision relative to the newest
             u1, w0, w1 = brute_u(score[idx[keep]], y[idx[keep]] == 1, v[keep])
             np.testing.assert_allclose(out[e, k, :3], [u1, w0, w1], rtol=1e-9)
+    # the general (multi-class) layout rescales U with the trees
+    ranks = np.unique(score, return_inverse=True)[1].reshape(1, -1, 1).astype(np.int64)
+    kinds, params = np.array([2, 2], dtype=np.int64), np.array([0.5, 0.97])
+    oU, oW, oN = (np.zeros((1, 2, cps.size, 1, 2)) for _ in range(3))
+    K.auc_run(ranks, y[None], w[None], kinds, params, np.array([[0, 1]]), np.array([1]), False, 0, n, cps, 0,
+              *K.new_state(1, 2, 1, 2, int(ranks.max()) + 1, kinds, params), oU, oW, oN)
+    np.testing.assert_allclose(oU[0, :, :, 0, 0], out[:, :, 0], rtol=1e-9)
+    np.testing.assert_allclose(oW[0, :, :, 0], out[:, :, 1:3], rtol=1e-9)
 
 
 def test_unit_weights_ignore_weight_values():

@@ -26,6 +26,13 @@ column. Fading factors use lazy global scaling (:func:`fading_advance`): instanc
 ``s`` is added with weight ``g_s * alpha**-s`` relative to a running scale, so a step is
 ``O(log R)``; the state is renormalised (``O(C G R)``) only when the scale passes
 ``RESCALE_AT``.
+
+Binary problems have a faster path (see the section "Binary fast path" below):
+:func:`binary_add` (any estimator, incl. ADWIN windows: add / remove on a
+``(2, R + 1)`` tree), :func:`cumulative_add` (prequential and every fading factor
+in one interleaved Fenwick walk) and block-local window ranks
+(:func:`window_local_ranks`, :func:`window_rebuild`) that keep a sliding window's tree
+at ``2w + 1`` entries. :func:`binary_auc_run` drives them over ``(L, n)`` leads.
 """
 
 from __future__ import annotations
@@ -33,9 +40,12 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-#: renormalise the faded state when the running scale exceeds this value; U holds
-#: products of two scaled weights, so it stays below ~1e200 / (1 - alpha)**2.
+#: renormalise the faded state of the general layout when the running scale exceeds
+#: this value; U holds products of two scaled weights (< ~1e200 / (1 - alpha)**2).
 RESCALE_AT = 1e100
+#: the binary cumulative trees hold scaled weights only (U and W are kept unscaled),
+#: so they can run up to a larger scale before the O(R) renormalisation.
+RESCALE_TREE_AT = 1e200
 
 KIND_PREQUENTIAL = 0
 KIND_WINDOW = 1
@@ -276,7 +286,7 @@ def cumulative_add(tree, stat, inv, alphas, rank, positive, g, acc, head):
     ``stat`` ``(Ec, 5)`` holds the *true* ``(U1, W0, W1, N0, N1)``: before the instance
     is added a fading estimator multiplies ``U1`` by ``alpha**2`` and ``W`` by ``alpha``
     (exact recursion of the faded pair sums) and its scale by ``1 / alpha``; the trees
-    are renormalised (``O(R)``) only when a scale passes ``RESCALE_AT``.
+    are renormalised (``O(R)``) only when a scale passes ``RESCALE_TREE_AT``.
     ``acc``, ``head`` are scratch arrays of length ``Ec``.
     """
     Ec = alphas.shape[0]
@@ -287,7 +297,7 @@ def cumulative_add(tree, stat, inv, alphas, rank, positive, g, acc, head):
             stat[e, 1] *= a
             stat[e, 2] *= a
             s = inv[e] / a
-            if s > RESCALE_AT:
+            if s > RESCALE_TREE_AT:
                 f = 1.0 / s
                 for i in range(tree.shape[0]):
                     tree[i, 0, e] *= f
