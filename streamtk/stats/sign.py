@@ -165,7 +165,9 @@ def sign_test(
     else:
         p = np.minimum(1.0, 2.0 * np.minimum(upper, lower))
     p = np.where(n == 0, 1.0, p)
-    crit = np.asarray(sign_critical_wins(np.asarray(n), alpha, alternative=alternative, method=method))
+    n_unique, n_inverse = np.unique(n, return_inverse=True)  # few distinct fold counts
+    crit = np.asarray(sign_critical_wins(n_unique, alpha, alternative=alternative, method=method))
+    crit = crit.reshape(-1)[n_inverse].reshape(np.shape(n))
     return SignResult(
         statistic=wins.astype(np.float64),
         losses=losses.astype(np.float64),

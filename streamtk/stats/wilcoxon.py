@@ -141,11 +141,14 @@ def _exact_tails(rank2: np.ndarray, obs2: np.ndarray, alpha_level: float):
     crit_hi = np.full(m, np.nan)
     if m == 0:
         return lower, upper, crit_lo, crit_hi
-    keys, inverse = np.unique(np.sort(rank2, axis=-1), axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    for g in range(keys.shape[0]):
-        rows = np.flatnonzero(inverse == g)
-        pmf = wilcoxon_null_distribution(keys[g])
+    # group identical multisets of ranks: sort each row, lexsort the rows, split at changes
+    srt = np.sort(rank2, axis=-1)
+    order = np.lexsort(srt.T[::-1])
+    change = np.any(srt[order[1:]] != srt[order[:-1]], axis=-1)
+    bounds = np.concatenate([[0], np.flatnonzero(change) + 1, [m]])
+    for g in range(len(bounds) - 1):
+        rows = order[bounds[g] : bounds[g + 1]]
+        pmf = wilcoxon_null_distribution(srt[rows[0]])
         cdf = np.cumsum(pmf)
         sf = np.cumsum(pmf[::-1])[::-1]  # P(S >= s)
         support = np.flatnonzero(pmf > 0)
