@@ -65,7 +65,7 @@ def _runs_from_dataset(ds: xr.Dataset, run_dim: str):
     cnt = ds["n_detections"]
     if run_dim in cnt.dims:
         cnt = cnt.transpose(..., run_dim)
-        idx = idx.transpose(..., run_dim, idx.dims[-1] if idx.dims[-1] != run_dim else None)
+        idx = idx.transpose(..., run_dim, "detection_number")
     else:
         cnt = cnt.expand_dims({run_dim: 1}, axis=-1)
         idx = idx.expand_dims({run_dim: 1}, axis=-2)
