@@ -11,12 +11,13 @@ classifier and ``kappa_per`` of the Persistent classifier are exactly 0):
 * every baseline is test-then-train: the prediction at ``t`` uses only labels before ``t``;
 * Majority Class predicts the argmax (lowest class code on ties) of the class counts of
   the labels before ``t`` -- all of them (cumulative memory), the last ``w`` present
-  labels (sliding window) or the counts faded per instance,
-  ``sum_{s<t} alpha**(t-1-s) [y_s = i]`` (fading memory);
+  labels (sliding window) or the faded counts ``sum_{s<t} alpha**(t-1-s) [y_s = i]``
+  (fading memory; ``t`` and ``s`` count present labels);
 * Persistent predicts the last present label before ``t``;
 * before any label has been seen (``t = 0``) both predict the first class of the encoding
   (code 0);
-* missing labels (code -1) never enter a memory and do not count toward ``w``.
+* missing labels (code -1) never enter a memory, do not count toward ``w`` and do not
+  advance a fading clock.
 
 Outputs are in the original label space (``DataArray`` with dims ``(..., time)``, a
 ``baseline`` dim when several are requested) with the seed recorded in attrs.
@@ -155,7 +156,8 @@ def majority_class(y_true, *, window=None, fading=None, classes=None) -> xr.Data
 
     ``y_hat_t = argmax_i c_i(t)`` where ``c_i(t)`` counts the labels of class ``i``
     before ``t`` (cumulative memory, the default), only the last ``window`` present
-    labels, or with weights ``fading**(t-1-s)``. Ties go to the lowest class code; at
+    labels, or with weights ``fading**(t-1-s)`` (``t - 1 - s`` = present labels between
+    ``s`` and ``t``). Ties go to the lowest class code; at
     ``t = 0`` the first class is predicted. Its accuracy on a stationary stream tends to
     ``p_maj = P(M)`` (eq. 6).
 

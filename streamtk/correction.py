@@ -56,8 +56,8 @@ def correction_factor_codes(codes, k, *, alpha=None, window=None, transition=Non
     Estimation (test-then-train: only labels before ``t``):
 
     * ``alpha`` (section 6.3's smoothing weight, in ``(0, 1)``): exponentially smoothed
-      counts, the label of instance ``s`` weighted ``(1 - alpha)**(t-1-s)`` (a fading
-      factor ``1 - alpha``); ``P(i | j)`` and ``P(i)`` are the ratios of the smoothed
+      counts, a label weighted ``(1 - alpha)**a`` where ``a`` is the number of present
+      labels after it and before ``t`` (a fading factor ``1 - alpha``); ``P(i | j)`` and ``P(i)`` are the ratios of the smoothed
       counts, which equals the paper's moving average ``P <- (1 - alpha) P + alpha x``
       started from the first observation instead of an arbitrary initial value;
     * ``window``: the last ``window`` present labels and the transitions into them;

@@ -14,7 +14,8 @@ one pass.
 
 Missing labels (code -1, see :mod:`streamtk.labels`) are skipped: transitions and runs are
 those of the sequence of *present* labels, a sliding window holds the last ``w`` present
-labels, and a fading factor decays once per *instance* (missing ones included).
+labels, and a fading factor decays once per present label (missing labels neither enter
+a memory nor advance its clock -- the evaluation engine's convention).
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ class LabelDependence:
         ``L``, the largest order ``l`` of the evidence ``Delta(l)``.
     windows, fading : int or float, or sequences of them
         Sliding windows (last ``w`` present labels) and fading factors ``alpha`` in
-        ``(0, 1]`` (weight ``alpha**(t-s)`` per instance), see
+        ``(0, 1]`` (weight ``alpha**(t-s)``, ``t - s`` counted in present labels), see
         :mod:`streamtk.estimators`.
     prequential : bool, default True
         Include the cumulative estimator.
@@ -83,7 +84,6 @@ class LabelDependence:
         e, k, nbin = len(self.specs), self.encoding.n_classes, self.max_lag + 1
         self._kinds = np.array([s.code for s in self.specs], dtype=np.int64)
         self._params = np.array([s.param_value if s.param is not None else 0.0 for s in self.specs])
-        self._has_fading = bool(np.any(self._kinds == 2))
         self._wmax = max([int(s.param) for s in self.specs if s.kind == "window"], default=0)
         self._cnt = np.zeros((e, k))
         self._trans = np.zeros((e, k, k))
@@ -95,8 +95,7 @@ class LabelDependence:
         self._hist = np.empty(0, dtype=np.int64)
         self.n_seen = 0  # instances
         self.n_present = 0  # present labels
-        self._last_present = -1  # 0-based instance index of the last present label
-        self._snaps = []  # (instance, present_count, trailing_gap, cnt, trans, ev_n, ev_h)
+        self._snaps = []  # (instance, cnt, trans, ev_n, ev_h)
 
     # ------------------------------------------------------------------ numpy layer
     def update(self, y_chunk) -> None:
@@ -108,22 +107,7 @@ class LabelDependence:
         n0, n = self.n_seen, codes.shape[0]
         present = codes >= 0
         complete = bool(present.all())
-        if complete:  # fast path: no missing label in this chunk
-            pos = None
-            cc = np.ascontiguousarray(codes, dtype=np.int64)
-            gaps = np.empty(0, dtype=np.int64)
-            if self._has_fading and n and self._last_present >= 0 and self._last_present != n0 - 1:
-                gaps = np.ones(n, dtype=np.int64)
-                gaps[0] = n0 - self._last_present
-        else:
-            pos = np.flatnonzero(present)
-            cc = np.ascontiguousarray(codes[pos])
-            if self._has_fading and cc.size:
-                gi = pos + n0
-                gaps = np.diff(gi, prepend=self._last_present if self._last_present >= 0 else gi[0] - 1)
-                gaps = gaps.astype(np.int64)
-            else:
-                gaps = np.empty(0, dtype=np.int64)
+        cc = np.ascontiguousarray(codes if complete else codes[present], dtype=np.int64)
         # checkpoints (1-based instance numbers) inside this chunk
         if final:
             cps = np.array([n0], dtype=np.int64) if n == 0 else np.empty(0, dtype=np.int64)
@@ -132,17 +116,10 @@ class LabelDependence:
             cps = np.arange(first, n0 + n + 1, self.every, dtype=np.int64)
         else:
             cps = np.empty(0, dtype=np.int64)
-        if complete and n:
+        if complete:  # fast path: no missing label in this chunk
             pres_at = self.n_present + (cps - n0)
-            trail = np.zeros(cps.size, dtype=np.int64)
-        else:
-            cum = np.concatenate(([0], np.cumsum(present)))  # present labels among the first j of chunk
-            pres_at = self.n_present + cum[cps - n0]  # present labels among the first t instances
-            # index of the last present instance at or before t-1 (for the fading trailing gap)
-            last_idx = np.where(present, np.arange(n) + n0, -1)
-            last_run = np.maximum.accumulate(np.concatenate(([self._last_present], last_idx)))
-            last_at = last_run[cps - n0]
-            trail = np.where(last_at >= 0, cps - 1 - last_at, 0)
+        else:  # present labels among the first t instances
+            pres_at = self.n_present + np.concatenate(([0], np.cumsum(present)))[cps - n0]
 
         buf = np.concatenate((self._hist, cc)) if self._hist.size else cc
         start = self._hist.size
@@ -155,20 +132,15 @@ class LabelDependence:
         s_n = np.empty((e, t_n, k, nbin))
         s_h = np.empty((e, t_n, k, nbin))
         _k.dependence_pass(
-            buf, gaps if gaps.size == 0 else np.concatenate((np.ones(start, np.int64), gaps)), start,
+            buf, start,
             self._kinds, self._params, self.max_lag, self._cnt, self._trans, self._ev_n, self._ev_h,
             self._scale, self._cursor, self._tcursor, cp_buf, s_cnt, s_trans, s_n, s_h,
         )
         _k.advance_cursor(buf, start, self._cursor)
         for j in range(t_n):
-            self._snaps.append((int(cps[j]), int(pres_at[j]), int(trail[j]), s_cnt[:, j], s_trans[:, j],
-                                s_n[:, j], s_h[:, j]))
+            self._snaps.append((int(cps[j]), s_cnt[:, j], s_trans[:, j], s_n[:, j], s_h[:, j]))
         self.n_seen += n
         self.n_present += cc.size
-        if complete and n:
-            self._last_present = n0 + n - 1
-        elif not complete and pos.size:
-            self._last_present = int(pos[-1] + n0)
         if self._wmax:
             self._hist = buf[-self._wmax:].copy()
 
@@ -188,20 +160,10 @@ class LabelDependence:
             snaps = self._snaps
             self._snaps = snaps[:kept]
         inst = np.array([s[0] for s in snaps], dtype=np.int64)
-        trail = np.array([s[2] for s in snaps], dtype=np.float64)
-        cnt = np.stack([s[3] for s in snaps], axis=1)
-        trans = np.stack([s[4] for s in snaps], axis=1)
-        ev_n = np.stack([s[5] for s in snaps], axis=1)
-        ev_h = np.stack([s[6] for s in snaps], axis=1)
-        # fading: decay over the instances after the last present label (ratios unaffected)
-        decay = np.ones((len(self.specs), inst.size))
-        for i, spec in enumerate(self.specs):
-            if spec.kind == "fading":
-                decay[i] = float(spec.param) ** trail
-        cnt = cnt * decay[..., None]
-        trans = trans * decay[..., None, None]
-        ev_n = ev_n * decay[..., None, None]
-        ev_h = ev_h * decay[..., None, None]
+        cnt = np.stack([s[1] for s in snaps], axis=1)
+        trans = np.stack([s[2] for s in snaps], axis=1)
+        ev_n = np.stack([s[3] for s in snaps], axis=1)
+        ev_h = np.stack([s[4] for s in snaps], axis=1)
         return finalise(cnt, trans, ev_n, ev_h, self.max_lag) | {"instance": inst}
 
     # ------------------------------------------------------------------ labelled layer
@@ -324,7 +286,7 @@ def label_dependence(
     windows, fading, prequential :
         Forgetting mechanisms, see :mod:`streamtk.estimators`: a window holds the last
         ``w`` present labels (and the transitions/events into them); a fading factor
-        weighs the label at instance ``s`` by ``alpha**(t-s)``.
+        weighs a label by ``alpha**a`` where ``a`` is the number of present labels after it.
     every : int, optional
         Checkpoint every ``every`` instances (plus the last).
     classes : sequence, optional

@@ -32,9 +32,9 @@ def ref_majority(codes, k, kind, param):
         elif kind == "window":
             for _, c in past[-param:]:
                 counts[c] += 1
-        else:
-            for s, c in past:
-                counts[c] += param ** (t - 1 - s)
+        else:  # age counted in present labels
+            for j, (_, c) in enumerate(past):
+                counts[c] += param ** (len(past) - 1 - j)
         out.append(int(np.argmax(counts)))  # first maximum = lowest code; all-zero -> 0
     return np.array(out, dtype=np.int64)
 
@@ -67,9 +67,9 @@ def test_majority_fading_matches_reference(codes, alpha):
     # compare only where the reference's top two faded counts are not within rounding of each other
     for t in range(len(codes)):
         counts = np.zeros(4)
-        for s, c in enumerate(codes[:t]):
-            if c >= 0:
-                counts[c] += alpha ** (t - 1 - s)
+        past = [c for c in codes[:t] if c >= 0]
+        for j, c in enumerate(past):
+            counts[c] += alpha ** (len(past) - 1 - j)
         top = np.sort(counts)[-2:]
         if top[1] - top[0] > 1e-9 or top[1] == 0:
             assert got[t] == want[t]
@@ -224,3 +224,20 @@ def test_persistent_electricity_table5(data_dir):
     assert hits[1:].sum() == 38_664 and not hits[0]
     assert round(100 * hits[1:].mean(), 1) == 85.3
     assert round(100 * hits.mean(), 1) == 85.3
+
+
+@pytest.mark.slow  # compiles the evaluation engine's kernels when their cache is cold
+def test_engine_identities_kappa_m_and_kappa_per_are_zero():
+    """The engine's p_maj / p_per are the accuracies of exactly these classifiers under the
+    same estimator (Bifet et al. Fig. 2 right; Zliobaite et al. section 4.4)."""
+    from streamtk.curves import evaluate
+
+    rng = np.random.default_rng(1)
+    y = np.repeat(rng.integers(0, 3, 400), rng.integers(1, 6, 400))[:1000].astype(float)
+    y[rng.random(y.size) < 0.1] = np.nan  # missing labels
+    b = baselines(y, windows=(50,), fading=(0.95,), seed=0)
+    ds = evaluate(y, b, windows=(50,), fading=(0.95,), every=50, metrics=["kappa_m", "kappa_per"])
+    for name, est in [("majority", "prequential"), ("majority[window=50]", "window=50"),
+                      ("majority[fading=0.95]", "fading=0.95")]:
+        np.testing.assert_array_equal(ds["kappa_m"].sel(baseline=name, estimator=est).values, 0.0, err_msg=name)
+    np.testing.assert_array_equal(ds["kappa_per"].sel(baseline="persistent").values, 0.0)

@@ -30,7 +30,7 @@ def ref_factors(codes, k, kind, param):
         for j, (s, c) in enumerate(past):
             if kind == "window" and j < len(past) - param:
                 continue
-            w = (1 - param) ** (t - 1 - s) if kind == "alpha" else 1.0
+            w = (1 - param) ** (len(past) - 1 - j) if kind == "alpha" else 1.0  # age in present labels
             cnt[c] += w
             if j >= 1:
                 trans[past[j - 1][1], c] += w

@@ -23,7 +23,7 @@ def ref_stats(codes, k, max_lag, kind, param, t_inst):
         elif kind == "window":
             w[j] = 1.0 if j >= m - param else 0.0
         else:
-            w[j] = param ** (t_inst - 1 - i)
+            w[j] = param ** (m - 1 - j)  # age in present labels
     lab = [c for _, c in pres]
     cnt = np.zeros(k)
     trans = np.zeros((k, k))
@@ -218,10 +218,10 @@ def test_undefined_is_nan():
     np.testing.assert_array_equal(ds["prior"].values, [0.0, 1.0])
 
 
-def test_fading_decays_over_trailing_missing_instances():
-    ds = label_dependence(np.array([0, 1, np.nan, np.nan]), max_lag=1, fading=0.5, prequential=False)
-    # weights at instance 4: label 0 -> 0.5**3, label 1 -> 0.5**2
-    assert ds["n_labels"].item() == pytest.approx(0.125 + 0.25)
+def test_fading_clock_counts_present_labels():
+    ds = label_dependence(np.array([0, np.nan, 1, np.nan, np.nan]), max_lag=1, fading=0.5, prequential=False)
+    # missing labels do not advance the clock: weights 0.5 (label 0) and 1 (label 1)
+    assert ds["n_labels"].item() == 1.5
 
 
 def test_labelled_output_roundtrips_netcdf(tmp_path):

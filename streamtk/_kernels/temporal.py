@@ -2,11 +2,13 @@
 
 Estimator kinds follow :data:`streamtk.estimators.KIND_CODES`: ``0`` prequential
 (all the past), ``1`` sliding window of ``w`` *present* labels, ``2`` fading factor
-``alpha`` per instance (``S_t = alpha S_{t-1} + x_t``).
+``alpha`` per present label (``S_t = alpha S_{t-1} + x_t``; missing labels neither enter
+the memory nor advance its clock, exactly as they do not count toward a window's ``w``;
+this is the evaluation engine's convention too).
 
 Fading factors use lazy global scaling: the stored value ``S'`` and the running
 scale ``g`` give the true value ``S = g * S'``; a step multiplies ``g`` by
-``alpha**gap`` and adds ``1/g``, so a step is O(1). When ``g`` falls below
+``alpha`` and adds ``1/g``, so a step is O(1). When ``g`` falls below
 ``RENORM`` every stored value is multiplied by ``g`` and ``g`` is reset to 1.
 
 Only numpy, numba and math are imported here (see ``DESIGN.md``).
@@ -33,7 +35,6 @@ __all__ = [
 @nb.njit(cache=True, parallel=True)
 def dependence_pass(
     codes,
-    gaps,
     start,
     kinds,
     params,
@@ -59,9 +60,6 @@ def dependence_pass(
         Present label codes (missing labels removed). Positions ``< start`` are
         history (already processed in an earlier chunk) kept only so that sliding
         windows can remove the label leaving them (``codes[s - w]``).
-    gaps : int64 (m,) or (0,)
-        Instances elapsed since the previous present label (fading only); an empty
-        array means every gap is 1.
     start : int
         First position to process.
     kinds, params : int64 (E,), float64 (E,)
@@ -91,7 +89,6 @@ def dependence_pass(
     n_cp = checkpoints.shape[0]
     prev0 = cursor[0]
     run0 = cursor[1]
-    has_gaps = gaps.shape[0] > 0
     for e in nb.prange(n_est):
         kind = kinds[e]
         param = params[e]
@@ -109,12 +106,10 @@ def dependence_pass(
             c = codes[s]
             inc = 1.0
             if kind == 2:
-                f = param ** gaps[s] if has_gaps else param
-                if g * f < RENORM:
-                    _rescale(e, g * f, cnt, trans, ev_n, ev_h)
+                g = g * param
+                if g < RENORM:
+                    _rescale(e, g, cnt, trans, ev_n, ev_h)
                     g = 1.0
-                else:
-                    g = g * f
                 inc = 1.0 / g
             cnt[e, c] += inc
             if prev >= 0:
@@ -222,9 +217,10 @@ def majority_pass(codes, k, kind, param, out):
 
     ``out[t]`` is the argmax (lowest code on ties) of the class counts of the present
     labels before ``t``: all of them (``kind=0``), the last ``w = param`` present
-    labels (``kind=1``) or the counts faded per instance, ``sum_s alpha**(t-1-s)``
-    (``kind=2``, ``alpha = param``). Missing labels (code < 0) are skipped (the
-    fading clock still advances). ``out[0] = 0``.
+    labels (``kind=1``) or the faded counts ``sum_s alpha**(t-1-s) [y_s = i]``
+    (``kind=2``, ``alpha = param``; ``t`` and ``s`` count present labels). Missing
+    labels (code < 0) are skipped: they neither enter the memory nor advance the
+    fading clock. ``out[0] = 0``.
     """
     n = codes.shape[0]
     counts = np.zeros(k, dtype=np.float64)
@@ -235,16 +231,15 @@ def majority_pass(codes, k, kind, param, out):
     in_mem = 0
     for t in range(n):
         out[t] = best
+        c = codes[t]
+        if c < 0:
+            continue
         if kind == 2:
             g *= param
             if g < RENORM:
                 for i in range(k):
                     counts[i] *= g
                 g = 1.0
-        c = codes[t]
-        if c < 0:
-            continue
-        if kind == 2:
             counts[c] += 1.0 / g
         else:
             counts[c] += 1.0
@@ -277,7 +272,7 @@ def correction_factor_pass(codes, k, kind, param, out):
     ``out[t, i]`` uses only the present labels before ``t``; ``y_{t-1}`` is the last
     present label. The memory holds all labels (``kind=0``), the last ``w`` present
     labels and the transitions into them (``kind=1``), or labels and transitions
-    faded by ``alpha**(t-1-s)`` per instance (``kind=2``). Initialisation: the factor
+    faded by ``alpha**(t-1-s)`` (``kind=2``; ``t``, ``s`` count present labels). Initialisation: the factor
     is 1 for every class while no transition out of ``y_{t-1}`` is in memory (in
     particular before the second present label), and 1 for a class with no label in
     memory (its estimates are both 0: no evidence either way).
@@ -304,6 +299,9 @@ def correction_factor_pass(codes, k, kind, param, out):
                     out[t, i] = (trans[prev, i] / rp) / (cnt[i] / tot)
                 else:
                     out[t, i] = 1.0
+        c = codes[t]
+        if c < 0:
+            continue
         if kind == 2:
             g *= param
             if g < RENORM:
@@ -314,9 +312,6 @@ def correction_factor_pass(codes, k, kind, param, out):
                         trans[i, j] *= g
                 tot *= g
                 g = 1.0
-        c = codes[t]
-        if c < 0:
-            continue
         inc = 1.0 / g if kind == 2 else 1.0
         cnt[c] += inc
         tot += inc
