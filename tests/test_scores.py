@@ -281,3 +281,21 @@ def test_roc_pr_curves_plot_and_errors():
     plt.close("all")
     with pytest.raises(ValueError, match="at must be instance numbers in \\[1, 4\\]"):
         S.roc_pr_curves([0, 1, 1, 0], [0.1, 0.7, 0.4, 0.5], at=[0])
+
+
+def test_multiclass_leading_dims_weights_and_missing_labels():
+    rng = np.random.default_rng(18)
+    n, k = 40, 3
+    y = rng.integers(0, k, n).astype(float)
+    y[::7] = np.nan  # missing labels are skipped
+    p = rng.random((2, n, k))
+    w = rng.uniform(0, 2, (2, n))
+    ds = S.auc_curves(y, p, classes=[0, 1, 2], weights=w, fading=0.9, every=8)
+    assert ds.auc.dims == ("model", "estimator", "time", "class")
+    single = S.auc_curves(y, p[1], classes=[0, 1, 2], weights=w[1], fading=0.9, every=8)
+    np.testing.assert_array_equal(ds.auc.isel(model=1).values, single.auc.values)
+    t = n - 1
+    idx = np.flatnonzero(~np.isnan(y[: t + 1]))
+    v = w[1, idx] * 0.9 ** np.arange(idx.size)[::-1]
+    ref = [brute_auc(p[1, idx, c], y[idx] == c, v) for c in range(k)]
+    np.testing.assert_allclose(ds.auc.isel(model=1, time=-1).sel(estimator="fading=0.9").values, ref, rtol=1e-12)

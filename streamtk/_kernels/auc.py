@@ -445,9 +445,10 @@ def _binary_lead(rl, lrn, lro, yl, wl, alphas, wsizes, unit, t0, t1, cps, cp0,
                 cumulative_add(ctree, cstat, inv, alphas, rl[t], pos, g, acc, head)
             for e in range(Ew):
                 size = wsizes[e]
-                q = wstate[e, 2]
-                if q > 0 and q % size == 0:
+                q = wstate[e, 2]  # evaluated instances of the current block so far
+                if q == size:  # block boundary: relabel the held instances to the next block's ranks
                     window_rebuild(wtree[e], yl, wl, lro[e], unit, wstate[e, 0], t, 2 * size)
+                    q = 0
                 if wstate[e, 1] == size:
                     j = wstate[e, 0]
                     while not _evaluated(yl, wl, j):
@@ -484,7 +485,7 @@ def binary_auc_run(ranks, lrn, lro, y, w, alphas, wsizes, unit, t0, t1, cps, cp0
     wsizes : int64 ``(Ew,)`` window sizes.
     State (see :func:`new_binary_state`): ``ctree (L, R + 1, 2, Ec)``, ``cstat (L, Ec, 5)``,
     ``inv (L, Ec)``, ``wtree (L, Ew, 2, 2 max(w) + 1)``, ``wstat (L, Ew, 5)``,
-    ``wstate (L, Ew, 3)`` = (tail, count, evaluated so far).
+    ``wstate (L, Ew, 3)`` = (tail, count, evaluated instances in the current block).
     Outputs ``out_c (L, Ec, T, 5)``, ``out_w (L, Ew, T, 5)``: ``(U1, W0, W1, N0, N1)``.
     """
     L = ranks.shape[0]
