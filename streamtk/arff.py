@@ -9,6 +9,9 @@ Refused with a clear error: the sparse format (``{index value, ...}`` rows), ins
 ``date`` and ``relational`` attributes. Every parse error names the file, the line (1-based)
 and the column (1-based character position in that line).
 
+A ``?`` field is missing whether or not it is quoted (Weka reads a quoted ``'?'`` as a value;
+no MOA/Weka writer produces one for a nominal value).
+
 Columns are returned as numpy arrays: numeric attributes as ``float64`` with NaN for missing,
 nominal attributes as ``int64`` codes into the declared values with ``-1`` for missing, string
 attributes as ``object`` arrays with ``None`` for missing.

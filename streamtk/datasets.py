@@ -617,6 +617,9 @@ def load(name: str, *, path=None, verify: bool = True) -> Stream:
     --------
     load_labels : only the labels.
     fetch : download Electricity and Covertype into the cache.
+    moa.streams.ArffFileStream : MOA's reader of the same ARFF files (class = last attribute).
+    river.datasets.Elec2 : river's Electricity (downloads MOA's elecNormNew.arff).
+    skmultiflow.data.FileStream : scikit-multiflow's reader of elec.csv and covtype.csv.
 
     Examples
     --------

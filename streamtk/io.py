@@ -395,8 +395,29 @@ def read_csv(
     models : sequence of str, optional
         Model names when ``y_pred`` is a column or a list of columns.
 
-    Label columns become integers when every value is one, else numbers, else strings;
-    empty fields, ``?``, ``NA``, ``NaN``, ``None`` and ``null`` are missing.
+    Returns
+    -------
+    xarray.Dataset
+        A log (see :func:`make_log`).
+
+    Raises
+    ------
+    LogFormatError
+        Wrong field counts, unreadable numbers, missing or duplicate columns, bad quoting;
+        the message names the file, the line and the column (field number and name).
+
+    Notes
+    -----
+    Label columns become booleans when every value is ``True``/``False``, integers when every
+    value is one, else numbers, else strings; empty fields, ``?``, ``NA``, ``NaN``, ``None``
+    and ``null`` are missing. Numbers are parsed exactly (``repr`` round trip). With pandas
+    installed a fast C parser reads well-formed files; any problem is re-read by the exact
+    reader, so the errors are the same with or without pandas.
+
+    See Also
+    --------
+    write_csv : the writer of this layout.
+    pandas.read_csv : used as the fast path.
     """
     path = Path(path)
     if sep is None:
@@ -764,7 +785,12 @@ def from_capymoa(results, *, classes=None, model=None) -> xr.Dataset:
     store_predictions=True, store_y=True)``) or ``ground_truth_y``/``predictions``, or an
     object whose ``ground_truth_y()``/``predictions()`` return them (``PrequentialResults``).
     capymoa stores class *indices*; pass ``classes`` (e.g. ``schema.get_label_values()``)
-    to get labels. A ``None`` prediction (the learner abstained) stays missing.
+    to get labels. A ``None`` prediction (the learner abstained) stays missing; capymoa's own
+    evaluator counts it as a prediction of class index 0.
+
+    See Also
+    --------
+    capymoa.evaluation.prequential_evaluation : the producer of ``results``.
     """
     if isinstance(results, Mapping) and not any(k in results for k in ("y_true", "ground_truth_y", "y_pred")):
         items = list(results.items())
@@ -819,7 +845,13 @@ def from_river(steps, *, y_true, model="river", classes=None) -> xr.Dataset:
     ``time_s`` is the difference of consecutive cumulative ``Time`` values, i.e. the time
     river spent between two reports (prediction, metric update and learning). From
     probability dicts, ``y_pred`` is the class of highest probability, the first in class
-    order on ties (river's ``predict_one`` breaks ties by dict order).
+    order on ties (river's ``predict_one`` breaks ties by dict order). A ``None`` or ``{}``
+    prediction (river skips it in its metrics) stays missing: give such instances weight 0
+    to reproduce river's numbers.
+
+    See Also
+    --------
+    river.evaluate.iter_progressive_val_score : the producer of ``steps``.
     """
     runs = dict(steps) if isinstance(steps, Mapping) else {model: steps}
     yt = _as_labels(y_true if hasattr(y_true, "__len__") else list(y_true), "y_true")
@@ -944,7 +976,14 @@ def to_netcdf(ds: xr.Dataset, path, *, engine: str | None = None) -> Path:
     """Write a log or a result Dataset to netCDF-4 (``engine`` "netcdf4" or "h5netcdf").
 
     Object-dtype string variables and coordinates are stored as text; missing labels are
-    stored as empty strings with a marker attribute that :func:`open_dataset` undoes.
+    stored as empty strings with a marker attribute that :func:`open_dataset` undoes (a
+    variable holding both missing labels and empty strings is refused). Length-1 array
+    attributes, which netCDF reads back as scalars, are marked and restored as well.
+
+    See Also
+    --------
+    xarray.Dataset.to_netcdf : the underlying writer.
+    open_dataset : the matching reader.
     """
     path = Path(path)
     engine = _netcdf_engine(engine)

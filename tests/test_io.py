@@ -421,3 +421,18 @@ def test_river_errors():
         sio.from_river(good, y_true=[1, 0, 1])
     timed = [dict(d, Time=dt.timedelta(seconds=s)) for d, s in zip(good, (0.5, 2.0))]
     np.testing.assert_allclose(sio.from_river(timed, y_true=[1, 0])["time_s"].values, [[0.5, 1.5]])
+
+
+def test_optional_dependencies_give_clear_errors(tmp_path, monkeypatch):
+    import sys
+
+    log = sio.make_log([1, 0], [1, 1])
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    with pytest.raises(ImportError, match=r"Parquet logs needs pyarrow: pip install pyarrow"):
+        sio.write_parquet(log, tmp_path / "x.parquet")
+    monkeypatch.setitem(sys.modules, "zarr", None)
+    with pytest.raises(ImportError, match="writing zarr needs the zarr package"):
+        sio.to_zarr(log, tmp_path / "x.zarr")
+    monkeypatch.setitem(sys.modules, "h5py", None)
+    with pytest.raises(ImportError, match=r"writing netCDF needs netCDF4.*tried \['h5netcdf'\]"):
+        sio.to_netcdf(log, tmp_path / "x.nc", engine="h5netcdf")
