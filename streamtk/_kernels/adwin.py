@@ -14,7 +14,8 @@ is the instance index ``i`` (e.g. leads x estimators x quantities):
 ``sums[i, r, s]``, ``variances[i, r, s]`` (float64, shape ``(I, R, M + 1)``)
     total and variance sum (sum of squared deviations from the bucket mean) of
     bucket ``s`` of row ``r``. Row ``r`` holds buckets of ``2**r`` inputs; within
-    a row slot 0 is the oldest bucket. Slots at or beyond ``counts[i, r]`` are 0.
+    a row slot 0 is the oldest bucket; slots at or beyond ``counts[i, r]`` hold
+    stale values that are never read.
 ``counts[i, r]`` (int64, shape ``(I, R)``)
     number of buckets in row ``r`` (at most ``M`` between steps).
 ``istate[i, k]`` (int64, shape ``(I, 4)``)
@@ -149,27 +150,21 @@ def _java_int_mul(a, b):
 
 
 @numba.njit(cache=True, error_model="numpy", inline="always")
-def _insert(S, V, C, last, x, max_buckets):
-    """Append ``x`` as a bucket of row 0 and merge overflowing rows (MOA's
-    ``insertElementBucket`` + ``compressBuckets``); return the new ``LAST_ROW``.
+def _compress(S, V, C, last, max_buckets):
+    """Merge the two oldest buckets of every overflowing row into the next row
+    (MOA's ``compressBuckets``, called once row 0 holds ``M + 1`` buckets);
+    return the new ``LAST_ROW``.
 
     ``S``, ``V``, ``C`` are one instance's ``sums``, ``variances``, ``counts``.
-    Bucket sizes are powers of two, so MOA's divisions ``total / 2**r`` are
-    computed as the (bit-identical) products ``total * 2**-r``.
+    Bucket sizes are powers of two, so MOA's divisions by ``2**r`` are computed
+    as the bit-identical products with ``2**-r``. Slots at or beyond a row's
+    count hold stale values that are never read.
     """
-    k = C[0]
-    S[0, k] = x
-    V[0, k] = 0.0
-    C[0] = k + 1
     row = 0
     while C[row] == max_buckets + 1:
         nxt = row + 1
         if last == row:
-            # a new, empty oldest row
             C[nxt] = 0
-            for s in range(max_buckets + 1):
-                S[nxt, s] = 0.0
-                V[nxt, s] = 0.0
             last = nxt
         n1 = np.int64(1) << row
         scale = 1.0 / n1
@@ -183,10 +178,6 @@ def _insert(S, V, C, last, x, max_buckets):
         for s in range(2, max_buckets + 1):
             S[row, s - 2] = S[row, s]
             V[row, s - 2] = V[row, s]
-        S[row, max_buckets - 1] = 0.0
-        V[row, max_buckets - 1] = 0.0
-        S[row, max_buckets] = 0.0
-        V[row, max_buckets] = 0.0
         C[row] = max_buckets - 1
         row = nxt
     return last
@@ -203,12 +194,10 @@ def _delete_oldest(S, V, C, w, last, total, var, max_buckets):
     u1 = oldest / n1
     inc = V[last, 0] + _java_int_mul(n1, w) * (u1 - total / w) * (u1 - total / w) / (n1 + w)
     var = var - inc
-    for s in range(1, max_buckets + 1):
-        S[last, s - 1] = S[last, s]
-        V[last, s - 1] = V[last, s]
-    S[last, max_buckets] = 0.0
-    V[last, max_buckets] = 0.0
     c = C[last] - 1
+    for s in range(c):
+        S[last, s] = S[last, s + 1]
+        V[last, s] = V[last, s + 1]
     C[last] = c
     if c == 0:
         last -= 1
@@ -330,6 +319,7 @@ def _scan_fast(S, V, C, work, w, last, total, var, v, dd, xmax, min_window, max_
     c3 = _MARGIN * xmax + _TINY
     up = 1.0 + 3.0 * _MARGIN
     sq = 1.0 + _MARGIN
+    n_amb = 0
     for j in range(nsplit):
         f0 = F0[j]
         f1 = fw - f0
@@ -343,6 +333,9 @@ def _scan_fast(S, V, C, work, w, last, total, var, v, dd, xmax, min_window, max_
         z = xq - k1 * ps * g
         amb = (f0 > flim) & (f1 > flim) & (z > 0.0) & (z * z * sq > k2 * g * g * ps * q)
         AMB[j] = 1.0 if amb else 0.0
+        n_amb += amb
+    if n_amb == 0:
+        return False, w, last, total, var
     # phase 3: MOA's exact test where the pre-test could not clear the split
     for j in range(nsplit):
         if AMB[j] != 0.0:
@@ -409,10 +402,12 @@ def adwin_step(S, V, C, work, w, last, tick, total, var, xmax, mean_before, x, d
     ax = abs(x)
     if ax > xmax:
         xmax = ax
-    if max_buckets == 5:  # MOA's M: a compile-time constant lets LLVM unroll the row shifts
-        last = _insert(S, V, C, last, x, 5)
-    else:
-        last = _insert(S, V, C, last, x, max_buckets)
+    k = C[0]  # x becomes the newest bucket of row 0 (variance 0)
+    S[0, k] = x
+    V[0, k] = 0.0
+    C[0] = k + 1
+    if k == max_buckets:
+        last = _compress(S, V, C, last, max_buckets)
     # tick % clock == 0 without a 64-bit division when clock is a power of two
     if clock & (clock - 1) == 0:
         due = (tick & (clock - 1)) == 0
@@ -541,17 +536,48 @@ def adwin_run_one(x, S, V, C, ist, fst, delta, clock, min_window, variant, width
     total = fst[TOTAL]
     var = fst[VARIANCE]
     xmax = fst[XMAX]
+    max_buckets = S.shape[1] - 1
     work = np.empty((4, S.shape[0] * S.shape[1]), dtype=np.float64)
     mean = total / w
+    pow2 = clock & (clock - 1) == 0
     for t in range(x.shape[0]):
-        code, w, last, tick, total, var, xmax, mean = adwin_step(
-            S, V, C, work, w, last, tick, total, var, xmax, mean, x[t], delta, clock, min_window, variant)
+        # The body of adwin_step, written out: numba's inlining of a function
+        # that takes arrays costs reference counting at every step (3x slower).
+        # tests/test_adwin.py checks that both give identical results.
+        xt = x[t]
+        tick += 1
+        w += 1
+        if w > 1:
+            dev = xt - mean
+            var = var + (w - 1) * dev * dev / w
+        total = total + xt
+        ax = abs(xt)
+        if ax > xmax:
+            xmax = ax
+        k = C[0]
+        S[0, k] = xt
+        V[0, k] = 0.0
+        C[0] = k + 1
+        if k == max_buckets:
+            if max_buckets == 5:  # MOA's M as a constant: LLVM unrolls the row shifts
+                last = _compress(S, V, C, last, 5)
+            else:
+                last = _compress(S, V, C, last, max_buckets)
+        due = (tick & (clock - 1)) == 0 if pow2 else tick % clock == 0
+        change = False
+        if due and w > MIN_WIDTH_FOR_CHECK:
+            change, w, last, total, var = _reduce_window(S, V, C, work, w, last, total, var, xmax, delta,
+                                                         min_window, variant, max_buckets)
+        mean_after = total / w
+        code = 0
+        if change:
+            code = 1 if mean_after > mean else -1
+            ndet += 1
+        mean = mean_after
         width_out[t] = w
         mean_out[t] = mean
         variance_out[t] = var / w
         detection_out[t] = code
-        if code != 0:
-            ndet += 1
     ist[WIDTH] = w
     ist[LAST_ROW] = last
     ist[TICK] = tick
