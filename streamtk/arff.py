@@ -237,7 +237,7 @@ def _read_text(path: Path) -> str:
         except (OSError, EOFError) as exc:
             raise ArffError(f"corrupt gzip data ({exc})", path=path) from None
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         # Count lines up to the bad byte so the message says where.
         line = raw.count(b"\n", 0, exc.start) + 1

@@ -2,17 +2,17 @@
 
 A *log* is an :class:`xarray.Dataset` holding what a run recorded, instance by instance:
 
-============== ======================== =====================================================
-variable       dims                     meaning
-============== ======================== =====================================================
-``y_true``     ``(time,)``              true label (missing: NaN for numbers, None for text)
-``y_pred``     ``(model, time)``        predicted label of each model
-``y_score``    ``(model, time, class)`` class scores (optional)
-``weights``    ``(time,)`` or           instance weights (optional)
-               ``(model, time)``
-``time_s``     ``(model, time)``        processing time of the instance, seconds (optional)
-``memory_bytes`` ``(model, time)``      model size after the instance, bytes (optional)
-============== ======================== =====================================================
+==================== ======================== ===============================================
+variable             dims                     meaning
+==================== ======================== ===============================================
+``y_true``           ``(time,)``              true label (missing: NaN, or None for text)
+``y_pred``           ``(model, time)``        predicted label of each model
+``y_score``          ``(model, time, class)`` class scores (optional)
+``weights``          ``(time,)`` or           instance weights (optional)
+                     ``(model, time)``
+``time_s``           ``(model, time)``        processing time of the instance, s (optional)
+``memory_bytes``     ``(model, time)``        model size after the instance (optional)
+==================== ======================== ===============================================
 
 with coordinates ``model`` (names), ``instance`` on ``time`` (1-based count of instances seen)
 and ``class`` (when scores are present). ``streamtk.evaluate(log.y_true, log.y_pred)`` evaluates
@@ -358,8 +358,8 @@ def _open_text(path: Path):
     with open(path, "rb") as fh:
         magic = fh.read(2)
     if magic == b"\x1f\x8b":
-        return _io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", newline="")
-    return open(path, encoding="utf-8", newline="")
+        return _io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig", newline="")
+    return open(path, encoding="utf-8-sig", newline="")
 
 
 def read_csv(

@@ -176,3 +176,9 @@ def test_real_files_match_scipy(data_dir, rel):
     if rel.startswith("moa_synthetic"):
         assert data.n_rows == 10000
         assert "generators." in data.relation
+
+
+def test_byte_order_mark_and_crlf(tmp_path):
+    path = tmp_path / "bom.arff"
+    path.write_bytes(b"\xef\xbb\xbf" + TINY.read_bytes().replace(b"\n", b"\r\n"))
+    _check_tiny(read_arff(path))

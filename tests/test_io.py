@@ -436,3 +436,13 @@ def test_optional_dependencies_give_clear_errors(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "h5py", None)
     with pytest.raises(ImportError, match=r"writing netCDF needs netCDF4.*tried \['h5netcdf'\]"):
         sio.to_netcdf(log, tmp_path / "x.nc", engine="h5netcdf")
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_csv_byte_order_mark_and_crlf(tmp_path, monkeypatch, exact):
+    if exact:
+        monkeypatch.setattr(sio, "_read_csv_pandas", lambda *a: None)
+    p = tmp_path / "bom.csv"
+    p.write_bytes(b"\xef\xbb\xbfy_true,y_pred\r\n1,0\r\n0,0\r\n")
+    log = sio.read_csv(p)
+    assert log["y_true"].values.tolist() == [1, 0] and log["y_pred"].values.tolist() == [[0, 0]]
