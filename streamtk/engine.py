@@ -143,10 +143,10 @@ class EngineCore:
         self.L = L
         E = len(self.specs)
         nq = len(self.quantities)
-        S = K.state_size(self.k, nq)
-        self.st = np.zeros((L, E, S), dtype=np.float64)
-        self.st[:, :, K.EI] = 1.0
-        self.st[:, :, K.BI] = 1.0
+        self.sc = np.zeros((L, E, K.state_size(nq)), dtype=np.float64)
+        self.sc[:, :, K.EI] = 1.0
+        self.sc[:, :, K.BI] = 1.0
+        self.cls = np.zeros((L, E, 3, self.k), dtype=np.float64)
         self.ptr = np.zeros((L, E, 4), dtype=np.int64)
         self.prev = np.zeros(L, dtype=np.int64)
         self.hist_start = 0  # absolute position of the first kept history instance
@@ -199,12 +199,13 @@ class EngineCore:
         if weights is not None:
             w = np.concatenate([self.h_w, weights], axis=1) if h else weights
         else:
-            w = np.zeros((0, 0), dtype=np.float64)
+            w = np.zeros((L, 0), dtype=np.float64)
         qq = np.concatenate([self.h_q, q], axis=2) if h else q
-        per = np.zeros((L, h + T), dtype=np.uint8)
+        per = np.empty((L, h + T), dtype=np.uint8)
         per[:, :h] = self.h_per
-        maj = np.zeros((L, self.n_hist, h + T), dtype=np.uint8)
+        maj = np.empty((L, self.n_hist, h + T), dtype=np.uint8)
         maj[:, :, :h] = self.h_maj
+        dense = weights is None and bool((yt >= 0).all())
         positions = checkpoint_positions(start, start + T, self.every)
         ck_index = positions - start + h
         C = positions.shape[0]
@@ -220,12 +221,14 @@ class EngineCore:
             self.alphas,
             self.hslot,
             self.convention == "moa",
+            dense,
             self.pos,
             self.k,
             self.hist_start,
             h,
             ck_index,
-            self.st,
+            self.sc,
+            self.cls,
             self.ptr,
             self.prev,
             per,
@@ -294,13 +297,13 @@ class EngineCore:
         outcs = [o for _, _, o in self._outputs]
         last = self.n_seen - 1
         if (last + 1) % self.every != 0:
-            o = np.empty((self.L, len(self.specs), len(self.scalar)), dtype=np.float64)
-            oc = np.empty((self.L, len(self.specs), len(self.per_class), self.k), dtype=np.float64)
-            K.finalise_state(self.st, self.k, len(self.quantities), self.convention == "moa", self.pos,
-                             float(self.k), self.metric_ids, self.metric_arg, self.class_ids, o, oc)
+            o = np.empty((self.L, 1, len(self.specs), len(self.scalar)), dtype=np.float64)
+            oc = np.empty((self.L, 1, len(self.specs), len(self.per_class), self.k), dtype=np.float64)
+            K.finalise_state(self.sc, self.cls, self.k, self.convention == "moa", self.pos, float(self.k),
+                             self.metric_ids, self.metric_arg, self.class_ids, o, oc)
             positions.append(np.array([last], dtype=np.int64))
-            outs.append(o[:, None])
-            outcs.append(oc[:, None])
+            outs.append(o)
+            outcs.append(oc)
         if len(outs) == 1:
             return positions[0], outs[0], outcs[0]
         return np.concatenate(positions), np.concatenate(outs, axis=1), np.concatenate(outcs, axis=1)

@@ -19,6 +19,8 @@ import math
 
 import numpy as np
 
+from ._kernels import encode as _enc
+
 __all__ = ["MISSING", "Encoding", "encode_labels", "is_missing_label"]
 
 MISSING = -1
@@ -104,13 +106,14 @@ def _encode_with(enc: Encoding, values, name, *, allow_missing):
         cls = classes.astype(np.int64)
         inside = (cls >= lo) & (cls <= hi)
         lut[cls[inside] - lo] = np.flatnonzero(inside).astype(np.int32)
-        codes = lut[arr.astype(np.int64, copy=False) - lo] if arr.dtype != np.int64 else lut[arr - lo]
-        if (codes == MISSING).any():
-            bad = arr.reshape(-1)[np.flatnonzero(codes.reshape(-1) == MISSING)[0]]
+        flat = _as_int_1d(arr)
+        codes = np.empty(flat.shape[0], dtype=np.int32)
+        bad = _enc.int_map(flat, lut, lo, codes)
+        if bad >= 0:
             raise ValueError(
-                f"{name} contains the label {bad!r}, which is not one of the classes {classes.tolist()!r}"
+                f"{name} contains the label {flat[bad]!r}, which is not one of the classes {classes.tolist()!r}"
             )
-        return codes
+        return codes.reshape(arr.shape)
     # fast path: numeric labels with a numeric class array
     if arr.dtype.kind in "biuf" and classes.dtype.kind in "biuf":
         codes = np.full(arr.shape, MISSING, dtype=np.int32)
@@ -155,22 +158,30 @@ def _encode_with(enc: Encoding, values, name, *, allow_missing):
     return codes.reshape(arr.shape)
 
 
+def _as_int_1d(arr: np.ndarray) -> np.ndarray:
+    if arr.dtype == np.bool_:
+        arr = arr.view(np.uint8)
+    return np.ascontiguousarray(arr.reshape(-1))
+
+
 def _small_int_range(arr: np.ndarray):
     """(lo, hi) if ``arr`` is an integer array spanning a small range, else None."""
     if arr.dtype.kind not in "iub" or arr.size == 0:
         return None
-    lo, hi = int(arr.min()), int(arr.max())
+    lo, hi = _enc.int_range(_as_int_1d(arr))
     if hi - lo > (1 << 20):
         return None
-    return lo, hi
+    return int(lo), int(hi)
 
 
 def _observed(values, name):
     arr, mask = _flat_values(values, name)
-    if mask is None and _small_int_range(arr) is not None:
-        lo, _ = _small_int_range(arr)
-        counts = np.bincount((arr.reshape(-1).astype(np.int64) - lo))
-        return (np.flatnonzero(counts) + lo).tolist()
+    rng = _small_int_range(arr) if mask is None else None
+    if rng is not None:
+        lo, hi = rng
+        present = np.zeros(hi - lo + 1, dtype=np.bool_)
+        _enc.int_presence(_as_int_1d(arr), lo, hi - lo + 1, present)
+        return (np.flatnonzero(present) + lo).tolist()
     miss = _missing_mask(arr, mask)
     present = arr[~miss]
     if present.dtype == object:

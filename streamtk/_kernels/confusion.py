@@ -6,7 +6,8 @@ of sufficient statistics; at checkpoints every requested metric is *finalised*
 from that state. A metric's formula lives in exactly one finaliser below and is
 applied to every estimator alike.
 
-State of one estimator (``st[l, e, :]``, float64), two "sides":
+State of one estimator: scalars ``sc[l, e, :]`` and class vectors ``cls[l, e, 0:3, :]``
+(float64), on two "sides":
 
 eval side (instances that are evaluated: label present and weight > 0)
     ``EW`` weight sum, ``EN`` count, ``EC`` weighted hits, ``EI`` lazy fading
@@ -36,6 +37,11 @@ Forgetting mechanisms (kind codes from :mod:`streamtk.estimators`):
 Arrays cover absolute stream positions ``[base, base + T)``; positions before
 ``t_begin`` are history (already processed in an earlier chunk) that window
 removals may read. Window pointers in ``ptr`` are absolute positions.
+
+Loop order: the stream is cut into blocks of ``BLOCK`` instances that fit in the
+L1/L2 cache; each block is read from memory once and fed to every estimator in
+turn, whose state lives in registers for the whole block (estimator-major inside
+a block, time-major across blocks). This is still one pass over the data.
 """
 
 from __future__ import annotations
@@ -46,8 +52,9 @@ import numba as nb
 import numpy as np
 
 # ----------------------------------------------------------------------------
-# state layout
+# scalar state layout (class vectors ROW, COL, DIAG live in a separate array)
 EW, EN, EC, EI, BW, BN, BM, BP, BI, EQ = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+BLOCK = 2048
 # pointer layout (int64): eval start, eval members held, base start, base members held
 P_ES, P_EC, P_BS, P_BC = 0, 1, 2, 3
 RENORM = 1e150
@@ -83,9 +90,9 @@ C_PRECISION = 1
 C_F1 = 2
 
 
-def state_size(k: int, nq: int) -> int:
-    """Length of one estimator's state vector for ``k`` classes and ``nq`` extra quantities."""
-    return EQ + nq + 3 * k
+def state_size(nq: int) -> int:
+    """Length of one estimator's scalar state vector for ``nq`` extra quantities."""
+    return EQ + nq
 
 
 # ----------------------------------------------------------------------------
@@ -139,48 +146,45 @@ def kappa_z(kappa, p_ran, n):
     return kappa / math.sqrt(p_ran / (n * (1.0 - p_ran)))
 
 
-@nb.njit(cache=True, error_model="numpy")
-def finalise(s, k, nq, moa, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc):
-    """Write every requested metric of one estimator state ``s`` into ``out`` / ``outc``.
+@nb.njit(cache=True, error_model="numpy", inline="always")
+def finalise(W, N, C, EIv, BWv, BNv, BMv, BPv, sc, row, col, dia, k, moa, pos, n_classes_total,
+             metric_ids, metric_arg, class_ids, out, outc, ci, e):
+    """Write every requested metric of one estimator's state into ``out[ci, e]`` / ``outc[ci, e]``.
 
-    ``out[j]`` receives scalar metric ``metric_ids[j]``; ``outc[j, i]`` receives
-    per-class metric ``class_ids[j]`` of class ``i``.
+    ``out[ci, e, j]`` receives scalar metric ``metric_ids[j]``; ``outc[ci, e, j, i]``
+    receives per-class metric ``class_ids[j]`` of class ``i`` (indices are passed
+    rather than sub-array views: a view per call costs reference counting). ``W, N, C`` are the eval
+    side's weight sum, count and weighted hits, ``EIv`` its lazy fading
+    multiplier; ``BWv, BNv, BMv, BPv`` the base side's weight sum, count and
+    Majority / Persistent hits; ``sc[EQ + j]`` the weighted sums of extra quantities.
     """
-    row0 = EQ + nq
-    col0 = row0 + k
-    dia0 = col0 + k
-    inv_e = s[EI]
-    inv_b = s[BI]
-    w = s[EW]
-    cnt = s[EN]
     # MOA divides weighted sums by the number of instances, not the weight total
-    den = cnt if moa else w
-    bden = s[BN] if moa else s[BW]
-    n_eff = cnt / inv_e  # true (faded) number of evaluated instances
-    if moa and cnt == 0.0:
-        # MOA: nothing observed yet -> kappas are 0; estimators give 0/0 (fading: 0)
+    den = N if moa else W
+    bden = BNv if moa else BWv
+    n_eff = N / EIv  # true (faded) number of evaluated instances
+    nothing_yet = moa and N == 0.0
+    if nothing_yet:
+        # MOA: nothing observed yet -> kappas are 0 and estimates 0/0
         p0 = np.nan
         pc = np.nan
         pmaj = np.nan
         pper = np.nan
+        kap = 0.0
+        kap_per = 0.0
     else:
-        p0 = s[EC] / den
+        p0 = C / den
         rc = 0.0
         for i in range(k):
-            rc += s[row0 + i] * s[col0 + i]
+            rc += row[i] * col[i]
         pc = rc / (den * den)
-        pmaj = s[BM] / bden
-        pper = s[BP] / bden
-    nothing_yet = moa and cnt == 0.0
-    kap = 0.0 if nothing_yet else chance_corrected(p0, pc, moa)
-    kap_per = 0.0 if nothing_yet else chance_corrected(p0, pper, moa)
+        pmaj = BMv / bden
+        pper = BPv / bden
+        kap = chance_corrected(p0, pc, moa)
+        kap_per = chance_corrected(p0, pper, moa)
     for j in range(metric_ids.shape[0]):
         m = metric_ids[j]
-        v = np.nan
         if m == M_ACCURACY:
             v = p0
-        elif m == M_ERROR:
-            v = 1.0 - p0
         elif m == M_KAPPA:
             v = kap
         elif m == M_KAPPA_M:
@@ -189,6 +193,14 @@ def finalise(s, k, nq, moa, pos, n_classes_total, metric_ids, metric_arg, class_
             v = kap_per
         elif m == M_KAPPA_PLUS:
             v = kappa_plus(kap, kap_per)
+        elif m == M_F1:
+            v = ratio_or_nan(2.0 * dia[pos], row[pos] + col[pos])
+        elif m == M_MCC:
+            v = matthews(row, col, k, C, W)
+        elif m == M_ARITHMETIC_MEAN or m == M_GEOMETRIC_MEAN or m == M_HARMONIC_MEAN:
+            v = recall_mean(row, dia, k, m)
+        elif m == M_ERROR:
+            v = 1.0 - p0
         elif m == M_P_RAN:
             v = pc
         elif m == M_P_MAJ:
@@ -201,71 +213,68 @@ def finalise(s, k, nq, moa, pos, n_classes_total, metric_ids, metric_arg, class_
             v = kappa_standard_error(p0, pc, n_eff)
         elif m == M_KAPPA_Z:
             v = kappa_z(kap, pc, n_eff)
-        elif m == M_ARITHMETIC_MEAN or m == M_GEOMETRIC_MEAN or m == M_HARMONIC_MEAN:
-            v = recall_mean(s, k, row0, dia0, m)
-        elif m == M_F1:
-            v = ratio_or_nan(2.0 * s[dia0 + pos], s[row0 + pos] + s[col0 + pos])
         elif m == M_MACRO_F1:
             acc = 0.0
             c = 0
             for i in range(k):
-                d = s[row0 + i] + s[col0 + i]
+                d = row[i] + col[i]
                 if d > 0.0:
-                    acc += 2.0 * s[dia0 + i] / d
+                    acc += 2.0 * dia[i] / d
                     c += 1
             v = acc / c if c > 0 else np.nan
-        elif m == M_MCC:
-            v = matthews(s, k, row0, col0, s[EC], w)
         elif m == M_CMD:
             # determinant of the binary confusion matrix of proportions: (TP TN - FN FP) / W^2
-            tp = s[dia0 + 1]
-            tn = s[dia0 + 0]
-            fn = s[row0 + 1] - tp
-            fp = s[row0 + 0] - tn
-            v = ratio_or_nan(tp * tn - fn * fp, w * w)
+            tp = dia[1]
+            tn = dia[0]
+            v = ratio_or_nan(tp * tn - (row[1] - tp) * (row[0] - tn), W * W)
         elif m == M_QUANTITY_MEAN:
-            v = s[EQ + metric_arg[j]] / den
+            v = sc[EQ + metric_arg[j]] / den
             if not moa and den == 0.0:
                 v = np.nan
         elif m == M_N_INSTANCES:
             v = n_eff
-        out[j] = v
+        else:
+            v = np.nan
+        out[ci, e, j] = v
     for j in range(class_ids.shape[0]):
         c = class_ids[j]
         for i in range(k):
             if c == C_RECALL:
-                outc[j, i] = ratio_or_nan(s[dia0 + i], s[row0 + i])
+                outc[ci, e, j, i] = ratio_or_nan(dia[i], row[i])
             elif c == C_PRECISION:
-                outc[j, i] = ratio_or_nan(s[dia0 + i], s[col0 + i])
+                outc[ci, e, j, i] = ratio_or_nan(dia[i], col[i])
             else:
-                outc[j, i] = ratio_or_nan(2.0 * s[dia0 + i], s[row0 + i] + s[col0 + i])
+                outc[ci, e, j, i] = ratio_or_nan(2.0 * dia[i], row[i] + col[i])
 
 
 @nb.njit(cache=True, error_model="numpy")
-def recall_mean(s, k, row0, dia0, which):
+def recall_mean(row, dia, k, which):
     """Arithmetic / geometric / harmonic mean of the class recalls ``A_i = DIAG_i / ROW_i``.
 
     Bifet et al. (2015) sec. 5.2: ``A = (1/c) sum A_i``, ``G = (prod A_i)^(1/c)``,
     ``H = c / sum(1/A_i)``, over the ``c`` classes present among the true labels
-    of the estimator's window (classes absent from it have no recall). ``H = 0``
+    the estimator holds (classes absent from it have no recall). ``H = G = 0``
     when some ``A_i = 0``. NaN when no class is present.
     """
     c = 0
     total = 0.0
     logsum = 0.0
+    prod = 1.0
     inv = 0.0
     zero = False
     for i in range(k):
-        r = s[row0 + i]
+        r = row[i]
         if r > 0.0:
-            a = s[dia0 + i] / r
+            a = dia[i] / r
             c += 1
             total += a
             if a <= 0.0:
                 zero = True
             else:
-                logsum += math.log(a)
+                prod *= a
                 inv += 1.0 / a
+                if which == M_GEOMETRIC_MEAN and k > 2:
+                    logsum += math.log(a)
     if c == 0:
         return np.nan
     if which == M_ARITHMETIC_MEAN:
@@ -273,12 +282,16 @@ def recall_mean(s, k, row0, dia0, which):
     if zero:
         return 0.0
     if which == M_GEOMETRIC_MEAN:
+        if c == 1:
+            return prod
+        if c == 2:
+            return math.sqrt(prod)
         return math.exp(logsum / c)
     return c / inv
 
 
 @nb.njit(cache=True, error_model="numpy")
-def matthews(s, k, row0, col0, correct, w):
+def matthews(row, col, k, correct, w):
     """Matthews correlation coefficient, multi-class form (Gorodkin 2004).
 
     ``(C W - sum_i ROW_i COL_i) / sqrt((W^2 - sum_i COL_i^2)(W^2 - sum_i ROW_i^2))``,
@@ -289,8 +302,8 @@ def matthews(s, k, row0, col0, correct, w):
     rr = 0.0
     cc = 0.0
     for i in range(k):
-        r = s[row0 + i]
-        q = s[col0 + i]
+        r = row[i]
+        q = col[i]
         rc += r * q
         rr += r * r
         cc += q * q
@@ -300,72 +313,384 @@ def matthews(s, k, row0, col0, correct, w):
     return (correct * w - rc) / math.sqrt(den)
 
 
-# ----------------------------------------------------------------------------
-# state updates (apply with sign=-1.0 to remove exactly what was added)
-
-
 @nb.njit(cache=True, inline="always")
-def majority_of(s, row0, k):
+def majority_of(row, k):
     """Majority class of the true-class weights held by a state (lowest code on ties)."""
+    if k == 2:
+        return 1 if row[1] > row[0] else 0
     best = 0
-    bw = s[row0]
+    bw = row[0]
     for i in range(1, k):
-        if s[row0 + i] > bw:
-            bw = s[row0 + i]
+        if row[i] > bw:
+            bw = row[i]
             best = i
     return best
 
 
-@nb.njit(cache=True, error_model="numpy")
-def _renormalise_eval(s, row0, k, nq):
-    f = s[EI]
-    s[EW] /= f
-    s[EN] /= f
-    s[EC] /= f
-    for j in range(nq):
-        s[EQ + j] /= f
-    for j in range(row0, row0 + 3 * k):
-        s[j] /= f
-    s[EI] = 1.0
+# ----------------------------------------------------------------------------
+# per-estimator block loops
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _renormalise_base(s):
-    f = s[BI]
-    s[BW] /= f
-    s[BN] /= f
-    s[BM] /= f
-    s[BP] /= f
-    s[BI] = 1.0
+def _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fading, inv_alpha, moa, k,
+                      ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, e):
+    """Prequential (``fading=False``) or fading-factor block: add only."""
+    row = cl[0]
+    col = cl[1]
+    dia = cl[2]
+    W = sc[EW]
+    N = sc[EN]
+    C = sc[EC]
+    m = sc[EI]
+    BWv = sc[BW]
+    BNv = sc[BN]
+    BMv = sc[BM]
+    BPv = sc[BP]
+    mb = sc[BI]
+    nck = ck_index.shape[0]
+    for t in range(b0, b1):
+        y = ytrue[t]
+        w = wl[t] if has_w else 1.0
+        if y >= 0 and w >= 0.0:
+            yp_t = yp[t]
+            if not moa:
+                mh = 1.0 if majority_of(row, k) == y else 0.0
+            if w > 0.0:
+                if fading:
+                    m *= inv_alpha
+                g = w * m
+                W += g
+                N += m
+                row[y] += g
+                col[yp_t] += g
+                if y == yp_t:
+                    C += g
+                    dia[y] += g
+                for j in range(nq):
+                    sc[EQ + j] += g * ql[j, t]
+                if fading and m > RENORM:
+                    W /= m
+                    N /= m
+                    C /= m
+                    for j in range(nq):
+                        sc[EQ + j] /= m
+                    for i in range(k):
+                        row[i] /= m
+                        col[i] /= m
+                        dia[i] /= m
+                    m = 1.0
+            if moa:
+                mh = 1.0 if majority_of(row, k) == y else 0.0
+            if w > 0.0 or moa:
+                if fading:
+                    mb *= inv_alpha
+                g = w * mb
+                BWv += g
+                BNv += mb
+                BMv += g * mh
+                BPv += g * perhit[t]
+                if fading and mb > RENORM:
+                    BWv /= mb
+                    BNv /= mb
+                    BMv /= mb
+                    BPv /= mb
+                    mb = 1.0
+        if ci < nck and ck_index[ci] == t:
+            finalise(W, N, C, m, BWv, BNv, BMv, BPv, sc, row, col, dia, k, moa, pos, n_classes_total,
+                     metric_ids, metric_arg, class_ids, out, outc, ci, e)
+            ci += 1
+    sc[EW] = W
+    sc[EN] = N
+    sc[EC] = C
+    sc[EI] = m
+    sc[BW] = BWv
+    sc[BN] = BNv
+    sc[BM] = BMv
+    sc[BP] = BPv
+    sc[BI] = mb
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _eval_add(s, row0, k, nq, y, yp, w, q, l, t):
-    m = s[EI]
-    g = w * m
-    s[EW] += g
-    s[EN] += m
-    s[row0 + y] += g
-    s[row0 + k + yp] += g
-    if y == yp:
-        s[EC] += g
-        s[row0 + 2 * k + y] += g
-    for j in range(nq):
-        s[EQ + j] += g * q[l, j, t]
+def _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, pt, perhit, majh, wsize, dense, moa, k, base,
+                  ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, e):
+    """Sliding window of the last ``wsize`` members: add, then remove the oldest member(s).
+
+    ``dense``: every instance is a member (no missing labels, no weights), so the
+    leaving instance is exactly ``t - wsize``. Otherwise the start pointer scans to
+    the next member. In MOA's convention with weights the eval and base sides have
+    different members and separate pointers.
+    """
+    row = cl[0]
+    col = cl[1]
+    dia = cl[2]
+    W = sc[EW]
+    N = sc[EN]
+    C = sc[EC]
+    BWv = sc[BW]
+    BNv = sc[BN]
+    BMv = sc[BM]
+    BPv = sc[BP]
+    es = pt[P_ES] - base
+    ec = pt[P_EC]
+    bs = pt[P_BS] - base
+    bc = pt[P_BC]
+    same = not (moa and has_w)
+    nck = ck_index.shape[0]
+    for t in range(b0, b1):
+        y = ytrue[t]
+        w = wl[t] if has_w else 1.0
+        if y >= 0 and w >= 0.0:
+            yp_t = yp[t]
+            if not moa:
+                mh = 1 if majority_of(row, k) == y else 0
+            if w > 0.0:
+                W += w
+                N += 1.0
+                row[y] += w
+                col[yp_t] += w
+                if y == yp_t:
+                    C += w
+                    dia[y] += w
+                for j in range(nq):
+                    sc[EQ + j] += w * ql[j, t]
+                ec += 1
+            # evict from the eval side (and, when members coincide, the base side) before MOA's
+            # majority is read: MOA's window estimator drops its oldest value as it adds the new one
+            while ec > wsize:
+                if dense:
+                    r = t - wsize
+                else:
+                    r = es
+                    while True:
+                        if ytrue[r] >= 0:
+                            if (wl[r] if has_w else 1.0) > 0.0:
+                                break
+                        r += 1
+                wr = wl[r] if has_w else 1.0
+                yr = ytrue[r]
+                pr = yp[r]
+                W -= wr
+                N -= 1.0
+                row[yr] -= wr
+                col[pr] -= wr
+                if yr == pr:
+                    C -= wr
+                    dia[yr] -= wr
+                for j in range(nq):
+                    sc[EQ + j] -= wr * ql[j, r]
+                es = r + 1
+                ec -= 1
+                if same:
+                    BWv -= wr
+                    BNv -= 1.0
+                    BMv -= wr * majh[r]
+                    BPv -= wr * perhit[r]
+                    bs = r + 1
+                    bc -= 1
+            if moa:
+                mh = 1 if majority_of(row, k) == y else 0
+            if w > 0.0 or moa:
+                majh[t] = mh
+                BWv += w
+                BNv += 1.0
+                BMv += w * mh
+                BPv += w * perhit[t]
+                bc += 1
+            while bc > wsize:  # MOA convention with weights: base side has its own members
+                r = bs
+                while True:
+                    if ytrue[r] >= 0 and wl[r] >= 0.0:
+                        break
+                    r += 1
+                wr = wl[r]
+                BWv -= wr
+                BNv -= 1.0
+                BMv -= wr * majh[r]
+                BPv -= wr * perhit[r]
+                bs = r + 1
+                bc -= 1
+        if ci < nck and ck_index[ci] == t:
+            finalise(W, N, C, 1.0, BWv, BNv, BMv, BPv, sc, row, col, dia, k, moa, pos, n_classes_total,
+                     metric_ids, metric_arg, class_ids, out, outc, ci, e)
+            ci += 1
+    sc[EW] = W
+    sc[EN] = N
+    sc[EC] = C
+    sc[BW] = BWv
+    sc[BN] = BNv
+    sc[BM] = BMv
+    sc[BP] = BPv
+    pt[P_ES] = es + base
+    pt[P_EC] = ec
+    pt[P_BS] = bs + base
+    pt[P_BC] = bc
+
+
+# ----------------------------------------------------------------------------
+# two-class specialisations: the six class counts live in registers, branch-free updates
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _eval_remove(s, row0, k, nq, y, yp, w, q, l, t):
-    # windows only (multiplier is 1)
-    s[EW] -= w
-    s[EN] -= 1.0
-    s[row0 + y] -= w
-    s[row0 + k + yp] -= w
-    if y == yp:
-        s[EC] -= w
-        s[row0 + 2 * k + y] -= w
-    for j in range(nq):
-        s[EQ + j] -= w * q[l, j, t]
+def _cumulative_block2(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fading, inv_alpha, moa,
+                       ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, e):
+    """:func:`_cumulative_block` for two classes (same arithmetic, counts kept in registers)."""
+    row = cl[0]
+    col = cl[1]
+    dia = cl[2]
+    r0, r1, c0, c1, d0, d1 = row[0], row[1], col[0], col[1], dia[0], dia[1]
+    W = sc[EW]
+    N = sc[EN]
+    C = sc[EC]
+    m = sc[EI]
+    BWv = sc[BW]
+    BNv = sc[BN]
+    BMv = sc[BM]
+    BPv = sc[BP]
+    mb = sc[BI]
+    nck = ck_index.shape[0]
+    for t in range(b0, b1):
+        y = ytrue[t]
+        w = wl[t] if has_w else 1.0
+        if y >= 0 and w >= 0.0:
+            yp_t = yp[t]
+            y1 = 1.0 if y == 1 else 0.0
+            p1 = 1.0 if yp_t == 1 else 0.0
+            hit = 1.0 if y == yp_t else 0.0
+            if not moa:
+                mh = 1.0 if (1 if r1 > r0 else 0) == y else 0.0
+            if w > 0.0:
+                if fading:
+                    m *= inv_alpha
+                g = w * m
+                W += g
+                N += m
+                r1 += g * y1
+                r0 += g * (1.0 - y1)
+                c1 += g * p1
+                c0 += g * (1.0 - p1)
+                gh = g * hit
+                C += gh
+                d1 += gh * y1
+                d0 += gh * (1.0 - y1)
+                for j in range(nq):
+                    sc[EQ + j] += g * ql[j, t]
+                if fading and m > RENORM:
+                    W /= m
+                    N /= m
+                    C /= m
+                    r0 /= m
+                    r1 /= m
+                    c0 /= m
+                    c1 /= m
+                    d0 /= m
+                    d1 /= m
+                    for j in range(nq):
+                        sc[EQ + j] /= m
+                    m = 1.0
+            if moa:
+                mh = 1.0 if (1 if r1 > r0 else 0) == y else 0.0
+            if w > 0.0 or moa:
+                if fading:
+                    mb *= inv_alpha
+                g = w * mb
+                BWv += g
+                BNv += mb
+                BMv += g * mh
+                BPv += g * perhit[t]
+                if fading and mb > RENORM:
+                    BWv /= mb
+                    BNv /= mb
+                    BMv /= mb
+                    BPv /= mb
+                    mb = 1.0
+        if ci < nck and ck_index[ci] == t:
+            row[0], row[1], col[0], col[1], dia[0], dia[1] = r0, r1, c0, c1, d0, d1
+            finalise(W, N, C, m, BWv, BNv, BMv, BPv, sc, row, col, dia, 2, moa, pos, n_classes_total,
+                     metric_ids, metric_arg, class_ids, out, outc, ci, e)
+            ci += 1
+    row[0], row[1], col[0], col[1], dia[0], dia[1] = r0, r1, c0, c1, d0, d1
+    sc[EW] = W
+    sc[EN] = N
+    sc[EC] = C
+    sc[EI] = m
+    sc[BW] = BWv
+    sc[BN] = BNv
+    sc[BM] = BMv
+    sc[BP] = BPv
+    sc[BI] = mb
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _window_block2_dense(ytrue, yp, b0, b1, sc, cl, pt, perhit, majh, wsize, moa, base,
+                         ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, e):
+    """:func:`_window_block` for two classes, every instance a member, no extra quantities."""
+    row = cl[0]
+    col = cl[1]
+    dia = cl[2]
+    r0, r1, c0, c1, d0, d1 = row[0], row[1], col[0], col[1], dia[0], dia[1]
+    W = sc[EW]
+    C = sc[EC]
+    BMv = sc[BM]
+    BPv = sc[BP]
+    ec = pt[P_EC]
+    nck = ck_index.shape[0]
+    for t in range(b0, b1):
+        y = ytrue[t]
+        yp_t = yp[t]
+        y1 = 1.0 if y == 1 else 0.0
+        p1 = 1.0 if yp_t == 1 else 0.0
+        hit = 1.0 if y == yp_t else 0.0
+        if not moa:
+            mh = 1 if (1 if r1 > r0 else 0) == y else 0
+        W += 1.0
+        r1 += y1
+        r0 += 1.0 - y1
+        c1 += p1
+        c0 += 1.0 - p1
+        C += hit
+        d1 += hit * y1
+        d0 += hit * (1.0 - y1)
+        if ec >= wsize:
+            r = t - wsize
+            yr = ytrue[r]
+            x1 = 1.0 if yr == 1 else 0.0
+            q1 = 1.0 if yp[r] == 1 else 0.0
+            hr = 1.0 if yr == yp[r] else 0.0
+            W -= 1.0
+            r1 -= x1
+            r0 -= 1.0 - x1
+            c1 -= q1
+            c0 -= 1.0 - q1
+            C -= hr
+            d1 -= hr * x1
+            d0 -= hr * (1.0 - x1)
+            BMv -= majh[r]
+            BPv -= perhit[r]
+        else:
+            ec += 1
+        if moa:
+            mh = 1 if (1 if r1 > r0 else 0) == y else 0
+        majh[t] = mh
+        BMv += mh
+        BPv += perhit[t]
+        if ci < nck and ck_index[ci] == t:
+            row[0], row[1], col[0], col[1], dia[0], dia[1] = r0, r1, c0, c1, d0, d1
+            finalise(W, W, C, 1.0, W, W, BMv, BPv, sc, row, col, dia, 2, moa, pos, n_classes_total,
+                     metric_ids, metric_arg, class_ids, out, outc, ci, e)
+            ci += 1
+    row[0], row[1], col[0], col[1], dia[0], dia[1] = r0, r1, c0, c1, d0, d1
+    sc[EW] = W
+    sc[EN] = W
+    sc[EC] = C
+    sc[BW] = W
+    sc[BN] = W
+    sc[BM] = BMv
+    sc[BP] = BPv
+    start = b1 - ec  # relative index of the oldest member
+    pt[P_ES] = start + base
+    pt[P_EC] = ec
+    pt[P_BS] = start + base
+    pt[P_BC] = ec
 
 
 # ----------------------------------------------------------------------------
@@ -376,19 +701,21 @@ def _eval_remove(s, row0, k, nq, y, yp, w, q, l, t):
 def run(
     ytrue,  # (T,) int32 codes, -1 = missing label
     ypred,  # (L, T) int32 codes
-    weights,  # (L, T) float64, or (0, 0) when unweighted
-    q,  # (L, nq, T) float64 extra per-instance quantities, or (L, 0, 0)
+    weights,  # (L, T) float64, or (L, 0) when unweighted; -1 = ignore for this series (MOA reset)
+    q,  # (L, nq, T) float64 extra per-instance quantities
     kinds,  # (E,) int64 estimator kind codes
     wsize,  # (E,) int64 window sizes (0 if not a window)
     alphas,  # (E,) float64 fading factors (1.0 if not fading)
     hslot,  # (E,) int64 index into majhit's second axis for windows, -1 otherwise
     moa,  # bool
+    dense,  # bool: no missing labels and no weights
     pos,  # int positive class code (f1)
     k,  # number of classes
     base,  # absolute position of index 0
     t_begin,  # first index to process
     ck_index,  # (C,) int64 indices (relative) of checkpoints inside [t_begin, T)
-    st,  # (L, E, S) float64 state
+    sc,  # (L, E, S) float64 scalar state
+    cls,  # (L, E, 3, k) float64 class vectors ROW, COL, DIAG
     ptr,  # (L, E, 4) int64 window pointers (absolute)
     prev,  # (L,) int64 previous present label code (Persistent baseline), 0 initially
     perhit,  # (L, T) uint8 materialised Persistent hits
@@ -404,89 +731,55 @@ def run(
     T = ytrue.shape[0]
     E = kinds.shape[0]
     nq = q.shape[1]
-    has_w = weights.shape[0] > 0
-    row0 = EQ + nq
+    has_w = weights.shape[1] > 0
     nck = ck_index.shape[0]
     for l in nb.prange(L):
-        sl = st[l]
-        pl = ptr[l]
-        ci = 0
-        for t in range(t_begin, T):
-            y = ytrue[t]
-            w = weights[l, t] if has_w else 1.0
-            if y >= 0 and w >= 0.0:  # w < 0: internal "ignore for this series" (MOA reset)
-                yp = ypred[l, t]
-                ph = 1 if prev[l] == y else 0
-                perhit[l, t] = ph
-                is_eval = w > 0.0
-                in_base = is_eval or moa
-                for e in range(E):
-                    s = sl[e]
-                    kind = kinds[e]
-                    if not moa:
-                        mh = 1 if majority_of(s, row0, k) == y else 0
-                    if is_eval:
-                        if kind == KIND_FADING:
-                            s[EI] /= alphas[e]
-                        _eval_add(s, row0, k, nq, y, yp, w, q, l, t)
-                        if kind == KIND_FADING and s[EI] > RENORM:
-                            _renormalise_eval(s, row0, k, nq)
-                        if kind == KIND_WINDOW:
-                            pl[e, P_EC] += 1
-                            while pl[e, P_EC] > wsize[e]:
-                                r = pl[e, P_ES] - base
-                                while True:
-                                    if ytrue[r] >= 0:
-                                        wr = weights[l, r] if has_w else 1.0
-                                        if wr > 0.0:
-                                            break
-                                    r += 1
-                                _eval_remove(s, row0, k, nq, ytrue[r], ypred[l, r], weights[l, r] if has_w else 1.0, q, l, r)
-                                pl[e, P_ES] = r + 1 + base
-                                pl[e, P_EC] -= 1
-                    if moa:
-                        mh = 1 if majority_of(s, row0, k) == y else 0
-                    if in_base:
-                        if kind == KIND_FADING:
-                            s[BI] /= alphas[e]
-                        m = s[BI]
-                        g = w * m
-                        s[BW] += g
-                        s[BN] += m
-                        s[BM] += g * mh
-                        s[BP] += g * ph
-                        if kind == KIND_FADING and s[BI] > RENORM:
-                            _renormalise_base(s)
-                        if kind == KIND_WINDOW:
-                            majhit[l, hslot[e], t] = mh
-                            pl[e, P_BC] += 1
-                            while pl[e, P_BC] > wsize[e]:
-                                r = pl[e, P_BS] - base
-                                while True:
-                                    if ytrue[r] >= 0:
-                                        wr = weights[l, r] if has_w else 1.0
-                                        if wr > 0.0 or (moa and wr >= 0.0):
-                                            break
-                                    r += 1
-                                wr = weights[l, r] if has_w else 1.0
-                                s[BW] -= wr
-                                s[BN] -= 1.0
-                                s[BM] -= wr * majhit[l, hslot[e], r]
-                                s[BP] -= wr * perhit[l, r]
-                                pl[e, P_BS] = r + 1 + base
-                                pl[e, P_BC] -= 1
-                prev[l] = y
-            if ci < nck and ck_index[ci] == t:
-                for e in range(E):
-                    finalise(sl[e], k, nq, moa, pos, n_classes_total, metric_ids, metric_arg, class_ids,
-                             out[l, ci, e], outc[l, ci, e])
-                ci += 1
+        yp = ypred[l]
+        wl = weights[l]
+        ql = q[l]
+        ph = perhit[l]
+        ci0 = 0
+        for b0 in range(t_begin, T, BLOCK):
+            b1 = min(T, b0 + BLOCK)
+            # Persistent hits of the block, shared by every estimator
+            pv = prev[l]
+            for t in range(b0, b1):
+                y = ytrue[t]
+                if y >= 0 and (wl[t] >= 0.0 if has_w else True):
+                    ph[t] = 1 if pv == y else 0
+                    pv = y
+            prev[l] = pv
+            ci1 = ci0
+            while ci1 < nck and ck_index[ci1] < b1:
+                ci1 += 1
+            for e in range(E):
+                if kinds[e] == KIND_WINDOW and k == 2 and dense and nq == 0:
+                    _window_block2_dense(ytrue, yp, b0, b1, sc[l, e], cls[l, e], ptr[l, e], ph, majhit[l, hslot[e]],
+                                         wsize[e], moa, base, ck_index, ci0, pos, n_classes_total, metric_ids,
+                                         metric_arg, class_ids, out[l], outc[l], e)
+                elif kinds[e] != KIND_WINDOW and k == 2:
+                    fad = kinds[e] == KIND_FADING
+                    _cumulative_block2(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ph, fad,
+                                       1.0 / alphas[e], moa, ck_index, ci0, pos, n_classes_total, metric_ids,
+                                       metric_arg, class_ids, out[l], outc[l], e)
+                elif kinds[e] == KIND_WINDOW:
+                    _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ptr[l, e], ph,
+                                  majhit[l, hslot[e]], wsize[e], dense, moa, k, base, ck_index, ci0, pos,
+                                  n_classes_total, metric_ids, metric_arg, class_ids, out[l], outc[l], e)
+                else:
+                    fad = kinds[e] == KIND_FADING
+                    _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ph, fad,
+                                      1.0 / alphas[e], moa, k, ck_index, ci0, pos, n_classes_total, metric_ids,
+                                      metric_arg, class_ids, out[l], outc[l], e)
+            ci0 = ci1
 
 
 @nb.njit(cache=True, parallel=True, error_model="numpy")
-def finalise_state(st, k, nq, moa, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc):
+def finalise_state(sc, cls, k, moa, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc):
     """Finalise the current state of every lead and estimator (``out[l, e]``, ``outc[l, e]``)."""
-    for l in nb.prange(st.shape[0]):
-        for e in range(st.shape[1]):
-            finalise(st[l, e], k, nq, moa, pos, n_classes_total, metric_ids, metric_arg, class_ids,
-                     out[l, e], outc[l, e])
+    for l in nb.prange(sc.shape[0]):
+        for e in range(sc.shape[1]):
+            s = sc[l, e]
+            c = cls[l, e]
+            finalise(s[EW], s[EN], s[EC], s[EI], s[BW], s[BN], s[BM], s[BP], s, c[0], c[1], c[2], k, moa, pos,
+                     n_classes_total, metric_ids, metric_arg, class_ids, out[l], outc[l], 0, e)

@@ -1,0 +1,46 @@
+"""Single-pass integer label encoding (the numpy layer's fast path for integer labels)."""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+
+@nb.njit(cache=True)
+def int_range(a):
+    """``(min, max)`` of a non-empty 1-D integer array."""
+    lo = a[0]
+    hi = a[0]
+    for i in range(1, a.shape[0]):
+        v = a[i]
+        if v < lo:
+            lo = v
+        elif v > hi:
+            hi = v
+    return np.int64(lo), np.int64(hi)
+
+
+@nb.njit(cache=True)
+def int_presence(a, lo, nbins, present):
+    """Mark ``present[v - lo] = True`` for every value ``v`` of ``a``."""
+    for i in range(a.shape[0]):
+        present[np.int64(a[i]) - lo] = True
+
+
+@nb.njit(cache=True)
+def int_map(a, lut, lo, out):
+    """``out[i] = lut[a[i] - lo]``; returns the first index whose value has no code (-1 if none)."""
+    bad = -1
+    n = lut.shape[0]
+    for i in range(a.shape[0]):
+        j = np.int64(a[i]) - lo
+        if j < 0 or j >= n:
+            out[i] = -1
+            if bad < 0:
+                bad = i
+            continue
+        c = lut[j]
+        out[i] = c
+        if c < 0 and bad < 0:
+            bad = i
+    return bad
