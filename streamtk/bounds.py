@@ -80,6 +80,11 @@ def hoeffding_sample_size(eps, delta, *, value_range=1.0):
     Gama et al. 2013 (seed 004), Appendix A: ``eps = 0.01``, ``delta = 0.05`` gives
     ``n = 18444.4``, printed as 18444 in the paper; the smallest integer sample that
     actually guarantees the bound is ``ceil(n) = 18445``.
+
+    Examples
+    --------
+    >>> round(hoeffding_sample_size(0.01, 0.05), 1)
+    18444.4
     """
     eps = _arr(eps, "eps", low=0)
     delta = _arr(delta, "delta", low=0, high=1, high_open=False)
@@ -104,6 +109,11 @@ def confidence_half_width(n, *, z=2.0, p=0.5):
 
     Gama et al. 2013 (seed 004), section 3.4, with the worst case ``p = 0.5`` and
     ``z = 2`` (95%): ``n = 1000`` gives 0.0316 ("3%"), ``n = 10000`` gives 0.01.
+
+    Examples
+    --------
+    >>> confidence_half_width([1000, 10000]).round(4).tolist()
+    [0.0316, 0.01]
     """
     n = _arr(n, "n", low=0)
     z = _arr(z, "z", low=0)

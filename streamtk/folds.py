@@ -189,6 +189,16 @@ def significance_curves(
     vectorised call (Wilcoxon's exact null distribution is computed once per distinct
     set of ranks). The tests are those of Bifet et al. 2015, section 4.
 
+    Examples
+    --------
+    >>> import numpy as np, xarray as xr
+    >>> acc = xr.DataArray(np.array([[0.80, 0.82, 0.79, 0.85, 0.81, 0.83],
+    ...                              [0.78, 0.80, 0.79, 0.80, 0.77, 0.79]]).T[:, :, None].repeat(2, -1),
+    ...                    dims=("fold", "model", "time"), coords={"model": ["A", "B"]})
+    >>> out = significance_curves(acc)
+    >>> out.signed_statistic.sel(test="sign").values.tolist(), out.n.sel(test="wilcoxon").values.tolist()
+    ([5.0, 5.0], [5, 5])
+
     See Also
     --------
     streamtk.stats.sign_test, streamtk.stats.wilcoxon_test : the numpy layer.

@@ -86,6 +86,11 @@ def expected_noisy_accuracy(p0, p_noise, n_classes: int, *, formula: str = "exac
     ``exact``: ``p0 (1 - p_noise) + p_noise / c`` (uniform redraw over all ``c`` classes).
     ``paper``: Bifet et al. 2015 (seed 000), section 4.1,
     ``p0 (1 - p_noise) + (1 - p0) p_noise / c``.
+
+    Examples
+    --------
+    >>> round(expected_noisy_accuracy(0.8, 0.1, 4), 4), round(expected_noisy_accuracy(0.8, 0.1, 4, formula="paper"), 4)
+    (0.745, 0.725)
     """
     check_choice(formula, "formula", ("exact", "paper"))
     c = check_positive_int(n_classes, "n_classes")

@@ -216,6 +216,14 @@ def friedman_test(
     --------
     scipy.stats.friedmanchisquare : the omnibus statistic (reference in the tests).
     streamtk.plot.cd_diagram.cd_diagram : draws the result.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> scores = np.array([[0.9, 0.8, 0.7], [0.85, 0.8, 0.6], [0.8, 0.82, 0.7], [0.9, 0.7, 0.65]] * 3)
+    >>> res = friedman_test(scores, names=["A", "B", "C"])
+    >>> res.average_ranks.round(3).tolist(), round(res.cd, 3), res.groups
+    ([1.25, 1.75, 3.0], 0.957, (('A', 'B'),))
     """
     alpha = check_in_open_unit_interval(alpha, "alpha")
     check_choice(posthoc, "posthoc", _POSTHOC)

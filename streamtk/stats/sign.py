@@ -138,6 +138,15 @@ def sign_test(
     --------
     scipy.stats.binomtest : the same exact test on one count.
     streamtk.stats.wilcoxon_test : uses the magnitudes too and is more powerful.
+
+    Examples
+    --------
+    >>> d = [0.07, -0.01, -0.02, 1.37, 0.60, 1.42, 2.18, 1.04, 2.39, 0.03]  # Table 1, A - B
+    >>> r = sign_test(d, method="normal", alternative="greater")
+    >>> float(r.statistic), float(r.critical), bool(r.reject)
+    (8.0, 8.0, True)
+    >>> round(float(sign_test(d, alternative="greater").pvalue), 4)  # exact: 56/1024
+    0.0547
     """
     alternative, alpha = check_test_options(alternative, alpha)
     check_choice(method, "method", _METHODS)

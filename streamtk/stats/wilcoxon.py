@@ -221,6 +221,16 @@ def wilcoxon_test(
     --------
     scipy.stats.wilcoxon : the same test on one or many samples (used as the reference
         in the tests).
+
+    Examples
+    --------
+    Bifet et al. 2015, Table 1 (10 folds):
+
+    >>> a = [77.98, 72.26, 76.95, 77.94, 72.23, 76.90, 77.93, 72.37, 76.93, 77.97]
+    >>> b = [77.91, 72.27, 76.97, 76.57, 71.63, 75.48, 75.75, 71.33, 74.54, 77.94]
+    >>> res = wilcoxon_test(a, b)
+    >>> float(res.r_plus), float(res.r_minus), float(res.critical), bool(res.reject)
+    (52.0, 3.0, 8.0, True)
     """
     alternative, alpha = check_test_options(alternative, alpha)
     check_choice(method, "method", _METHODS)
