@@ -285,7 +285,7 @@ for _k, (_sha, _csha, _nc, _desc) in _MOA.items():
         f"moa_synthetic/{_k}.arff.gz",
         _sha,
         f"MOA-generated stream ({_desc}), 10,000 instances; the generator command is in the @relation line",
-        f"download Synthetic/.../{_k}.arff from {_ANJIN}, gzip it and save it as {_k}.arff.gz",
+        f"download {_k}.arff from the Synthetic/ folder of {_ANJIN}, gzip it and save it as {_k}.arff.gz",
         10000,
         _nc,
         _csha,
@@ -347,7 +347,13 @@ def _candidates(entry: DatasetInfo, path) -> list[tuple[str, Path]]:
         if not isinstance(path, (str, os.PathLike)):
             raise TypeError(f"path must be a str or os.PathLike, got {path!r} of type {type(path).__name__}")
         p = Path(path).expanduser()
-        out.append(("path argument", p if p.is_file() else p / entry.relpath))
+        if p.is_dir():
+            out.append(("path argument (a data directory)", p / entry.relpath))
+        elif p.is_file():
+            out.append(("path argument (the file)", p))
+        else:  # neither exists: it may have been meant as either
+            out.append(("path argument as the file", p))
+            out.append(("path argument as a data directory", p / entry.relpath))
     env = os.environ.get(ENV_DATA)
     if env:
         out.append((f"${ENV_DATA}", Path(env).expanduser() / entry.relpath))

@@ -180,6 +180,8 @@ def test_missing_dataset_lists_where_it_looked(isolated):
     assert str(isolated / "cache" / "covtype" / "covtype.csv.gz") in msg
     assert "STREAMTK_DATA (not set)" in msg
     assert "scikit-multiflow==0.4.1" in msg and "fetch('covertype')" in msg
+    with pytest.raises(D.DatasetNotFoundError, match=r"path argument as the file: .*typo\.csv\n"):
+        D.load("electricity", path=isolated / "typo.csv")  # a missing file is listed as given
 
 
 def test_checksum_mismatch_names_file_and_both_digests(isolated):
