@@ -253,6 +253,20 @@ def test_step_function_interleaved_instances_equal_loop_kernel():
     assert state[3][:, K.N_DETECTIONS].tolist() == (ds.detection.values != 0).sum(axis=1).tolist()
 
 
+def test_loop_kernel_skips_outputs_of_other_length():
+    rng = np.random.default_rng(4)
+    x = shifted_stream(rng, 3000, "bernoulli", 3)
+    full = adwin(x)
+    sums, variances, counts, istate, fstate = K.adwin_state_new(1, 5)
+    width = np.full(3000, -1, dtype=np.int64)
+    none_f = np.empty(0)
+    K.adwin_run_one(x, sums[0], variances[0], counts[0], istate[0], fstate[0], 0.002, 32, 5, 0,
+                    width, none_f, none_f, np.empty(0, dtype=np.int8))
+    np.testing.assert_array_equal(width, full.width.values)
+    assert K.adwin_mean(istate, fstate, 0) == full["mean"].values[-1]
+    assert istate[0, K.N_DETECTIONS] == int((full.detection.values != 0).sum())
+
+
 def test_empty_instance_accessors_are_nan():
     state = K.adwin_state_new(1, 5)
     assert K.adwin_width(state[3], 0) == 0

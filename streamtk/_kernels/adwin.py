@@ -527,7 +527,15 @@ def adwin_run_one(x, S, V, C, ist, fst, delta, clock, min_window, variant, width
 
     ``x`` (n,) float64; ``S, V, C, ist, fst`` are one instance's rows of the
     state arrays (``sums[i]``, ``variances[i]``, ``counts[i]``, ``istate[i]``,
-    ``fstate[i]``, updated in place); the outputs are (n,) arrays.
+    ``fstate[i]``, updated in place); the outputs are (n,) arrays, and an
+    output of any other length (e.g. ``np.empty(0)``) is not written, so a
+    caller that needs only the widths pays for no other stores.
+
+    This is the fast way to run ADWIN inside another computation: run it over
+    the (chunk of the) loss stream first and read ``width_out`` (window start
+    ``= tick - width``), rather than calling :func:`adwin_update` or
+    :func:`adwin_step` per element from another kernel (numba's per-call
+    reference counting of the state arrays makes those 2-3x slower).
     """
     w = ist[WIDTH]
     last = ist[LAST_ROW]
@@ -540,6 +548,11 @@ def adwin_run_one(x, S, V, C, ist, fst, delta, clock, min_window, variant, width
     work = np.empty((4, S.shape[0] * S.shape[1]), dtype=np.float64)
     mean = total / w
     pow2 = clock & (clock - 1) == 0
+    n = x.shape[0]
+    write_width = width_out.shape[0] == n
+    write_mean = mean_out.shape[0] == n
+    write_variance = variance_out.shape[0] == n
+    write_detection = detection_out.shape[0] == n
     for t in range(x.shape[0]):
         # The body of adwin_step, written out: numba's inlining of a function
         # that takes arrays costs reference counting at every step (3x slower).
@@ -574,10 +587,14 @@ def adwin_run_one(x, S, V, C, ist, fst, delta, clock, min_window, variant, width
             code = 1 if mean_after > mean else -1
             ndet += 1
         mean = mean_after
-        width_out[t] = w
-        mean_out[t] = mean
-        variance_out[t] = var / w
-        detection_out[t] = code
+        if write_width:
+            width_out[t] = w
+        if write_mean:
+            mean_out[t] = mean
+        if write_variance:
+            variance_out[t] = var / w
+        if write_detection:
+            detection_out[t] = code
     ist[WIDTH] = w
     ist[LAST_ROW] = last
     ist[TICK] = tick
@@ -597,8 +614,9 @@ def adwin_run(x, sums, variances, counts, istate, fstate, delta, clock, min_wind
     stream. Per step ``t`` it writes the window width (int64), mean and
     variance (float64) after the step and the detection code (int8, see
     :func:`adwin_update`) into the ``(L, n)`` outputs. Same arithmetic as
-    :func:`adwin_update` (both run :func:`adwin_step`), with the scalars kept in
-    registers between steps.
+    :func:`adwin_update` (the loop body is :func:`adwin_step` written out, see
+    :func:`adwin_run_one`), with the scalars kept in registers between steps. Outputs whose last axis is not ``n`` (e.g. shape
+    ``(L, 0)``) are not written.
     """
     for lead in prange(x.shape[0]):
         adwin_run_one(x[lead], sums[lead], variances[lead], counts[lead], istate[lead], fstate[lead], delta, clock,
