@@ -128,7 +128,7 @@ def as_float_array(values, name: str, *, allow_nan: bool = False, ndim_min: int 
         if bad.size:
             idx = np.unravel_index(bad[0], arr.shape)
             raise ValueError(
-                f"{name} contains a non-finite value {arr[idx]!r} at index {tuple(int(i) for i in idx)}"
+                f"{name} contains a non-finite value {arr[idx].item()!r} at index {tuple(int(i) for i in idx)}"
             )
     return arr
 
@@ -140,7 +140,7 @@ def check_nonnegative_weights(weights: np.ndarray, name: str = "weights") -> np.
     if neg.size:
         idx = np.unravel_index(neg[0], weights.shape)
         raise ValueError(
-            f"{name} must be non-negative, got {weights[idx]!r} at index {tuple(int(i) for i in idx)}"
+            f"{name} must be non-negative, got {weights[idx].item()!r} at index {tuple(int(i) for i in idx)}"
         )
     return weights
 

@@ -86,9 +86,9 @@ def _prepare(y_true, y_pred, weights, lead_dims):
         tcoords = {k: v.variable for k, v in y_true.coords.items() if v.dims == y_true.dims}
         y_true = y_true.values
     tcoords.update(tcoords_pred)
-    n = np.shape(y_true)[0] if np.ndim(y_true) >= 1 else None
-    if n is None:
-        raise ValueError(f"y_true must be one-dimensional (n,), got a scalar {y_true!r}")
+    if np.ndim(y_true) != 1:
+        raise ValueError(f"y_true must be one-dimensional (n,), got shape {np.shape(y_true)}")
+    n = np.shape(y_true)[0]
     if yp2.shape[1] != n:
         raise ValueError(f"y_pred has {yp2.shape[1]} instances along its last axis but y_true has {n}")
     if isinstance(weights, xr.DataArray):

@@ -111,7 +111,7 @@ def _encode_with(enc: Encoding, values, name, *, allow_missing):
         bad = _enc.int_map(flat, lut, lo, codes)
         if bad >= 0:
             raise ValueError(
-                f"{name} contains the label {flat[bad]!r}, which is not one of the classes {classes.tolist()!r}"
+                f"{name} contains the label {flat[bad].item()!r}, which is not one of the classes {classes.tolist()!r}"
             )
         return codes.reshape(arr.shape)
     # fast path: numeric labels with a numeric class array
@@ -125,7 +125,7 @@ def _encode_with(enc: Encoding, values, name, *, allow_missing):
         pos_clipped = np.minimum(pos, len(sorted_classes) - 1)
         ok = sorted_classes[pos_clipped] == vals
         if not ok.all():
-            bad = vals[~ok][0]
+            bad = vals[~ok][0].item()
             raise ValueError(
                 f"{name} contains the label {bad!r}, which is not one of the classes {classes.tolist()!r}"
             )
