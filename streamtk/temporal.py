@@ -50,6 +50,20 @@ def _labels_1d(y_true, name="y_true"):
     return arr
 
 
+def _encode(enc, values, name):
+    """Codes of ``values``; integer labels of classes ``0..k-1`` are their own codes (fast path)."""
+    k = enc.n_classes
+    if (isinstance(values, np.ndarray) and not isinstance(values, np.ma.MaskedArray)
+            and values.dtype.kind in "iu" and enc.classes.dtype.kind in "iu"
+            and np.array_equal(enc.classes, np.arange(k))):
+        if values.size and (values.min() < 0 or values.max() >= k):
+            bad = values[(values < 0) | (values >= k)][0].item()
+            raise ValueError(f"{name} contains the label {bad!r}, which is not one of the classes "
+                             f"{enc.classes.tolist()!r}")
+        return values.astype(np.int64, copy=False)
+    return enc.encode(values, name, allow_missing=True)
+
+
 class LabelDependence:
     """Streaming accumulator of the label-dependence statistics (chunked == one pass).
 
@@ -100,7 +114,7 @@ class LabelDependence:
     # ------------------------------------------------------------------ numpy layer
     def update(self, y_chunk) -> None:
         """Process the next chunk of labels (any length, missing labels allowed)."""
-        codes = self.encoding.encode(_labels_1d(y_chunk, "y_chunk"), "y_chunk", allow_missing=True)
+        codes = _encode(self.encoding, _labels_1d(y_chunk, "y_chunk"), "y_chunk")
         self._process(codes, final=False)
 
     def _process(self, codes, *, final):
@@ -329,10 +343,11 @@ def label_dependence(
     (0.7142857142857143, 0.75)
     """
     arr = _labels_1d(y_true)
-    enc, (codes,) = encode_labels(arr, classes=classes)
-    acc = LabelDependence(enc.classes, max_lag=max_lag, windows=windows, fading=fading,
+    if classes is None:
+        classes = encode_labels(arr)[0].classes
+    acc = LabelDependence(classes, max_lag=max_lag, windows=windows, fading=fading,
                           prequential=prequential, every=every)
-    acc._process(codes, final=False)
+    acc._process(_encode(acc.encoding, arr, "y_true"), final=False)
     return acc.result()
 
 

@@ -331,3 +331,15 @@ def test_chunk_boundary_after_missing_labels_with_fading():
     for name in one.data_vars:
         np.testing.assert_array_equal(one[name].values, two[name].values, err_msg=name)
     check_against_reference(one, np.array([0, 1, -1, -1, 1, 1, 0, 2]), 3, 2)
+
+
+def test_integer_fast_path_equals_general_encoding():
+    y = np.random.default_rng(12).integers(0, 4, 300)
+    fast = label_dependence(y, max_lag=3, windows=7, classes=[0, 1, 2, 3])
+    general = label_dependence(y.astype(float), max_lag=3, windows=7, classes=[0.0, 1.0, 2.0, 3.0])
+    for name in ("prior", "transition", "p_t", "p_run", "evidence", "n_labels"):
+        np.testing.assert_array_equal(fast[name].values, general[name].values)
+    with pytest.raises(ValueError, match="label 5, which is not one of the classes"):
+        label_dependence(np.array([0, 5, 1]), classes=[0, 1, 2])
+    with pytest.raises(ValueError, match="label -1, which is not one of the classes"):
+        label_dependence(np.array([0, -1, 1]), classes=[0, 1, 2])

@@ -173,17 +173,21 @@ def _rescale(e, factor, cnt, trans, ev_n, ev_h):
 
 @nb.njit(cache=True)
 def advance_cursor(codes, start, cursor):
-    """Advance the run-length cursor ``[label, run]`` over ``codes[start:]`` (in place)."""
-    prev = cursor[0]
-    run = cursor[1]
-    for s in range(start, codes.shape[0]):
-        c = codes[s]
-        if c == prev:
-            run += 1
-        else:
-            prev = c
-            run = 1
-    cursor[0] = prev
+    """Advance the run-length cursor ``[label, run]`` over ``codes[start:]`` (in place).
+
+    Scans backwards over the last run only: O(length of the last run), not O(n).
+    """
+    m = codes.shape[0]
+    if m <= start:
+        return
+    last = codes[m - 1]
+    s = m - 1
+    while s > start and codes[s - 1] == last:
+        s -= 1
+    run = m - s
+    if s == start and cursor[0] == last:
+        run += cursor[1]
+    cursor[0] = last
     cursor[1] = run
 
 
