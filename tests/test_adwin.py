@@ -308,6 +308,10 @@ def test_mean_and_variance_are_those_of_the_window():
     x = shifted_stream(rng, 4000, "normal", 4)
     ds = adwin(x, delta=0.05)
     assert ds.detection.values.any()
+    assert (np.diff(ds.start.values) >= 0).all()  # a monotone window: the start never moves back
+    grow = np.diff(ds.width.values)
+    cut = ds.detection.values[1:] != 0
+    assert (grow[cut] <= 0).all() and (grow[~cut] == 1).all()
     for t in range(0, 4000, 37):
         s = int(ds.start[t])
         assert int(ds.width[t]) == t + 1 - s
@@ -352,9 +356,11 @@ def test_chunked_equals_one_pass(cuts, seed):
     for a, b in zip(bounds[:-1], bounds[1:]):
         det.update(x[:, a:b])
     assert det.n_seen == 900
-    xr.testing.assert_identical(
-        det.result().drop_attrs(), adwin(x, delta=0.05, clock=4).drop_attrs()
-    )
+    xr.testing.assert_identical(det.result().drop_attrs(), adwin(x, delta=0.05, clock=4).drop_attrs())
+    single = Adwin(delta=0.05, clock=4)  # one stream: the serial kernel, no thread pool
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        single.update(x[1, a:b])
+    xr.testing.assert_identical(single.result().drop_attrs(), adwin(x[1], delta=0.05, clock=4).drop_attrs())
 
 
 def test_leading_dims_are_independent():

@@ -135,9 +135,12 @@ class Adwin:
         if self._lead is None:
             raise ValueError("Adwin.result() called before any update(): there is no data yet")
         lead = self._lead
-        parts = list(zip(*self._chunks))
-        width, mean, variance, detection = (np.concatenate(p, axis=1) for p in parts[:4])
-        instance = np.concatenate(parts[4])
+        if len(self._chunks) == 1:
+            width, mean, variance, detection, instance = self._chunks[0]
+        else:
+            parts = list(zip(*self._chunks))
+            width, mean, variance, detection = (np.concatenate(p, axis=1) for p in parts[:4])
+            instance = np.concatenate(parts[4])
         start = instance[None, :] - width
         dims = lead.names + ("time",)
 
