@@ -24,6 +24,7 @@ import xarray as xr
 
 from ._labelled import base_attrs
 from ._validation import as_tuple_of, check_choice, check_in_open_unit_interval
+from .curves import evaluate
 from .stats.mcnemar import mcnemar_test
 from .stats.sign import sign_test
 from .stats.wilcoxon import wilcoxon_test
@@ -75,9 +76,14 @@ def fold_comparison(y_true, pred_a, pred_b, test_mask, *, metric="accuracy", cla
         ``score_a``, ``score_b`` on ``(..., fold)``; ``tested`` (instances each fold
         tested); ``mcnemar_a`` (instances of any fold misclassified by A and correctly
         by B) and ``mcnemar_b`` (the opposite) on ``(...)``, pooled over folds.
-    """
-    from .curves import evaluate  # the engine's labelled layer
 
+    Notes
+    -----
+    With one ``y_true`` for all runs every run and fold goes through a single
+    ``evaluate`` pass; with one stream per run ``evaluate`` is called once per run
+    (it takes a one-dimensional ``y_true``). Instances with a missing label are skipped
+    by ``evaluate`` and never counted as discordant by McNemar.
+    """
     da_a = _as_da(pred_a, "pred_a", lead_dims)
     da_b = _as_da(pred_b, "pred_b", lead_dims)
     if da_a.dims != da_b.dims or da_a.shape != da_b.shape:
@@ -129,7 +135,7 @@ def fold_comparison(y_true, pred_a, pred_b, test_mask, *, metric="accuracy", cla
     ok_b = b_vals == y_full
     mc_a = np.sum((~ok_a & ok_b) & m_vals, axis=(-1, -2)).astype(np.float64)
     mc_b = np.sum((ok_a & ~ok_b) & m_vals, axis=(-1, -2)).astype(np.float64)
-    coords = {k: v for k, v in da_a.coords.items() if time_dim not in v.dims}
+    coords = {name: c for name, c in da_a.coords.items() if time_dim not in c.dims}
     fold_dims = lead + (fold_dim,)
     return xr.Dataset(
         {
