@@ -267,6 +267,16 @@ def test_loop_kernel_skips_outputs_of_other_length():
     assert istate[0, K.N_DETECTIONS] == int((full.detection.values != 0).sum())
 
 
+def test_capacity_of_a_state_with_few_rows():
+    # rows 0..R-1 with M buckets each hold M (2**R - 1) inputs; one more would need row R
+    sums, variances, counts, istate, fstate = state = K.adwin_state_new(1, max_buckets=2, max_rows=3)
+    assert K.adwin_capacity(2, 3) == 14
+    work = K.adwin_work_new(sums)
+    for _ in range(14):
+        K.adwin_update(*state, work, 0, 1.0, 0.002, 10**9, 5, 0)
+    assert K.adwin_rows(istate, 0) == 3 and counts[0].tolist() == [2, 2, 2]
+
+
 def test_empty_instance_accessors_are_nan():
     state = K.adwin_state_new(1, 5)
     assert K.adwin_width(state[3], 0) == 0

@@ -615,9 +615,10 @@ def adwin_run(x, sums, variances, counts, istate, fstate, delta, clock, min_wind
     variance (float64) after the step and the detection code (int8, see
     :func:`adwin_update`) into the ``(L, n)`` outputs. Same arithmetic as
     :func:`adwin_update` (the loop body is :func:`adwin_step` written out, see
-    :func:`adwin_run_one`), with the scalars kept in registers between steps. Outputs whose last axis is not ``n`` (e.g. shape
-    ``(L, 0)``) are not written.
+    :func:`adwin_run_one`), with the scalars kept in registers between steps.
+    Outputs whose last axis is not ``n`` (e.g. shape ``(L, 0)``) are not written.
     """
     for lead in prange(x.shape[0]):
-        adwin_run_one(x[lead], sums[lead], variances[lead], counts[lead], istate[lead], fstate[lead], delta, clock,
-                  min_window, variant, width_out[lead], mean_out[lead], variance_out[lead], detection_out[lead])
+        adwin_run_one(x[lead], sums[lead], variances[lead], counts[lead], istate[lead], fstate[lead], delta,
+                      clock, min_window, variant, width_out[lead], mean_out[lead], variance_out[lead],
+                      detection_out[lead])
