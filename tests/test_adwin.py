@@ -294,7 +294,8 @@ def test_memory_is_logarithmic_and_histogram_invariants_hold():
         K.adwin_update(*state, work, 0, xi, 0.002, 32, 5, 0)
         w = K.adwin_width(istate, 0)
         rows = K.adwin_rows(istate, 0)
-        assert rows <= math.ceil(math.log2(w)) + 1
+        assert rows <= math.ceil(math.log2(w)) + 1  # the O(log W) bound
+        assert 2**rows - 1 <= w  # the exact one: every row holds at least one bucket
         if t % 97 == 0:
             assert counts[0, :rows].max() <= 5 and counts[0, :rows].min() >= 1
             assert int((counts[0, :rows] * 2 ** np.arange(rows)).sum()) == w

@@ -31,8 +31,10 @@ is the instance index ``i`` (e.g. leads x estimators x quantities):
 
 ``M`` (``max_buckets``) is taken from the shape of ``sums`` (``M + 1`` slots per
 row), so a state can never be stepped with a mismatching ``M``. The memory per
-instance is ``O(R M)`` with a fixed row capacity ``R`` (default 64): ADWIN itself
-uses at most ``ceil(log2(W / M + 1))`` rows for a window of ``W`` inputs.
+instance is ``O(R M)`` with a fixed row capacity ``R`` (default 64; a state
+holds windows of up to :func:`adwin_capacity` ``= M (2**R - 1)`` inputs). ADWIN
+itself uses at most ``log2(W + 1)`` rows for a window of ``W`` inputs: for
+``M >= 2`` every row holds at least one bucket.
 
 Floating-point fidelity
 -----------------------
