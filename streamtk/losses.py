@@ -1,0 +1,381 @@
+"""Curves of real-valued per-instance losses and resources under every estimator.
+
+Three labelled functions on the estimator/time schema of :func:`streamtk.evaluate`
+(dims ``(*lead, "estimator", "time")``, coordinate ``instance`` on ``time``):
+
+:func:`loss_curves`
+    the mean of any recorded per-instance loss (squared or absolute error,
+    log-loss, per-instance costs, ...): prequential, sliding windows, fading
+    factors and ADWIN (Gama, Sebastiao & Rodrigues 2013, ``seeds/004_*.txt``,
+    section 3.3, Algorithms 1-3; Bifet et al. 2015, ``seeds/000_*.txt``, section 6);
+:func:`regression_curves`
+    MAE, MSE and RMSE of recorded regression predictions;
+:func:`resource_curves`
+    throughput (instances per second), model memory and RAM-Hours from recorded
+    per-instance processing times and model sizes (Gama et al. 2013, sections 2-3;
+    RAM-Hours as in MOA and Bifet et al.: 1 RAM-Hour = 1 GB of memory for one hour).
+
+The numpy layer (:func:`estimator_sums`, :func:`checkpoints`) is shared with
+:mod:`streamtk.compare`; the kernels are :mod:`streamtk._kernels.compare`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+
+from ._kernels import adwin as _ka
+from ._kernels import compare as _k
+from ._labelled import LeadingDims, base_attrs, split_leading, time_coords
+from ._validation import as_float_array, check_positive_int
+from .engine import checkpoint_positions
+from .estimators import EstimatorSpec, build_estimators, estimator_coords
+
+__all__ = ["loss_curves", "regression_curves", "resource_curves", "estimator_sums", "checkpoints"]
+
+_GAMA = "Gama, Sebastiao & Rodrigues 2013 (seed 004), sec. 3.3, Algorithms 1-3"
+_ADWIN = "Bifet et al. 2015 (seed 000), sec. 6"
+#: bytes in a GB for RAM-Hours (MOA divides the byte size by 1024**3)
+GB = 1024.0 ** 3
+_ESTIMATOR_NOTE = (
+    "prequential: mean over instances 1..t; window=w: mean over the last min(t, w) instances; "
+    "fading=alpha: S_t / N_t with S_t = x_t + alpha S_(t-1), N_t = 1 + alpha N_(t-1); "
+    "adwin=delta: mean of the current ADWIN window of the quantity (MOA's ADWIN, clock 32, M 5)"
+)
+
+
+# ---------------------------------------------------------------------------- numpy layer
+def estimator_arrays(specs: list[EstimatorSpec]):
+    """``(kinds, wsize, alphas)`` int64/int64/float64 arrays of the non-ADWIN estimators."""
+    specs = [s for s in specs if s.kind != "adwin"]
+    kinds = np.array([s.code for s in specs], dtype=np.int64)
+    wsize = np.array([s.param if s.kind == "window" else 0 for s in specs], dtype=np.int64)
+    alphas = np.array([s.param if s.kind == "fading" else 1.0 for s in specs], dtype=np.float64)
+    return kinds, wsize, alphas
+
+
+def checkpoints(n: int, every: int, present: np.ndarray | None = None):
+    """Checkpoint positions and their indices in the stream of present instances.
+
+    Returns ``(positions, ck)``: ``positions`` are 0-based stream positions (every
+    ``every`` instances and always the last); ``ck[c]`` is the index, among the
+    present (labelled) instances, of the last present instance at or before
+    ``positions[c]`` (``-1`` if none): the estimators' state at that checkpoint.
+    """
+    every = check_positive_int(every, "every")
+    pos = checkpoint_positions(0, n, every)
+    if pos.size == 0 or pos[-1] != n - 1:
+        pos = np.append(pos, np.int64(n - 1))
+    if present is None:
+        return pos, pos.copy()
+    return pos, (np.cumsum(present, dtype=np.int64)[pos] - 1)
+
+
+def estimator_sums(x: np.ndarray, specs: list[EstimatorSpec], ck: np.ndarray):
+    """Sums and counts of every quantity under every estimator, at the checkpoints.
+
+    ``x`` is ``(L, Q, T)`` float64 (present instances only). Returns
+    ``(sums, counts, means)`` of shapes ``(L, C, E, Q)``, ``(L, C, E)`` and
+    ``(L, C, E, Q)`` in the order of ``specs`` (``means = sums / counts``, NaN
+    before the first instance). For ADWIN estimators (one ADWIN instance per
+    series and quantity) the mean is ADWIN's estimate (the mean of its window),
+    the count its width and the sum ``mean * width``.
+    """
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    L, Q, T = x.shape
+    C = ck.shape[0]
+    sums = np.full((L, C, len(specs), Q), np.nan)
+    counts = np.zeros((L, C, len(specs)))
+    means = np.full((L, C, len(specs), Q), np.nan)
+    plain = [i for i, s in enumerate(specs) if s.kind != "adwin"]
+    if plain:
+        kinds, wsize, alphas = estimator_arrays(specs)
+        state = np.zeros((L, len(plain), Q + 1))
+        out = np.empty((L, C, len(plain), Q + 1))
+        _k.stream_run(x, kinds, wsize, alphas, 0, ck, state, out)
+        sums[:, :, plain, :] = out[..., :Q]
+        counts[:, :, plain] = out[..., Q]
+        means[:, :, plain, :] = out[..., :Q] / out[..., Q:]
+    seen = ck >= 0
+    for i, s in enumerate(specs):
+        if s.kind != "adwin":
+            continue
+        flat = x.reshape(L * Q, T)
+        S, V, Cn, ist, fst = _ka.adwin_state_new(L * Q)
+        width = np.empty((L * Q, T), dtype=np.int64)
+        mean = np.empty((L * Q, T))
+        empty = np.empty((L * Q, 0))
+        _ka.adwin_run(flat, S, V, Cn, ist, fst, float(s.param), 32, 5, _ka.VARIANT_CODES["moa"],
+                      width, mean, empty, np.empty((L * Q, 0), dtype=np.int8))
+        w_ck = width[:, ck[seen]].reshape(L, Q, -1)
+        m_ck = mean[:, ck[seen]].reshape(L, Q, -1)
+        means[:, seen, i, :] = np.moveaxis(m_ck, 1, 2)
+        sums[:, seen, i, :] = np.moveaxis(m_ck * w_ck, 1, 2)
+        counts[:, seen, i] = w_ck[:, 0, :]
+        sums[:, ~seen, i, :] = 0.0
+    return sums, counts, means
+
+
+def _present_of(values: np.ndarray) -> np.ndarray | None:
+    """Mask of present instances, or ``None`` when all are present (no compaction)."""
+    mask = ~np.isnan(values)
+    return None if mask.all() else mask
+
+
+# ---------------------------------------------------------------------------- labelled layer
+def _variable(lead: LeadingDims, arr: np.ndarray, **attrs) -> xr.Variable:
+    """``(L, C, E)`` -> Variable on ``(*lead, estimator, time)``."""
+    arr = lead.reshape(np.moveaxis(arr, 1, 2))
+    return xr.Variable(lead.names + ("estimator", "time"), arr, attrs=attrs)
+
+
+def _dataset(data_vars: dict, lead: LeadingDims, specs, positions, tcoords, title, **params) -> xr.Dataset:
+    coords = {}
+    coords.update(estimator_coords(specs))
+    extra = {k: ("time", np.asarray(v.values)[positions]) for k, v in tcoords.items() if k != "instance"}
+    coords.update(time_coords(positions + 1, extra))
+    coords.update(lead.coords)
+    attrs = base_attrs(
+        title,
+        every=params.pop("every"),
+        windows=[s.param for s in specs if s.kind == "window"],
+        fading=[s.param for s in specs if s.kind == "fading"],
+        adwin=[s.param for s in specs if s.kind == "adwin"],
+        estimators=_ESTIMATOR_NOTE,
+        n_instances=int(positions[-1] + 1),
+        **params,
+    )
+    return xr.Dataset(data_vars, coords=coords, attrs=attrs)
+
+
+def _count_variable(lead, counts):
+    return _variable(lead, counts, long_name="number of instances held by the estimator (fading: N_t)",
+                     units="1", formula="prequential t; window min(t, w); fading N_t = 1 + alpha N_(t-1); "
+                     "adwin: window width", reference=_GAMA)
+
+
+def loss_curves(loss, *, windows=(), fading=(), adwin=(), every=1, name="loss", long_name="mean loss",
+                units="", lead_dims=None) -> xr.Dataset:
+    """Mean of a recorded per-instance loss under every estimator, in one pass.
+
+    Parameters
+    ----------
+    loss : array-like or xarray.DataArray, shape ``(..., n)``
+        Any finite real-valued per-instance loss (e.g. squared error, log-loss, a
+        per-instance cost); leading dims (models, folds, runs) are kept. NaN marks
+        an instance that was not evaluated and is skipped by every estimator (it
+        occupies no window slot); it must then be NaN in every series.
+    windows, fading, adwin : int/float or sequence
+        Sliding-window sizes, fading factors in ``(0, 1]`` and ADWIN deltas in
+        ``(0, 1)`` (the estimate is the mean of ADWIN's current window on this loss
+        stream, MOA's ADWIN with clock 32 and 5 buckets per row).
+    every : int
+        A checkpoint every ``every`` instances, and always at the last.
+    name, long_name, units : str
+        Name and attrs of the output variable.
+    lead_dims : str or sequence of str, optional
+        Names of the leading dims of a numpy ``loss``.
+
+    Returns
+    -------
+    xarray.Dataset
+        ``<name>`` (the mean loss; NaN before the first evaluated instance) and
+        ``n_instances`` on ``(*lead, "estimator", "time")``.
+
+    Notes
+    -----
+    Prequential ``sum_{s<=t} l_s / t``; window ``sum of the last min(t, w) / min(t, w)``;
+    fading ``S_t / N_t``, ``S_t = l_t + alpha S_{t-1}``, ``N_t = 1 + alpha N_{t-1}``
+    (Gama et al. 2013, Algorithms 1-3); ADWIN: Bifet et al. 2015, section 6.
+
+    See Also
+    --------
+    streamtk.compare_losses : the Q statistic of two such loss streams.
+    moa.evaluation.WindowRegressionPerformanceEvaluator, river.utils.Rolling, river.stats.EWMean.
+
+    Examples
+    --------
+    >>> import numpy as np, streamtk.losses as sl
+    >>> ds = sl.loss_curves(np.array([1.0, 0.0, 2.0, 4.0]), windows=2, fading=0.5)
+    >>> ds.loss.sel(estimator="window=2").values.tolist()
+    [1.0, 0.5, 1.0, 3.0]
+    >>> round(float(ds.loss.sel(estimator="fading=0.5")[-1]), 4)  # (4 + 1 + 0 + 0.125) / 1.875
+    2.7333
+    """
+    x2, lead, tcoords = split_leading(loss, "loss", lead_dims=lead_dims)
+    x2 = as_float_array(x2, "loss", allow_nan=True)
+    if np.isinf(x2).any():
+        raise ValueError(f"loss contains an infinite value at index {np.unravel_index(np.isinf(x2).argmax(), x2.shape)}")
+    specs = build_estimators(windows, fading, adwin)
+    present = _present_of(x2[0])
+    if present is not None and not np.array_equal(np.isnan(x2), np.broadcast_to(~present, x2.shape)):
+        raise ValueError("loss has NaN (not evaluated) at different positions in different series; "
+                         "missing instances must be the same in every series")
+    positions, ck = checkpoints(x2.shape[1], every, present)
+    xs = x2 if present is None else x2[:, present]
+    sums, counts, means = estimator_sums(xs[:, None, :], specs, ck)
+    data = {
+        name: _variable(lead, means[..., 0], long_name=long_name, units=units,
+                        formula="sum of the loss held by the estimator / number of instances held", reference=_GAMA),
+        "n_instances": _count_variable(lead, counts),
+    }
+    return _dataset(data, lead, specs, positions, tcoords, "streamtk loss curves", every=every, loss=name)
+
+
+def regression_curves(y_true, y_pred, *, windows=(), fading=(), adwin=(), every=1, lead_dims=None) -> xr.Dataset:
+    """MAE, MSE and RMSE of recorded regression predictions under every estimator.
+
+    Parameters
+    ----------
+    y_true : array-like, shape ``(n,)``
+        Recorded targets (real numbers); NaN = no target, the instance is skipped.
+    y_pred : array-like or xarray.DataArray, shape ``(..., n)``
+        Recorded predictions (finite real numbers); leading dims are kept.
+    windows, fading, adwin, every, lead_dims
+        As in :func:`loss_curves`.
+
+    Returns
+    -------
+    xarray.Dataset
+        ``mae`` (mean of ``|y - yhat|``), ``mse`` (mean of ``(y - yhat)**2``),
+        ``rmse`` (``sqrt(mse)`` under the same estimator) and ``n_instances`` on
+        ``(*lead, "estimator", "time")``. Under ADWIN each of the two losses has its
+        own ADWIN (as MOA runs one per estimated quantity).
+
+    See Also
+    --------
+    loss_curves : the same for any loss.
+    moa.evaluation.BasicRegressionPerformanceEvaluator, river.metrics.MAE, river.metrics.RMSE.
+
+    Examples
+    --------
+    >>> import numpy as np, streamtk.losses as sl
+    >>> ds = sl.regression_curves(np.array([1.0, 2.0, 3.0]), np.array([1.5, 2.0, 1.0]))
+    >>> ds.mae.values.ravel().tolist(), ds.mse.values.ravel().tolist()
+    ([0.5, 0.25, 0.8333333333333334], [0.25, 0.125, 1.4166666666666667])
+    """
+    yt = as_float_array(y_true, "y_true", allow_nan=True)
+    if yt.ndim != 1:
+        raise ValueError(f"y_true must be one-dimensional (n,), got shape {yt.shape}")
+    if np.isinf(yt).any():
+        raise ValueError(f"y_true contains an infinite value at index {int(np.isinf(yt).argmax())}")
+    yp2, lead, tcoords = split_leading(y_pred, "y_pred", lead_dims=lead_dims)
+    yp2 = as_float_array(yp2, "y_pred")
+    if yp2.shape[1] != yt.shape[0]:
+        raise ValueError(f"y_pred has {yp2.shape[1]} instances along its last axis but y_true has {yt.shape[0]}")
+    specs = build_estimators(windows, fading, adwin)
+    present = _present_of(yt)
+    positions, ck = checkpoints(yt.shape[0], every, present)
+    if present is not None:
+        yt, yp2 = yt[present], yp2[:, present]
+    err = yp2 - yt
+    x = np.stack([np.abs(err), err * err], axis=1)
+    sums, counts, means = estimator_sums(x, specs, ck)
+    mse = means[..., 1]
+    data = {
+        "mae": _variable(lead, means[..., 0], long_name="mean absolute error", units="",
+                         formula="mean of |y_t - yhat_t| under the estimator", reference=_GAMA),
+        "mse": _variable(lead, mse, long_name="mean squared error", units="",
+                         formula="mean of (y_t - yhat_t)**2 under the estimator", reference=_GAMA),
+        "rmse": _variable(lead, np.sqrt(mse), long_name="root mean squared error", units="",
+                          formula="sqrt(mse) under the same estimator", reference=_GAMA),
+        "n_instances": _count_variable(lead, counts),
+    }
+    return _dataset(data, lead, specs, positions, tcoords, "streamtk regression curves", every=every)
+
+
+def resource_curves(seconds=None, memory=None, *, windows=(), fading=(), every=1, lead_dims=None) -> xr.Dataset:
+    """Throughput, model memory and RAM-Hours from recorded per-instance costs.
+
+    Parameters
+    ----------
+    seconds : array-like or xarray.DataArray, shape ``(..., n)``, optional
+        Processing time (test + train) of each instance in seconds (finite, >= 0).
+    memory : array-like or xarray.DataArray, shape ``(..., n)``, optional
+        Model size in bytes while processing each instance (finite, >= 0). At
+        least one of ``seconds`` and ``memory`` must be given; both must have the
+        same shape when both are given.
+    windows, fading, every, lead_dims
+        As in :func:`loss_curves`.
+
+    Returns
+    -------
+    xarray.Dataset
+        On ``(*lead, "estimator", "time")``, for the instances held by each
+        estimator:
+
+        * ``throughput`` = instances / seconds (instances/s; ``inf`` if they took
+          no time) and ``seconds`` (their total processing time), from ``seconds``;
+        * ``memory``: mean model size (bytes; ``window=1`` is the recorded size);
+        * ``ram_hours``: ``sum_s (memory_s / 1024**3) * (seconds_s / 3600)`` in
+          GB-hours (prequential: the cumulative RAM-Hours), when both are given;
+        * ``n_instances``.
+
+    Notes
+    -----
+    A RAM-Hour is 1 GB (``1024**3`` bytes) of RAM deployed for one hour (Bifet,
+    Holmes, Pfahringer & Frank 2010, *Fast perceptron decision tree learning from
+    evolving data streams*, PAKDD; the cost measure of MOA's evaluation tasks; the
+    seed Bifet et al. 2015 compares methods by the "resources consumed", Table 2).
+    MOA multiplies the model
+    size measured at each evaluation checkpoint by the time elapsed since the
+    previous one; with per-instance records streamtk sums per instance instead
+    (MOA's value is the special case of constant memory between checkpoints).
+
+    See Also
+    --------
+    moa.tasks.EvaluatePrequential : reports "model cost (RAM-Hours)" and "evaluation time".
+
+    Examples
+    --------
+    >>> import numpy as np, streamtk.losses as sl
+    >>> ds = sl.resource_curves(np.full(4, 0.5), np.full(4, 2.0 * 1024**3))
+    >>> ds.throughput.values.ravel().tolist(), ds.ram_hours.values.ravel()[-1] * 3600
+    ([2.0, 2.0, 2.0, 2.0], 4.0)
+    """
+    if seconds is None and memory is None:
+        raise ValueError("resource_curves needs seconds=, memory= or both; got neither")
+    parts = {}
+    lead = tcoords = None
+    for nm, val in (("seconds", seconds), ("memory", memory)):
+        if val is None:
+            continue
+        a2, ld, tc = split_leading(val, nm, lead_dims=lead_dims)
+        a2 = as_float_array(a2, nm)
+        if (a2 < 0).any():
+            raise ValueError(f"{nm} must be non-negative, got {a2.ravel()[np.argmax(a2.ravel() < 0)]!r}")
+        if lead is not None and (ld.shape != lead.shape or a2.shape[1] != next(iter(parts.values())).shape[1]):
+            raise ValueError(f"seconds and memory must have the same shape, got {lead.shape} and {ld.shape} "
+                             "leading dims")
+        parts[nm] = a2
+        if lead is None:
+            lead, tcoords = ld, tc
+    specs = build_estimators(windows, fading)
+    n = next(iter(parts.values())).shape[1]
+    positions, ck = checkpoints(n, every)
+    q = list(parts.values())
+    if len(parts) == 2:
+        q.append((parts["memory"] / GB) * (parts["seconds"] / 3600.0))
+    sums, counts, means = estimator_sums(np.stack(q, axis=1), specs, ck)
+    data = {}
+    j = 0
+    if "seconds" in parts:
+        data["throughput"] = _variable(lead, counts / sums[..., j], long_name="throughput", units="instances/s",
+                                       formula="instances held / their total processing time",
+                                       reference="Gama et al. 2013 (seed 004), sec. 2")
+        data["seconds"] = _variable(lead, sums[..., j], long_name="processing time of the instances held",
+                                    units="s", formula="sum of seconds under the estimator",
+                                    reference="Gama et al. 2013 (seed 004), sec. 2")
+        j += 1
+    if "memory" in parts:
+        data["memory"] = _variable(lead, means[..., j], long_name="model memory", units="bytes",
+                                   formula="mean model size under the estimator",
+                                   reference="Gama et al. 2013 (seed 004), sec. 2")
+        j += 1
+    if len(parts) == 2:
+        data["ram_hours"] = _variable(lead, sums[..., j], long_name="RAM-Hours", units="GB h",
+                                      formula="sum of (memory / 1024**3) * (seconds / 3600) under the estimator",
+                                      reference="Bifet, Holmes, Pfahringer & Frank 2010 (PAKDD), as computed by MOA's EvaluatePrequential")
+    data["n_instances"] = _count_variable(lead, counts)
+    return _dataset(data, lead, specs, positions, tcoords, "streamtk resource curves", every=every,
+                    gb_bytes=GB)
