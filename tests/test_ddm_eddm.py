@@ -243,3 +243,25 @@ def test_array_step_functions_for_fusion_match_kernels():
             dets.append(i)
             K.eddm_reset(st)
     assert dets == det_list(eddm(x))
+
+
+def test_ddm_shared_state_grid_with_min_instances_and_chunks():
+    # settings with the same min_instances share the DDM state until a drift restarts one of them
+    x = np.stack([drifting(s, 6000, [0.05, 0.3, 0.1, 0.5]) for s in range(2)])
+    kw = dict(min_instances=[20, 30], warning_level=[1.5, 2.0], drift_level=[2.0, 3.0])
+    g = ddm(x, **kw)
+    for mi in (20, 30):
+        for w in (1.5, 2.0):
+            for d in (2.0, 3.0):
+                one = ddm(x, min_instances=mi, warning_level=w, drift_level=d)
+                sub = g.sel(min_instances=mi, warning_level=w, drift_level=d)
+                for name in ("statistic", "threshold", "warning_threshold", "warning", "detection"):
+                    np.testing.assert_array_equal(sub[name].values, one[name].values)
+                assert det_list(sub.isel(model=0)) == run_ref(RefDDM(mi, w, d), x[0])[0]
+    det = DDM(**kw)
+    for a, b in ((0, 100), (100, 2999), (2999, 6000)):
+        det.update(x[:, a:b])
+    chunked = det.result()
+    for name in g.data_vars:
+        np.testing.assert_array_equal(chunked[name].values, g[name].values)
+    assert int(g["n_detections"].sum()) > 16

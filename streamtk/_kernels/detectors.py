@@ -165,11 +165,62 @@ def _estimate_block(kind, st, xrow, h, count0, j0, nb, w1, w2, a1, a2, out):
     st[3] = s3
 
 
+@numba.njit(cache=True, error_model="numpy")
+def _ph_private(r, q, v_row, j_from, nb, j0, count0, delta, lam, alpha, min_count, incremental, direction,
+                reset, ph_state, trace, stat_out, det_out, det_idx, det_n):  # fmt: skip
+    """Setting ``q`` with its own state over block positions ``j_from .. nb - 1``."""
+    cap = det_idx.shape[2]
+    s0 = ph_state[r, q, 0]
+    s1 = ph_state[r, q, 1]
+    s2 = ph_state[r, q, 2]
+    s3 = ph_state[r, q, 3]
+    s4 = ph_state[r, q, 4]
+    s5 = ph_state[r, q, 5]
+    d = delta[q]
+    lm = lam[q]
+    al = alpha[q]
+    mc = min_count[q]
+    inc = incremental
+    dr = direction
+    c = det_n[r, q]
+    for jj in range(j_from, nb):
+        v = v_row[jj]
+        if not math.isfinite(v):
+            if trace:
+                stat_out[r, q, j0 + jj] = np.nan
+                det_out[r, q, j0 + jj] = False
+            continue
+        s0, s1, s2, s3, s4, s5, stat = ph_step_scalar(s0, s1, s2, s3, s4, s5, v, d, al, inc, dr)
+        det = stat > lm and s0 >= mc
+        if trace:
+            stat_out[r, q, j0 + jj] = stat
+            det_out[r, q, j0 + jj] = det
+        if det:
+            if c < cap:
+                det_idx[r, q, c] = count0 + j0 + jj
+            c += 1
+            if reset:
+                s0 = 0.0
+                s1 = 0.0
+                s2 = 0.0
+                s3 = np.inf
+                s4 = 0.0
+                s5 = np.inf
+    det_n[r, q] = c
+    ph_state[r, q, 0] = s0
+    ph_state[r, q, 1] = s1
+    ph_state[r, q, 2] = s2
+    ph_state[r, q, 3] = s3
+    ph_state[r, q, 4] = s4
+    ph_state[r, q, 5] = s5
+
+
 @numba.njit(cache=True, parallel=True, error_model="numpy")
 def page_hinkley_grid(
     xx, h, count0,
     ekind, ewin1, ewin2, ealpha1, ealpha2, est_state,
-    sest, delta, lam, alpha, min_count, incremental, direction, reset, ph_state,
+    sest, delta, lam, alpha, min_count, incremental, direction, reset,
+    gstart, gmembers, ph_state, in_sync,
     trace, mon_out, stat_out, det_out, det_idx, det_n,
 ):  # fmt: skip
     """Run ``P`` Page-Hinkley settings over ``E`` monitored quantities of every row.
@@ -189,28 +240,38 @@ def page_hinkley_grid(
     delta, lam, alpha : (P,) float64; min_count : (P,) int64
         A detection needs ``PH_T > lam`` and at least ``min_count`` inputs since
         the (re)start.
-    incremental, reset : (P,) bool; direction : (P,) int64
-    ph_state : (L, P, 6) float64, updated in place.
+    incremental, reset : bool; direction : int
+        Shared by all settings (MOA's incremental mean; restart after an alarm;
+        0 increase, 1 decrease, 2 both).
+    gstart, gmembers : (G + 1,), (P,) int64
+        Groups of settings with the same test state (same ``sest``, ``delta``,
+        ``alpha``; they differ only in ``lam`` / ``min_count``): members of
+        group ``g`` are ``gmembers[gstart[g]:gstart[g + 1]]``.
+    ph_state : (L, P, 6) float64; in_sync : (L, P) bool
+        Per-setting state, updated in place. A setting *in sync* has exactly the
+        state of its group's shared test (no restart yet), which is computed once
+        for all of them; a restart after an alarm gives it its own state.
     trace : bool
         Write per-step ``mon_out`` (L, E, m), ``stat_out`` (L, P, m) and
         ``det_out`` (L, P, m); otherwise those may be empty.
     det_idx : (L, P, cap) int64; det_n : (L, P) int64, zero on entry.
 
     The stream is processed in blocks of ``_BLOCK`` steps: every monitored
-    quantity is computed for the block once, then each setting runs over the
-    block with its state in registers (so a grid of settings reads the data and
-    computes each estimate once). A step whose monitored value is not finite (an
-    undefined ratio ``0 / 0``) leaves the test's state unchanged, reports ``NaN``
-    and cannot alarm.
+    quantity is computed for the block once, then each group's shared test and
+    each diverged setting run over the block with their state in registers. A
+    step whose monitored value is not finite (an undefined ratio ``0 / 0``)
+    leaves the test's state unchanged, reports ``NaN`` and cannot alarm.
     """
     n_rows = xx.shape[0]
     m = xx.shape[1] - h
     n_est = ekind.shape[0]
     n_set = sest.shape[0]
+    n_grp = gstart.shape[0] - 1
     cap = det_idx.shape[2]
     for r in numba.prange(n_rows):
         xrow = xx[r]
         vals = np.empty((n_est, _BLOCK))
+        start = np.zeros(n_set, np.int64)
         for j0 in range(0, m, _BLOCK):
             nb = min(_BLOCK, m - j0)
             for e in range(n_est):
@@ -219,52 +280,83 @@ def page_hinkley_grid(
                 if trace:
                     for jj in range(nb):
                         mon_out[r, e, j0 + jj] = vals[e, jj]
-            for p in range(n_set):
-                v_row = vals[sest[p]]
-                s0 = ph_state[r, p, 0]
-                s1 = ph_state[r, p, 1]
-                s2 = ph_state[r, p, 2]
-                s3 = ph_state[r, p, 3]
-                s4 = ph_state[r, p, 4]
-                s5 = ph_state[r, p, 5]
-                d = delta[p]
-                lm = lam[p]
-                al = alpha[p]
-                mc = min_count[p]
-                inc = incremental[p]
-                dr = direction[p]
-                rs = reset[p]
-                c = det_n[r, p]
-                for jj in range(nb):
-                    v = v_row[jj]
-                    if not math.isfinite(v):
-                        if trace:
-                            stat_out[r, p, j0 + jj] = np.nan
-                            det_out[r, p, j0 + jj] = False
+            for g in range(n_grp):
+                g0 = gstart[g]
+                g1 = gstart[g + 1]
+                lead = -1
+                for k in range(g0, g1):
+                    if in_sync[r, gmembers[k]]:
+                        lead = gmembers[k]
+                        break
+                if lead >= 0:
+                    v_row = vals[sest[lead]]
+                    s0 = ph_state[r, lead, 0]
+                    s1 = ph_state[r, lead, 1]
+                    s2 = ph_state[r, lead, 2]
+                    s3 = ph_state[r, lead, 3]
+                    s4 = ph_state[r, lead, 4]
+                    s5 = ph_state[r, lead, 5]
+                    d = delta[lead]
+                    al = alpha[lead]
+                    lam_min = np.inf  # the smallest threshold among the settings in sync
+                    for k in range(g0, g1):
+                        if in_sync[r, gmembers[k]] and lam[gmembers[k]] < lam_min:
+                            lam_min = lam[gmembers[k]]
+                    for jj in range(nb):
+                        v = v_row[jj]
+                        ok = math.isfinite(v)
+                        stat = np.nan
+                        if ok:
+                            s0, s1, s2, s3, s4, s5, stat = ph_step_scalar(s0, s1, s2, s3, s4, s5, v, d, al,
+                                                                          incremental, direction)  # fmt: skip
+                        hit = ok and stat > lam_min
+                        if not (trace or hit):
+                            continue
+                        for k in range(g0, g1):
+                            q = gmembers[k]
+                            if not in_sync[r, q]:
+                                continue
+                            det = ok and stat > lam[q] and s0 >= min_count[q]
+                            if trace:
+                                stat_out[r, q, j0 + jj] = stat
+                                det_out[r, q, j0 + jj] = det
+                            if det:
+                                c = det_n[r, q]
+                                if c < cap:
+                                    det_idx[r, q, c] = count0 + j0 + jj
+                                det_n[r, q] = c + 1
+                                if reset:
+                                    # this setting restarts: from the next step on it has its own state
+                                    in_sync[r, q] = False
+                                    start[q] = jj + 1
+                                    ph_state[r, q, 0] = 0.0
+                                    ph_state[r, q, 1] = 0.0
+                                    ph_state[r, q, 2] = 0.0
+                                    ph_state[r, q, 3] = np.inf
+                                    ph_state[r, q, 4] = 0.0
+                                    ph_state[r, q, 5] = np.inf
+                        if hit and reset:
+                            lam_min = np.inf
+                            for k in range(g0, g1):
+                                if in_sync[r, gmembers[k]] and lam[gmembers[k]] < lam_min:
+                                    lam_min = lam[gmembers[k]]
+                    for k in range(g0, g1):
+                        q = gmembers[k]
+                        if in_sync[r, q]:
+                            ph_state[r, q, 0] = s0
+                            ph_state[r, q, 1] = s1
+                            ph_state[r, q, 2] = s2
+                            ph_state[r, q, 3] = s3
+                            ph_state[r, q, 4] = s4
+                            ph_state[r, q, 5] = s5
+                for k in range(g0, g1):
+                    q = gmembers[k]
+                    if in_sync[r, q]:
                         continue
-                    s0, s1, s2, s3, s4, s5, stat = ph_step_scalar(s0, s1, s2, s3, s4, s5, v, d, al, inc, dr)
-                    det = stat > lm and s0 >= mc
-                    if trace:
-                        stat_out[r, p, j0 + jj] = stat
-                        det_out[r, p, j0 + jj] = det
-                    if det:
-                        if c < cap:
-                            det_idx[r, p, c] = count0 + j0 + jj
-                        c += 1
-                        if rs:
-                            s0 = 0.0
-                            s1 = 0.0
-                            s2 = 0.0
-                            s3 = np.inf
-                            s4 = 0.0
-                            s5 = np.inf
-                det_n[r, p] = c
-                ph_state[r, p, 0] = s0
-                ph_state[r, p, 1] = s1
-                ph_state[r, p, 2] = s2
-                ph_state[r, p, 3] = s3
-                ph_state[r, p, 4] = s4
-                ph_state[r, p, 5] = s5
+                    _ph_private(r, q, vals[sest[q]], start[q], nb, j0, count0, delta, lam, alpha, min_count,
+                                incremental, direction, reset, ph_state, trace, stat_out, det_out, det_idx,
+                                det_n)  # fmt: skip
+                    start[q] = 0
 
 
 # --------------------------------------------------------------------------------------
@@ -294,17 +386,31 @@ def ddm_step_scalar(c, p, s, psmin, pmin, smin, x, min_n, warn_level, drift_leve
     Returns ``(c, p, s, psmin, pmin, smin, p + s, drift threshold, warning
     threshold, warning, drift)``.
     """
+    c, p, s, psmin, pmin, smin, ps = _ddm_update(c, p, s, psmin, pmin, smin, x, min_n)
+    thr_d, thr_w, warn, drift = _ddm_flags(c, ps, pmin, smin, min_n, warn_level, drift_level)
+    return c, p, s, psmin, pmin, smin, ps, thr_d, thr_w, warn, drift
+
+
+@numba.njit(cache=True, inline="always", error_model="numpy")
+def _ddm_update(c, p, s, psmin, pmin, smin, x, min_n):
+    """DDM state update (independent of the warning and drift levels)."""
     p = p + (x - p) / c
     s = math.sqrt(p * (1.0 - p) / c)
     c += 1.0
     ps = p + s
+    if c >= min_n and ps <= psmin:
+        pmin = p
+        smin = s
+        psmin = ps
+    return c, p, s, psmin, pmin, smin, ps
+
+
+@numba.njit(cache=True, inline="always", error_model="numpy")
+def _ddm_flags(c, ps, pmin, smin, min_n, warn_level, drift_level):
+    """DDM thresholds and flags after :func:`_ddm_update`."""
     warn = False
     drift = False
     if c >= min_n:
-        if ps <= psmin:
-            pmin = p
-            smin = s
-            psmin = ps
         if c > min_n and ps > pmin + drift_level * smin:
             drift = True
         elif ps > pmin + warn_level * smin:
@@ -315,7 +421,7 @@ def ddm_step_scalar(c, p, s, psmin, pmin, smin, x, min_n, warn_level, drift_leve
     else:
         thr_d = pmin + drift_level * smin
         thr_w = pmin + warn_level * smin
-    return c, p, s, psmin, pmin, smin, ps, thr_d, thr_w, warn, drift
+    return thr_d, thr_w, warn, drift
 
 
 @numba.njit(cache=True, inline="always", error_model="numpy")
@@ -330,47 +436,120 @@ def ddm_step(st, x, min_n, warn_level, drift_level):
     return ps, thr_d, thr_w, warn, drift
 
 
+@numba.njit(cache=True, error_model="numpy")
+def _ddm_private(r, q, xrow, j_from, nb, j0, count0, min_n, warn_level, drift_level, state, trace,
+                 stat_out, thr_out, wthr_out, warn_out, det_out, det_idx, det_n):  # fmt: skip
+    """Setting ``q`` with its own state over block positions ``j_from .. nb - 1``."""
+    cap = det_idx.shape[2]
+    c, p, s = state[r, q, 0], state[r, q, 1], state[r, q, 2]
+    psmin, pmin, smin = state[r, q, 3], state[r, q, 4], state[r, q, 5]
+    mn = min_n[q]
+    wl = warn_level[q]
+    dl = drift_level[q]
+    k = det_n[r, q]
+    for jj in range(j_from, nb):
+        j = j0 + jj
+        c, p, s, psmin, pmin, smin, ps, thr_d, thr_w, warn, drift = ddm_step_scalar(
+            c, p, s, psmin, pmin, smin, xrow[j], mn, wl, dl
+        )
+        if trace:
+            stat_out[r, q, j] = ps
+            thr_out[r, q, j] = thr_d
+            wthr_out[r, q, j] = thr_w
+            warn_out[r, q, j] = warn
+            det_out[r, q, j] = drift
+        if drift:
+            if k < cap:
+                det_idx[r, q, k] = count0 + j
+            k += 1
+            c, p, s, psmin, pmin, smin = 1.0, 1.0, 0.0, np.inf, np.inf, np.inf
+    det_n[r, q] = k
+    state[r, q, 0], state[r, q, 1], state[r, q, 2] = c, p, s
+    state[r, q, 3], state[r, q, 4], state[r, q, 5] = psmin, pmin, smin
+
+
 @numba.njit(cache=True, parallel=True, error_model="numpy")
-def ddm_grid(x, count0, min_n, warn_level, drift_level, state, trace,
+def ddm_grid(x, count0, min_n, warn_level, drift_level, gstart, gmembers, state, in_sync, trace,
              stat_out, thr_out, wthr_out, warn_out, det_out, det_idx, det_n):  # fmt: skip
     """Run ``P`` DDM settings over every row of ``x`` (``(L, m)``, values 0/1).
 
-    Blocks of ``_BLOCK`` steps; within a block each setting keeps its state in
-    registers. The detector restarts right after a drift (MOA restarts lazily at
-    the next input, which is equivalent).
+    Settings with the same ``min_n`` (groups ``gmembers[gstart[g]:gstart[g+1]]``)
+    have the same state until a drift restarts one of them, so the state of the
+    settings still *in sync* (``in_sync``, carried across chunks) is computed
+    once per group; only the levels are compared per setting. Blocks of
+    ``_BLOCK`` steps with the state in registers. The detector restarts right
+    after a drift (MOA restarts lazily at the next input, which is equivalent).
     """
     n_rows, m = x.shape
     n_set = min_n.shape[0]
+    n_grp = gstart.shape[0] - 1
     cap = det_idx.shape[2]
     for r in numba.prange(n_rows):
+        xrow = x[r]
+        start = np.zeros(n_set, np.int64)
         for j0 in range(0, m, _BLOCK):
             nb = min(_BLOCK, m - j0)
-            for q in range(n_set):
-                c, p, s, psmin, pmin, smin = state[r, q, 0], state[r, q, 1], state[r, q, 2], state[r, q, 3], \
-                    state[r, q, 4], state[r, q, 5]  # fmt: skip
-                mn = min_n[q]
-                wl = warn_level[q]
-                dl = drift_level[q]
-                k = det_n[r, q]
-                for jj in range(nb):
-                    j = j0 + jj
-                    c, p, s, psmin, pmin, smin, ps, thr_d, thr_w, warn, drift = ddm_step_scalar(
-                        c, p, s, psmin, pmin, smin, x[r, j], mn, wl, dl
-                    )
-                    if trace:
-                        stat_out[r, q, j] = ps
-                        thr_out[r, q, j] = thr_d
-                        wthr_out[r, q, j] = thr_w
-                        warn_out[r, q, j] = warn
-                        det_out[r, q, j] = drift
-                    if drift:
-                        if k < cap:
-                            det_idx[r, q, k] = count0 + j
-                        k += 1
-                        c, p, s, psmin, pmin, smin = 1.0, 1.0, 0.0, np.inf, np.inf, np.inf
-                det_n[r, q] = k
-                state[r, q, 0], state[r, q, 1], state[r, q, 2] = c, p, s
-                state[r, q, 3], state[r, q, 4], state[r, q, 5] = psmin, pmin, smin
+            for g in range(n_grp):
+                g0 = gstart[g]
+                g1 = gstart[g + 1]
+                lead = -1
+                for k in range(g0, g1):
+                    if in_sync[r, gmembers[k]]:
+                        lead = gmembers[k]
+                        break
+                if lead >= 0:
+                    c, p, s = state[r, lead, 0], state[r, lead, 1], state[r, lead, 2]
+                    psmin, pmin, smin = state[r, lead, 3], state[r, lead, 4], state[r, lead, 5]
+                    mn = min_n[lead]
+                    dl_min = np.inf  # the lowest drift level among the settings in sync
+                    for k in range(g0, g1):
+                        if in_sync[r, gmembers[k]] and drift_level[gmembers[k]] < dl_min:
+                            dl_min = drift_level[gmembers[k]]
+                    for jj in range(nb):
+                        j = j0 + jj
+                        c, p, s, psmin, pmin, smin, ps = _ddm_update(c, p, s, psmin, pmin, smin, xrow[j], mn)
+                        hit = c > mn and ps > pmin + dl_min * smin
+                        if not (trace or hit):
+                            continue
+                        for k in range(g0, g1):
+                            q = gmembers[k]
+                            if not in_sync[r, q]:
+                                continue
+                            thr_d, thr_w, warn, drift = _ddm_flags(c, ps, pmin, smin, mn, warn_level[q],
+                                                                   drift_level[q])  # fmt: skip
+                            if trace:
+                                stat_out[r, q, j] = ps
+                                thr_out[r, q, j] = thr_d
+                                wthr_out[r, q, j] = thr_w
+                                warn_out[r, q, j] = warn
+                                det_out[r, q, j] = drift
+                            if drift:
+                                kk = det_n[r, q]
+                                if kk < cap:
+                                    det_idx[r, q, kk] = count0 + j
+                                det_n[r, q] = kk + 1
+                                # restart: from the next step on this setting has its own state
+                                in_sync[r, q] = False
+                                start[q] = jj + 1
+                                state[r, q, 0], state[r, q, 1], state[r, q, 2] = 1.0, 1.0, 0.0
+                                state[r, q, 3], state[r, q, 4], state[r, q, 5] = np.inf, np.inf, np.inf
+                        if hit:
+                            dl_min = np.inf
+                            for k in range(g0, g1):
+                                if in_sync[r, gmembers[k]] and drift_level[gmembers[k]] < dl_min:
+                                    dl_min = drift_level[gmembers[k]]
+                    for k in range(g0, g1):
+                        q = gmembers[k]
+                        if in_sync[r, q]:
+                            state[r, q, 0], state[r, q, 1], state[r, q, 2] = c, p, s
+                            state[r, q, 3], state[r, q, 4], state[r, q, 5] = psmin, pmin, smin
+                for k in range(g0, g1):
+                    q = gmembers[k]
+                    if in_sync[r, q]:
+                        continue
+                    _ddm_private(r, q, xrow, start[q], nb, j0, count0, min_n, warn_level, drift_level, state,
+                                 trace, stat_out, thr_out, wthr_out, warn_out, det_out, det_idx, det_n)  # fmt: skip
+                    start[q] = 0
 
 
 # --------------------------------------------------------------------------------------

@@ -247,5 +247,19 @@ def run_with_capacity(run_once, states: list[np.ndarray], n_rows: int, n_set: in
         cap = need
 
 
+def group_settings(keys: list):
+    """Group setting indices by key (settings whose detector state evolves identically).
+
+    Returns ``(members, start)``: the members of group ``g`` are
+    ``members[start[g]:start[g + 1]]``.
+    """
+    groups: dict = {}
+    for q, key in enumerate(keys):
+        groups.setdefault(key, []).append(q)
+    members = np.array([q for g in groups.values() for q in g], np.int64)
+    start = np.cumsum([0] + [len(g) for g in groups.values()]).astype(np.int64)
+    return members, start
+
+
 def check_nonnegative_int(value, name):
     return check_positive_int(value, name, minimum=0)

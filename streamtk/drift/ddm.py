@@ -17,7 +17,7 @@ import numbers
 import numpy as np
 
 from .._kernels import detectors as K
-from ._common import ChunkedDetector, GridParam, check_nonnegative_int, run_with_capacity
+from ._common import ChunkedDetector, GridParam, check_nonnegative_int, group_settings, run_with_capacity
 
 __all__ = ["DDM", "ddm"]
 
@@ -51,12 +51,15 @@ class DDM(ChunkedDetector):
         self._min_n = np.array([s["min_instances"] for s in self.settings], np.float64)
         self._warn = np.array([s["warning_level"] for s in self.settings], np.float64)
         self._drift = np.array([s["drift_level"] for s in self.settings], np.float64)
+        # settings with the same min_instances share one state until a drift restarts one of them
+        self._gmembers, self._gstart = group_settings([s["min_instances"] for s in self.settings])
 
     def _setup(self, n_rows):
         self._state = np.zeros((n_rows, len(self.settings), K.DDM_STATE_SIZE))
         for r in range(n_rows):
             for p in range(len(self.settings)):
                 K.ddm_reset(self._state[r, p])
+        self._in_sync = np.ones((n_rows, len(self.settings)), np.bool_)
 
     def _run(self, x2d, count0):
         n_rows, m = x2d.shape
@@ -68,12 +71,13 @@ class DDM(ChunkedDetector):
             out = {k: np.empty(shp) for k in ("statistic", "threshold", "warning_threshold")}
             out["warning"] = np.empty(shp, np.bool_)
             out["detection"] = np.empty(shp, np.bool_)
-            K.ddm_grid(x2d, count0, self._min_n, self._warn, self._drift, self._state, self.trace,
+            K.ddm_grid(x2d, count0, self._min_n, self._warn, self._drift, self._gstart, self._gmembers,
+                       self._state, self._in_sync, self.trace,
                        out["statistic"], out["threshold"], out["warning_threshold"], out["warning"],
                        out["detection"], det_idx, det_n)  # fmt: skip
             return out
 
-        return run_with_capacity(once, [self._state], n_rows, n_set, m)
+        return run_with_capacity(once, [self._state, self._in_sync], n_rows, n_set, m)
 
     def _trace_meta(self):
         return {

@@ -31,8 +31,16 @@ import numpy as np
 
 from .._kernels import detectors as K
 from .._validation import check_choice, check_fading_factor, check_window
-from ..estimators import build_estimators, estimator_coords
-from ._common import ChunkedDetector, GridParam, check_bool, check_nonnegative_int, check_nonnegative_real, run_with_capacity
+from ..estimators import build_estimators
+from ._common import (
+    ChunkedDetector,
+    GridParam,
+    check_bool,
+    check_nonnegative_int,
+    check_nonnegative_real,
+    group_settings,
+    run_with_capacity,
+)
 
 __all__ = ["PageHinkley", "page_hinkley"]
 
@@ -85,7 +93,6 @@ def _monitored(prequential, windows, fading, fading_ratio, window_ratio):
         w1.append(wl), w2.append(ws), a1.append(1.0), a2.append(1.0)
         labels.append(f"window_ratio={wl!r}/{ws!r}")
         ekind.append("window_ratio"), p1.append(float(wl)), p2.append(float(ws))
-    coords = estimator_coords(specs) if specs else {}
     coords = {
         "estimator": ("estimator", np.array(labels).astype(str)),
         "estimator_kind": ("estimator", np.array(ekind).astype(str)),
@@ -174,16 +181,20 @@ class PageHinkley(ChunkedDetector):
         # MOA's counter is 1 after a reset and is incremented before the check
         self._min_count = np.maximum(mins - 1, 0) if variant == "moa" else mins
         n_set = len(self.settings)
-        self._incremental = np.full(n_set, variant == "moa")
-        self._direction = np.full(n_set, _DIRECTIONS.index(direction), np.int64)
-        self._reset = np.full(n_set, reset)
-        kinds, w1, w2 = self._est_arrays[:3]
+        self._incremental = variant == "moa"
+        self._direction = _DIRECTIONS.index(direction)
+        # settings with the same test state (differing only in lambda / min_instances) share one test
+        self._gmembers, self._gstart = group_settings(
+            [(int(self._sest[q]), self._delta[q], self._alpha[q]) for q in range(n_set)]
+        )
+        w1, w2 = self._est_arrays[1:3]
         self._max_window = int(max(w1.max(initial=0), w2.max(initial=0)))
 
     def _setup(self, n_rows):
         n_est = self._est_arrays[0].shape[0]
         self._est_state = np.zeros((n_rows, n_est, K.EST_STATE_SIZE))
         self._ph_state = np.zeros((n_rows, len(self.settings), K.PH_STATE_SIZE))
+        self._in_sync = np.ones((n_rows, len(self.settings)), np.bool_)
         for r in range(n_rows):
             for p in range(len(self.settings)):
                 K.ph_reset(self._ph_state[r, p])
@@ -205,12 +216,12 @@ class PageHinkley(ChunkedDetector):
             K.page_hinkley_grid(
                 xx, h, count0, *self._est_arrays, self._est_state,
                 self._sest, self._delta, self._lam, self._alpha, self._min_count,
-                self._incremental, self._direction, self._reset, self._ph_state,
-                self.trace, mon, stat, det, det_idx, det_n,
+                self._incremental, self._direction, self.reset, self._gstart, self._gmembers,
+                self._ph_state, self._in_sync, self.trace, mon, stat, det, det_idx, det_n,
             )  # fmt: skip
             return {"monitored": mon, "statistic": stat, "detection": det}
 
-        trace, det_idx, det_n = run_with_capacity(once, [self._est_state, self._ph_state], n_rows, n_set, m)
+        trace, det_idx, det_n = run_with_capacity(once, [self._est_state, self._ph_state, self._in_sync], n_rows, n_set, m)
         keep = min(self._max_window, xx.shape[1])
         self._tail = np.ascontiguousarray(xx[:, xx.shape[1] - keep :]) if keep else np.zeros((n_rows, 0))
         return trace, det_idx, det_n
