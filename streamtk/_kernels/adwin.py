@@ -393,6 +393,13 @@ def adwin_step(S, V, C, work, w, last, tick, total, var, xmax, mean_before, x, d
     ``mean_before`` must be ``total / w`` (the previous call's ``mean_after``).
     Returns ``(code, w, last, tick, total, var, xmax, mean_after)``; write them
     back to the state arrays before handing the state to anything else.
+
+    Performance: numba inlines this function (``inline="always"``) but then
+    reference-counts the four arrays at every step, which roughly doubles the
+    per-step cost compared with :func:`adwin_run_one` (whose loop is this body
+    written out). Where the input stream is known before the pass that needs
+    the window (e.g. a 0/1 loss), run :func:`adwin_run_one` / :func:`adwin_run`
+    over the chunk first and read the widths.
     """
     max_buckets = S.shape[1] - 1
     tick += 1
@@ -464,6 +471,10 @@ def adwin_update(sums, variances, counts, istate, fstate, work, i, x, delta, clo
         ``m = 1/(n0 - min_window + 1) + 1/(n1 - min_window + 1)``;
         1 = Theorem 3 of Bifet et al. 2015: ``|mu0 - mu1| >= sqrt(ln(4/delta') / (2m))``
         with ``delta' = delta / W`` and ``m = 1/(1/n0 + 1/n1)``.
+
+    Called per element from another numba loop this costs about three times
+    the per-element time of :func:`adwin_run_one` (a non-inlined call that
+    passes six arrays); prefer running :func:`adwin_run_one` over a chunk.
 
     Returns
     -------
