@@ -330,7 +330,7 @@ def resource_curves(seconds=None, memory=None, *, windows=(), fading=(), every=1
     --------
     >>> import numpy as np, streamtk.losses as sl
     >>> ds = sl.resource_curves(np.full(4, 0.5), np.full(4, 2.0 * 1024**3))
-    >>> ds.throughput.values.ravel().tolist(), ds.ram_hours.values.ravel()[-1] * 3600
+    >>> ds.throughput.values.ravel().tolist(), float(ds.ram_hours[0, -1]) * 3600
     ([2.0, 2.0, 2.0, 2.0], 4.0)
     """
     if seconds is None and memory is None:
