@@ -304,12 +304,16 @@ def page_hinkley(x, *, variant="gama2013", delta=None, lambda_=None, alpha=None,
         a grid dim only for a parameter given as a sequence; variables
         ``statistic``, ``threshold``, ``detection``, ``monitored`` (per step, if
         ``trace``), ``n_detections`` and ``detection_index`` (0-based, padded
-        with -1 along ``detection``); coordinate ``instance`` (1-based).
+        with -1 along ``detection_number``); coordinate ``instance`` (1-based).
 
     Notes
     -----
     Every grid setting gives exactly the detections of a separate call with
-    that setting (tested). Steps where a ratio is undefined (the long-term
+    that setting (tested). In one pass each monitored quantity is computed once,
+    and settings that differ only in ``lambda_`` / ``min_instances`` share one
+    test until a restart after an alarm separates them (with ``reset=False``
+    they share it throughout), so a threshold sweep costs little more than one
+    test. Steps where a ratio is undefined (the long-term
     estimate is 0, so ``R = 0/0``) are skipped by the test: its state is
     unchanged, the statistic is NaN and no alarm is possible there. Algorithm 4
     alarms on ``PH_T >= lambda``; here every form alarms on ``PH_T > lambda``
