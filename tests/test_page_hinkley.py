@@ -369,3 +369,22 @@ def test_array_step_function_for_fusion_matches_kernel():
     K.ph_reset(st)
     stats = [K.ph_step(st, v, 0.01, 0.9999, True, 2) for v in x]
     np.testing.assert_array_equal(stats, ds["statistic"].values)
+
+
+@pytest.mark.parametrize("reset", [True, False])
+def test_shared_state_grid_over_lambda_and_min_instances(reset):
+    # settings that differ only in lambda / min_instances share one test until a restart separates them
+    rng = np.random.default_rng(21)
+    x = (rng.random((2, 4000)) < np.r_[np.full(1000, 0.1), np.full(1000, 0.4), np.full(2000, 0.15)]).astype(float)
+    lams, mins = [0.5, 3.0, 8.0], [1, 200]
+    g = page_hinkley(x, delta=0.005, lambda_=lams, min_instances=mins, reset=reset, fading=[0.99],
+                     window_ratio=[(50, 10)])  # fmt: skip
+    for est in g["estimator"].values:
+        kw = {"fading": [0.99]} if str(est).startswith("fading") else {"window_ratio": [(50, 10)]}
+        for lam in lams:
+            for mi in mins:
+                one = page_hinkley(x, delta=0.005, lambda_=lam, min_instances=mi, reset=reset, **kw)
+                sub = g.sel(estimator=est, min_instances=mi, **{"lambda": lam})
+                np.testing.assert_array_equal(sub["statistic"].values, one["statistic"].values[:, 0])
+                np.testing.assert_array_equal(sub["detection"].values, one["detection"].values[:, 0])
+    assert int(g["n_detections"].sum()) > 20

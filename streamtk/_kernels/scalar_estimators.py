@@ -31,7 +31,6 @@ division by zero gives ``inf``/``NaN`` instead of raising.
 from __future__ import annotations
 
 import numba
-import numpy as np
 
 __all__ = [
     "cumulative_mean_step",
