@@ -223,7 +223,8 @@ def pair_finalise(raw, threshold, q, loss_a, loss_b, counts, mcnemar, p_value, r
       ``-inf``/``+inf`` when only one sum is 0);
     * ``loss_a[i] = S_A / N``, ``loss_b[i] = S_B / N`` (NaN when ``N = 0``);
     * ``counts[i] = (n00, n01, n10, n11)`` with ``n01 = U``, ``n10 = V``,
-      ``n11 = S_A - U``, ``n00 = N - S_A - V`` (exact for 0-1 losses);
+      ``n11 = (S_A + S_B - U - V) / 2``, ``n00 = N - (S_A + S_B + U + V) / 2``
+      (for 0-1 losses; exact integers for prequential and window estimators);
     * ``mcnemar[i] = sign(n01 - n10) (n01 - n10)**2 / (n01 + n10)`` (section 4.1;
       NaN when ``n01 + n10 = 0``), ``p_value[i] = P(chi2_1 > |M|)`` and
       ``reject[i] = |M| > threshold`` (False when M is NaN).
@@ -242,10 +243,12 @@ def pair_finalise(raw, threshold, q, loss_a, loss_b, counts, mcnemar, p_value, r
         if binary:
             u = raw[i, SU]
             v = raw[i, SV]
-            counts[i, 0] = n - sa - v
+            # symmetric in (A, B) so that swapping the models swaps n01/n10 exactly
+            both = 0.5 * ((sa + sb) - (u + v))
+            counts[i, 0] = n - 0.5 * ((sa + sb) + (u + v))
             counts[i, 1] = u
             counts[i, 2] = v
-            counts[i, 3] = sa - u
+            counts[i, 3] = both
             diff = u - v
             disc = u + v
             m = math.copysign(diff * diff / disc, diff) if disc > 0.0 else math.nan
