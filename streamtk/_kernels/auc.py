@@ -279,7 +279,55 @@ def binary_add(tree, stat, rank, positive, g, sign):
 
 
 @numba.njit(cache=True)
-def cumulative_add(tree, stat, inv, alphas, rank, positive, g, acc, head):
+def _cumulative_walk(tree, stat, inv, e0, e1, i, positive, g):
+    """One query walk and one update walk for estimators ``e0`` and ``e1`` (``e1 < 0``: only ``e0``).
+
+    Two estimators per walk with scalar accumulators: the index arithmetic and the
+    cache lines of the interleaved tree are shared, and no accumulator goes through memory.
+    """
+    opp = 0 if positive else 1
+    own = 1 - opp
+    two = e1 >= 0
+    f1 = e1 if two else e0
+    h0 = 0.0
+    h1 = 0.0
+    z = i - (i & (-i))
+    j = i - 1
+    while j > z:
+        h0 += tree[j, opp, e0]
+        if two:
+            h1 += tree[j, opp, f1]
+        j -= j & (-j)
+    p0 = h0 + 0.5 * (tree[i, opp, e0] - h0)
+    p1 = h1 + 0.5 * (tree[i, opp, f1] - h1) if two else 0.0
+    j = z
+    while j > 0:
+        p0 += tree[j, opp, e0]
+        if two:
+            p1 += tree[j, opp, f1]
+        j -= j & (-j)
+    g0 = g * inv[e0]
+    g1 = g * inv[f1]
+    m = tree.shape[0]
+    j = i
+    while j < m:
+        tree[j, own, e0] += g0
+        if two:
+            tree[j, own, f1] += g1
+        j += j & (-j)
+    for k in range(2 if two else 1):
+        e = e0 if k == 0 else f1
+        q = (p0 if k == 0 else p1) / inv[e]
+        if positive:
+            stat[e, 0] += g * q
+        else:
+            stat[e, 0] += g * (stat[e, 2] - q)
+        stat[e, 1 + own] += g
+        stat[e, 3 + own] += 1.0
+
+
+@numba.njit(cache=True)
+def cumulative_add(tree, stat, inv, alphas, rank, positive, g):
     """Add one instance to every cumulative estimator (prequential: alpha = 1; fading).
 
     ``tree`` ``(R + 1, 2, Ec)`` holds weights scaled by ``inv[e]`` (lazy fading scale);
@@ -287,7 +335,6 @@ def cumulative_add(tree, stat, inv, alphas, rank, positive, g, acc, head):
     is added a fading estimator multiplies ``U1`` by ``alpha**2`` and ``W`` by ``alpha``
     (exact recursion of the faded pair sums) and its scale by ``1 / alpha``; the trees
     are renormalised (``O(R)``) only when a scale passes ``RESCALE_TREE_AT``.
-    ``acc``, ``head`` are scratch arrays of length ``Ec``.
     """
     Ec = alphas.shape[0]
     for e in range(Ec):
@@ -304,40 +351,8 @@ def cumulative_add(tree, stat, inv, alphas, rank, positive, g, acc, head):
                     tree[i, 1, e] *= f
                 s = 1.0
             inv[e] = s
-    i = rank + 1
-    opp = 0 if positive else 1
-    own = 1 - opp
-    # one walk: below-half query on the opposite group for every estimator
-    for e in range(Ec):
-        head[e] = 0.0
-    z = i - (i & (-i))
-    j = i - 1
-    while j > z:
-        for e in range(Ec):
-            head[e] += tree[j, opp, e]
-        j -= j & (-j)
-    for e in range(Ec):
-        acc[e] = head[e] + 0.5 * (tree[i, opp, e] - head[e])
-    j = z
-    while j > 0:
-        for e in range(Ec):
-            acc[e] += tree[j, opp, e]
-        j -= j & (-j)
-    for e in range(Ec):
-        q = acc[e] / inv[e]
-        if positive:
-            stat[e, 0] += g * q
-        else:
-            stat[e, 0] += g * (stat[e, 2] - q)
-        stat[e, 1 + own] += g
-        stat[e, 3 + own] += 1.0
-    # one walk: update the own group
-    m = tree.shape[0]
-    j = i
-    while j < m:
-        for e in range(Ec):
-            tree[j, own, e] += g * inv[e]
-        j += j & (-j)
+    for e0 in range(0, Ec, 2):
+        _cumulative_walk(tree, stat, inv, e0, e0 + 1 if e0 + 1 < Ec else -1, rank + 1, positive, g)
 
 
 @numba.njit(cache=True)
@@ -433,8 +448,6 @@ def _binary_lead(rl, lrn, lro, yl, wl, alphas, wsizes, unit, t0, t1, cps, cp0,
                  ctree, cstat, inv, wtree, wstat, wstate, out_c, out_w):
     Ec = alphas.shape[0]
     Ew = wsizes.shape[0]
-    acc = np.empty(Ec)
-    head = np.empty(Ec)
     ncp = cps.shape[0]
     k = cp0
     for t in range(t0, t1):
@@ -442,23 +455,27 @@ def _binary_lead(rl, lrn, lro, yl, wl, alphas, wsizes, unit, t0, t1, cps, cp0,
             g = 1.0 if unit else wl[t]
             pos = yl[t] == 1
             if Ec > 0:
-                cumulative_add(ctree, cstat, inv, alphas, rl[t], pos, g, acc, head)
+                cumulative_add(ctree, cstat, inv, alphas, rl[t], pos, g)
             for e in range(Ew):
                 size = wsizes[e]
+                tr = wtree[e]
+                st = wstat[e]
+                lo = lro[e]
                 q = wstate[e, 2]  # evaluated instances of the current block so far
                 if q == size:  # block boundary: relabel the held instances to the next block's ranks
-                    window_rebuild(wtree[e], yl, wl, lro[e], unit, wstate[e, 0], t, 2 * size)
+                    window_rebuild(tr, yl, wl, lo, unit, wstate[e, 0], t, 2 * size)
                     q = 0
-                if wstate[e, 1] == size:
+                cnt = wstate[e, 1]
+                if cnt == size:
                     j = wstate[e, 0]
                     while not _evaluated(yl, wl, j):
                         j += 1
                     gj = 1.0 if unit else wl[j]
-                    binary_add(wtree[e], wstat[e], lro[e, j], yl[j] == 1, gj, -1.0)
+                    binary_add(tr, st, lo[j], yl[j] == 1, gj, -1.0)
                     wstate[e, 0] = j + 1
-                    wstate[e, 1] -= 1
-                binary_add(wtree[e], wstat[e], lrn[e, t], pos, g, 1.0)
-                wstate[e, 1] += 1
+                    cnt -= 1
+                binary_add(tr, st, lrn[e, t], pos, g, 1.0)
+                wstate[e, 1] = cnt + 1
                 wstate[e, 2] = q + 1
         if k < ncp and cps[k] == t:
             for e in range(Ec):
