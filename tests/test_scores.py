@@ -235,6 +235,8 @@ def test_labelled_leading_dims_and_netcdf_round_trip(tmp_path):
         (dict(y_true=[0, 1], y_score=[[0.2, 0.3]], classes=[0, 1]), ValueError, "shape \\(\\.\\.\\., n, k\\)"),
         (dict(y_true=[0, 1], y_score=[0.2, 0.3], weights=[1, -1]), ValueError, "weights must be non-negative"),
         (dict(y_true=[], y_score=[]), ValueError, "empty"),
+        (dict(y_true=[0, 1], y_score=[0.2, 0.3], weights=np.ones((3, 2))), ValueError, "does not match the 1 score"),
+        (dict(y_true=[0, 1], y_score=[0.2, 0.3], weights=[1.0]), ValueError, "weights has 1 instances"),
     ],
 )
 def test_auc_curves_errors(kwargs, exc, match):
