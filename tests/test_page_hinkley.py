@@ -388,3 +388,9 @@ def test_shared_state_grid_over_lambda_and_min_instances(reset):
                 np.testing.assert_array_equal(sub["statistic"].values, one["statistic"].values[:, 0])
                 np.testing.assert_array_equal(sub["detection"].values, one["detection"].values[:, 0])
     assert int(g["n_detections"].sum()) > 20
+
+
+def test_raw_input_is_not_copied():
+    ds = page_hinkley(np.zeros(20))
+    assert "monitored" not in ds and ds.attrs["monitored"] == "raw input"
+    assert "monitored" in page_hinkley(np.zeros(20), fading=0.9)

@@ -252,8 +252,9 @@ def page_hinkley_grid(
         state of its group's shared test (no restart yet), which is computed once
         for all of them; a restart after an alarm gives it its own state.
     trace : bool
-        Write per-step ``mon_out`` (L, E, m), ``stat_out`` (L, P, m) and
-        ``det_out`` (L, P, m); otherwise those may be empty.
+        Write per-step ``stat_out`` (L, P, m) and ``det_out`` (L, P, m), and
+        ``mon_out`` (L, E, m) unless it is empty (the raw input needs no copy);
+        otherwise those may be empty.
     det_idx : (L, P, cap) int64; det_n : (L, P) int64, zero on entry.
 
     The stream is processed in blocks of ``_BLOCK`` steps: every monitored
@@ -277,7 +278,7 @@ def page_hinkley_grid(
             for e in range(n_est):
                 _estimate_block(ekind[e], est_state[r, e], xrow, h, count0, j0, nb,
                                 ewin1[e], ewin2[e], ealpha1[e], ealpha2[e], vals[e])  # fmt: skip
-                if trace:
+                if trace and mon_out.shape[0] > 0:
                     for jj in range(nb):
                         mon_out[r, e, j0 + jj] = vals[e, jj]
             for g in range(n_grp):

@@ -207,7 +207,8 @@ class PageHinkley(ChunkedDetector):
         n_set = len(self.settings)
         n_est = self._est_arrays[0].shape[0]
         shp_s = (n_rows, n_set, m) if self.trace else (0, 0, 0)
-        shp_e = (n_rows, n_est, m) if self.trace else (0, 0, 0)
+        # the raw input is not copied into a "monitored" variable
+        shp_e = (n_rows, n_est, m) if self.trace and self._est_coords else (0, 0, 0)
 
         def once(det_idx, det_n):
             mon = np.empty(shp_e)
@@ -227,9 +228,9 @@ class PageHinkley(ChunkedDetector):
         return trace, det_idx, det_n
 
     def _trace_meta(self):
-        return {
+        meta = {
             "monitored": ("estimator", {
-                "long_name": "monitored value (input or its estimate)",
+                "long_name": "monitored estimate of the input",
                 "description": "the value fed to the Page-Hinkley test; NaN where a ratio is undefined (0/0)",
             }),
             "statistic": ("setting", {
@@ -239,6 +240,9 @@ class PageHinkley(ChunkedDetector):
             }),
             "detection": ("setting", {"long_name": "change detected at this instance"}),
         }  # fmt: skip
+        if not self._est_coords:
+            del meta["monitored"]
+        return meta
 
     def _constant_vars(self):
         return {"threshold": (lambda s: s["lambda_"], {"long_name": "detection threshold lambda"})}
@@ -291,8 +295,9 @@ def page_hinkley(x, *, variant="gama2013", delta=None, lambda_=None, alpha=None,
         ``min(i, w)`` inputs (Algorithm 2). Any of them gives an ``estimator``
         dimension.
     trace : bool
-        Keep the per-step ``monitored``, ``statistic``, ``threshold`` and
-        ``detection`` variables (memory ``~ 9 bytes x n x settings``); with
+        Keep the per-step ``statistic``, ``threshold``, ``detection`` (and
+        ``monitored`` for estimates) variables (memory ``~ 9 bytes x n x
+        settings``); with
         ``False`` only the detection indices are kept.
     lead_dims : str or sequence of str, optional
         Names of the leading dims of a numpy ``x`` (default ``model, fold, run``).
@@ -302,8 +307,8 @@ def page_hinkley(x, *, variant="gama2013", delta=None, lambda_=None, alpha=None,
     xarray.Dataset
         Dims ``(*lead, [estimator, delta, lambda, alpha, min_instances], time)``,
         a grid dim only for a parameter given as a sequence; variables
-        ``statistic``, ``threshold``, ``detection``, ``monitored`` (per step, if
-        ``trace``), ``n_detections`` and ``detection_index`` (0-based, padded
+        ``statistic``, ``threshold``, ``detection`` and, when an estimate is
+        monitored, ``monitored`` (per step, if ``trace``), ``n_detections`` and ``detection_index`` (0-based, padded
         with -1 along ``detection_number``); coordinate ``instance`` (1-based).
 
     Notes
