@@ -302,6 +302,14 @@ def compare_losses(loss_a, loss_b=None, *, model_dim=None, windows=(), fading=()
 
     <returns>
 
+    Notes
+    -----
+    Sliding-window sums follow Algorithm 2 (add the new loss, subtract the one
+    that leaves), which is exact for 0-1 losses but, for real-valued losses,
+    keeps a rounding residue of about ``1e-16`` times the losses that went
+    through the window: where a window's true loss sum is 0, ``q`` is then
+    determined by that residue rather than NaN or infinite.
+
     See Also
     --------
     compare : the same from recorded class predictions.

@@ -95,7 +95,8 @@ def estimator_sums(x: np.ndarray, specs: list[EstimatorSpec], ck: np.ndarray):
         _k.stream_run(x, kinds, wsize, alphas, 0, ck, state, out)
         sums[:, :, plain, :] = out[..., :Q]
         counts[:, :, plain] = out[..., Q]
-        means[:, :, plain, :] = out[..., :Q] / out[..., Q:]
+        with np.errstate(divide="ignore", invalid="ignore"):  # 0/0 before the first instance -> NaN
+            means[:, :, plain, :] = out[..., :Q] / out[..., Q:]
     seen = ck >= 0
     for i, s in enumerate(specs):
         if s.kind != "adwin":
@@ -240,7 +241,12 @@ def regression_curves(y_true, y_pred, *, windows=(), fading=(), adwin=(), every=
         ``mae`` (mean of ``|y - yhat|``), ``mse`` (mean of ``(y - yhat)**2``),
         ``rmse`` (``sqrt(mse)`` under the same estimator) and ``n_instances`` on
         ``(*lead, "estimator", "time")``. Under ADWIN each of the two losses has its
-        own ADWIN (as MOA runs one per estimated quantity).
+        own ADWIN (as MOA runs one per estimated quantity). A sliding-window
+        sum is updated by adding the new and subtracting the leaving element
+        (Algorithm 2), so it carries a rounding residue of the order of
+        ``1e-16`` times the magnitudes that went through the window; a mean
+        that should be exactly 0 can come out as such a residue (negative
+        residues are clipped to 0).
 
     See Also
     --------
@@ -271,13 +277,17 @@ def regression_curves(y_true, y_pred, *, windows=(), fading=(), adwin=(), every=
     err = yp2 - yt
     x = np.stack([np.abs(err), err * err], axis=1)
     sums, counts, means = estimator_sums(x, specs, ck)
-    mse = means[..., 1]
+    # both are means of non-negative numbers: a running window sum (Algorithm 2) can leave a residue of
+    # rounding of about 1e-16 x the magnitudes that left the window, possibly negative; clip it to 0
+    mae = np.maximum(means[..., 0], 0.0)
+    mse = np.maximum(means[..., 1], 0.0)
+    rmse = np.sqrt(mse)
     data = {
-        "mae": _variable(lead, means[..., 0], long_name="mean absolute error", units="",
+        "mae": _variable(lead, mae, long_name="mean absolute error", units="",
                          formula="mean of |y_t - yhat_t| under the estimator", reference=_GAMA),
         "mse": _variable(lead, mse, long_name="mean squared error", units="",
                          formula="mean of (y_t - yhat_t)**2 under the estimator", reference=_GAMA),
-        "rmse": _variable(lead, np.sqrt(mse), long_name="root mean squared error", units="",
+        "rmse": _variable(lead, rmse, long_name="root mean squared error", units="",
                           formula="sqrt(mse) under the same estimator", reference=_GAMA),
         "n_instances": _count_variable(lead, counts),
     }
@@ -343,7 +353,7 @@ def resource_curves(seconds=None, memory=None, *, windows=(), fading=(), every=1
         a2, ld, tc = split_leading(val, nm, lead_dims=lead_dims)
         a2 = as_float_array(a2, nm)
         if (a2 < 0).any():
-            raise ValueError(f"{nm} must be non-negative, got {a2.ravel()[np.argmax(a2.ravel() < 0)]!r}")
+            raise ValueError(f"{nm} must be non-negative, got {float(a2.ravel()[np.argmax(a2.ravel() < 0)])!r}")
         if lead is not None and (ld.shape != lead.shape or a2.shape[1] != next(iter(parts.values())).shape[1]):
             raise ValueError(f"seconds and memory must have the same shape, got {lead.shape} and {ld.shape} "
                              "leading dims")
@@ -360,7 +370,9 @@ def resource_curves(seconds=None, memory=None, *, windows=(), fading=(), every=1
     data = {}
     j = 0
     if "seconds" in parts:
-        data["throughput"] = _variable(lead, counts / sums[..., j], long_name="throughput", units="instances/s",
+        with np.errstate(divide="ignore", invalid="ignore"):  # no time spent: inf; nothing seen: NaN
+            throughput = counts / sums[..., j]
+        data["throughput"] = _variable(lead, throughput, long_name="throughput", units="instances/s",
                                        formula="instances held / their total processing time",
                                        reference="Gama et al. 2013 (seed 004), sec. 2")
         data["seconds"] = _variable(lead, sums[..., j], long_name="processing time of the instances held",
