@@ -84,7 +84,6 @@ def numpy_compare(la, lb, ck):
     u = la * (1.0 - lb)
     v = lb * (1.0 - la)
     series = (la, lb, u, v)
-    t = ck + 1.0
     res = {"q": [], "mcnemar": [], "n01": [], "n10": []}
     cums = [np.cumsum(x) for x in series]
     est = [(None, None)] + [("w", w) for w in WINDOWS] + [("f", a) for a in FADING]
@@ -102,7 +101,6 @@ def numpy_compare(la, lb, ck):
             res["mcnemar"].append(np.sign(d) * d * d / (su + sv))
         res["n01"].append(su)
         res["n10"].append(sv)
-    del t
     return {k: np.array(v) for k, v in res.items()}
 
 
@@ -158,7 +156,8 @@ def main():
           f"ratio streamtk kernel / numpy = {t_np / t_k:.1f}x  (results checked equal)")
 
     t_l, _ = cpu(lambda: sc.compare_losses(loss[0], loss[1], windows=WINDOWS, fading=FADING, every=every))
-    print(f"compare_losses (API)     {n / t_l / 1e6:8.1f} M instances/s  ({t_l:.3f} s)   ratio vs numpy {t_np / t_l:.1f}x")
+    print(f"compare_losses (API)     {n / t_l / 1e6:8.1f} M instances/s  ({t_l:.3f} s)   "
+          f"ratio vs numpy {t_np / t_l:.1f}x")
     t_c, _ = cpu(lambda: sc.compare(y, pa, pb, windows=WINDOWS, fading=FADING, every=every, classes=[0, 1]),
                  repeat=1)
     print(f"compare (API, labels)    {n / t_c / 1e6:8.1f} M instances/s  ({t_c:.3f} s)   incl. label encoding "

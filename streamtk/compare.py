@@ -343,7 +343,8 @@ def compare_losses(loss_a, loss_b=None, *, model_dim=None, windows=(), fading=()
 
 
 def _fill_doc(func):
-    func.__doc__ = func.__doc__.replace("    <params>\n", _PARAMS_DOC + "\n").replace("    <returns>\n", _RETURNS_DOC + "\n")
+    doc = func.__doc__.replace("    <params>\n", _PARAMS_DOC + "\n")
+    func.__doc__ = doc.replace("    <returns>\n", _RETURNS_DOC + "\n")
 
 
 _fill_doc(compare)

@@ -206,7 +206,8 @@ def loss_curves(loss, *, windows=(), fading=(), adwin=(), every=1, name="loss", 
     x2, lead, tcoords = split_leading(loss, "loss", lead_dims=lead_dims)
     x2 = as_float_array(x2, "loss", allow_nan=True)
     if np.isinf(x2).any():
-        raise ValueError(f"loss contains an infinite value at index {np.unravel_index(np.isinf(x2).argmax(), x2.shape)}")
+        where = tuple(int(i) for i in np.unravel_index(np.isinf(x2).argmax(), x2.shape))
+        raise ValueError(f"loss contains an infinite value at index {where}")
     specs = build_estimators(windows, fading, adwin)
     present = _present_of(x2[0])
     if present is not None and not np.array_equal(np.isnan(x2), np.broadcast_to(~present, x2.shape)):
@@ -387,7 +388,8 @@ def resource_curves(seconds=None, memory=None, *, windows=(), fading=(), every=1
     if len(parts) == 2:
         data["ram_hours"] = _variable(lead, sums[..., j], long_name="RAM-Hours", units="GB h",
                                       formula="sum of (memory / 1024**3) * (seconds / 3600) under the estimator",
-                                      reference="Bifet, Holmes, Pfahringer & Frank 2010 (PAKDD), as computed by MOA's EvaluatePrequential")
+                                      reference="Bifet, Holmes, Pfahringer & Frank 2010 (PAKDD), "
+                                                "as computed by MOA's EvaluatePrequential")
     data["n_instances"] = _count_variable(lead, counts)
     return _dataset(data, lead, specs, positions, tcoords, "streamtk resource curves", every=every,
                     gb_bytes=GB)

@@ -334,3 +334,25 @@ def test_bad_inputs_raise_naming_the_argument():
         sc.compare_losses(np.zeros(2), np.zeros(2), windows=0)
     with pytest.raises(ValueError, match="leading dimensions do not agree"):
         sc.compare_losses(np.zeros((2, 3)), np.zeros((3, 3)))
+
+
+def test_forgetting_lets_mcnemar_fall_back_after_recovery():
+    """Gama et al. 2013, section 4.2 (Figs. 6-7): once the cumulative M crosses 6.635 it stays there, while
+    windowed and faded statistics fall back when the two learners perform alike again."""
+    rng = np.random.default_rng(11)
+    n1, n2, n3 = 4000, 2000, 6000
+    # A: error 0.1 / 0.4 (does not adapt to the drift) / 0.1; B: 0.1 throughout (detects and relearns)
+    la = np.r_[rng.random(n1) < 0.1, rng.random(n2) < 0.4, rng.random(n3) < 0.1].astype(float)
+    lb = (rng.random(n1 + n2 + n3) < 0.1).astype(float)
+    ds = sc.compare_losses(la, lb, windows=1000, fading=0.999, every=500)
+    at = ds.instance.values
+    pre = ds.mcnemar.sel(estimator="prequential").values
+    win = ds.mcnemar.sel(estimator="window=1000").values
+    fad = ds.mcnemar.sel(estimator="fading=0.999").values
+    thr = 6.634896601021217
+    drift_seen = at == n1 + n2
+    assert pre[drift_seen] > thr and win[drift_seen] > thr and fad[drift_seen] > thr
+    assert (pre[at >= n1 + n2] > thr).all()  # the cumulative statistic never comes back
+    assert abs(win[-1]) < thr and abs(fad[-1]) < thr  # the forgetting ones do
+    q = ds.q.sel(estimator="window=1000").values
+    assert q[drift_seen] > 0.5 and abs(q[-1]) < 0.3  # A had the larger loss, then about the same
