@@ -65,6 +65,8 @@ def _build_dataset(core: EngineCore, lead: LeadingDims, positions, out, outc, *,
         every=core.every,
         windows=[s.param for s in core.specs if s.kind == "window"],
         fading=[s.param for s in core.specs if s.kind == "fading"],
+        adwin=[s.param for s in core.specs if s.kind == "adwin"],
+        adwin_options=str(core.adwin_options),
         metrics=[m.name for m in core.metrics],
         pos_label=str(core.encoding.classes[core.pos]) if core.k >= 2 else "None",
         n_instances=core.n_seen,
@@ -106,6 +108,7 @@ def evaluate(
     *,
     windows=(),
     fading=(),
+    adwin=(),
     every=1,
     metrics=None,
     weights=None,
@@ -114,6 +117,7 @@ def evaluate(
     cost=None,
     pos_label=None,
     lead_dims=None,
+    adwin_options=None,
 ) -> xr.Dataset:
     """Evaluate recorded predictions with every estimator in one pass; return labelled curves.
 
@@ -132,6 +136,16 @@ def evaluate(
         evaluated instances.
     fading : float or sequence of float
         Fading factors ``alpha`` in ``(0, 1]`` (Algorithm 3): weights ``alpha**(t-s)``.
+    adwin : float or sequence of float
+        ADWIN confidences ``delta`` (Bifet et al. 2015 sec. 6): ADWIN runs on the
+        model's 0/1 loss of the evaluated instances and every metric is computed
+        over the instances inside its current window (``n_instances`` is the ADWIN
+        width). Each model/fold has its own ADWIN. Instance weights scale the
+        metrics, ADWIN sees the unweighted loss. Chunked evaluation keeps the
+        inputs inside the current ADWIN window.
+    adwin_options : dict, optional
+        ``max_buckets`` (5), ``clock`` (32), ``min_window`` (5), ``variant``
+        ("moa" or "theorem3"); see :func:`streamtk.drift.adwin.adwin`.
     every : int
         Write a checkpoint every ``every`` instances (and always at the last).
     metrics : sequence of str, optional
@@ -178,9 +192,9 @@ def evaluate(
     """
     y_true, yp2, lead, tcoords, n, weights = _prepare(y_true, y_pred, weights, lead_dims)
     enc, yt, yp = encode_inputs(y_true, yp2, classes=classes)
-    core = EngineCore(encoding=enc, windows=windows, fading=fading, every=every, metrics=metrics, cost=cost,
-                      convention=convention, pos_label=pos_label)
-    w = check_weights(weights, yp.shape[0], n)
+    core = EngineCore(encoding=enc, windows=windows, fading=fading, adwin=adwin, adwin_options=adwin_options,
+                      every=every, metrics=metrics, cost=cost, convention=convention, pos_label=pos_label)
+    w = check_weights(weights, lead.shape, n)
     core.update(yt, yp, w)
     positions, out, outc = core.collect()
     time_extra = {name: ("time", np.asarray(var.values)[positions]) for name, var in tcoords.items()
@@ -207,14 +221,15 @@ class Evaluator:
     [1.0, 0.5]
     """
 
-    def __init__(self, *, classes, windows=(), fading=(), every=1, metrics=None, convention="streamtk", cost=None,
-                 pos_label=None, lead_dims=None):
+    def __init__(self, *, classes, windows=(), fading=(), adwin=(), every=1, metrics=None, convention="streamtk",
+                 cost=None, pos_label=None, lead_dims=None, adwin_options=None):
         if classes is None:
             raise ValueError("Evaluator needs classes= (the label encoding must be fixed before the first chunk)")
         classes = list(classes)
         enc, _ = encode_labels(np.array(classes, dtype=object), classes=classes)
-        self._core = EngineCore(encoding=enc, windows=windows, fading=fading, every=every, metrics=metrics,
-                                cost=cost, convention=convention, pos_label=pos_label)
+        self._core = EngineCore(encoding=enc, windows=windows, fading=fading, adwin=adwin,
+                                adwin_options=adwin_options, every=every, metrics=metrics, cost=cost,
+                                convention=convention, pos_label=pos_label)
         self._lead = None
         self._lead_dims = lead_dims
         self._time_extra = {}
@@ -236,7 +251,7 @@ class Evaluator:
             return
         yt = self._core.encoding.encode(y_arr, "y_true", allow_missing=True).astype(np.int32)
         yp = self._core.encoding.encode(yp2, "y_pred", allow_missing=False).astype(np.int32)
-        w = check_weights(weights, yp.shape[0], n)
+        w = check_weights(weights, lead.shape, n)
         self._core.update(yt, yp, w)
 
     @property

@@ -41,7 +41,28 @@ from . import metrics as _metrics
 from ._kernels import confusion as K
 from ._validation import check_choice, check_positive_int, check_nonnegative_weights, as_float_array
 from .estimators import build_estimators
+from ._kernels.adwin import VARIANT_CODES as ADWIN_VARIANTS, adwin_state_new
 from .labels import MISSING, Encoding, encode_labels
+
+ADWIN_DEFAULTS = {"max_buckets": 5, "clock": 32, "min_window": 5, "variant": "moa"}
+
+
+def _check_adwin_options(options) -> dict:
+    """ADWIN parameters of ``adwin=`` estimators (see :func:`streamtk.drift.adwin.adwin`)."""
+    opts = dict(ADWIN_DEFAULTS)
+    if options is None:
+        return opts
+    if not isinstance(options, dict):
+        raise TypeError(f"adwin_options must be a dict, got {options!r}")
+    unknown = set(options) - set(opts)
+    if unknown:
+        raise ValueError(f"adwin_options has unknown keys {sorted(unknown)!r}; known: {sorted(opts)!r}")
+    opts.update(options)
+    opts["max_buckets"] = check_positive_int(opts["max_buckets"], "adwin_options['max_buckets']", minimum=2)
+    opts["clock"] = check_positive_int(opts["clock"], "adwin_options['clock']")
+    opts["min_window"] = check_positive_int(opts["min_window"], "adwin_options['min_window']")
+    opts["variant"] = check_choice(opts["variant"], "adwin_options['variant']", tuple(ADWIN_VARIANTS))
+    return opts
 
 __all__ = ["EngineCore", "CONVENTIONS"]
 
@@ -69,6 +90,8 @@ class EngineCore:
         encoding: Encoding,
         windows=(),
         fading=(),
+        adwin=(),
+        adwin_options=None,
         every=1,
         metrics=None,
         cost=None,
@@ -79,7 +102,8 @@ class EngineCore:
         self.every = check_positive_int(every, "every")
         self.encoding = encoding
         self.k = encoding.n_classes
-        self.specs = build_estimators(windows, fading)
+        self.specs = build_estimators(windows, fading, adwin)
+        self.adwin_options = _check_adwin_options(adwin_options)
         self.cost = self._check_cost(cost)
         self.pos = self._check_pos_label(pos_label)
         self.pos_label_given = pos_label is not None
@@ -106,10 +130,15 @@ class EngineCore:
         self.kinds = np.array([s.code for s in self.specs], dtype=np.int64)
         self.wsize = np.array([s.param if s.kind == "window" else 0 for s in self.specs], dtype=np.int64)
         self.alphas = np.array([s.param if s.kind == "fading" else 1.0 for s in self.specs], dtype=np.float64)
-        win = [i for i, s in enumerate(self.specs) if s.kind == "window"]
+        win = [i for i, s in enumerate(self.specs) if s.kind in ("window", "adwin")]
         self.hslot = np.full(len(self.specs), -1, dtype=np.int64)
         self.hslot[win] = np.arange(len(win))
         self.n_hist = len(win)
+        ad = [i for i, s in enumerate(self.specs) if s.kind == "adwin"]
+        self.aslot = np.full(len(self.specs), -1, dtype=np.int64)
+        self.aslot[ad] = np.arange(len(ad))
+        self.n_adwin = len(ad)
+        self.deltas = np.array([s.param if s.kind == "adwin" else 0.0 for s in self.specs], dtype=np.float64)
         self.L = None
         self.n_seen = 0
         self._outputs = []  # list of (positions, out, outc)
@@ -156,6 +185,9 @@ class EngineCore:
         self.h_q = np.zeros((L, nq, 0), dtype=np.float64)
         self.h_per = np.zeros((L, 0), dtype=np.uint8)
         self.h_maj = np.zeros((L, self.n_hist, 0), dtype=np.uint8)
+        opts = self.adwin_options
+        state = adwin_state_new(max(1, L * self.n_adwin), opts["max_buckets"])
+        self.adwin_state = tuple(a.reshape((L, max(1, self.n_adwin)) + a.shape[1:]) for a in state)
 
     def quantities_for(self, ytrue: np.ndarray, ypred: np.ndarray, start: int) -> np.ndarray:
         """Per-instance extra quantities ``(L, nq, T)`` for a chunk starting at absolute ``start``."""
@@ -220,6 +252,12 @@ class EngineCore:
             self.wsize,
             self.alphas,
             self.hslot,
+            self.aslot,
+            self.deltas,
+            *self.adwin_state,
+            self.adwin_options["clock"],
+            self.adwin_options["min_window"],
+            ADWIN_VARIANTS[self.adwin_options["variant"]],
             self.convention == "moa",
             dense,
             self.pos,
@@ -272,7 +310,7 @@ class EngineCore:
         if self.n_hist == 0:
             keep_from = end
         else:
-            win = self.kinds == K.KIND_WINDOW
+            win = (self.kinds == K.KIND_WINDOW) | (self.kinds == K.KIND_ADWIN)
             starts = np.minimum(self.ptr[:, win, K.P_ES], self.ptr[:, win, K.P_BS])
             keep_from = int(starts.min()) if starts.size else end
         cut = keep_from - self.hist_start
@@ -320,21 +358,22 @@ def encode_inputs(y_true, y_pred_2d, *, classes):
     return enc, yt.astype(np.int32, copy=False), yp.astype(np.int32, copy=False)
 
 
-def check_weights(weights, L: int, n: int) -> np.ndarray | None:
-    """Weights ``(n,)`` or ``(L, n)`` -> ``(L, n)`` float64, finite and >= 0."""
+def check_weights(weights, lead_shape: tuple, n: int) -> np.ndarray | None:
+    """Weights broadcastable to ``(*lead_shape, n)`` -> ``(L, n)`` float64, finite and >= 0."""
     if weights is None:
         return None
     w = check_nonnegative_weights(weights, "weights")
-    if w.shape[-1] != n:
-        raise ValueError(f"weights has {w.shape[-1]} instances along its last axis but y_true has {n}")
-    if w.ndim == 1:
-        return np.ascontiguousarray(np.broadcast_to(w, (L, n)))
-    w2 = w.reshape(-1, n)
-    if w2.shape[0] == L:
-        return np.ascontiguousarray(w2)
-    if w2.shape[0] == 1:
-        return np.ascontiguousarray(np.broadcast_to(w2, (L, n)))
-    raise ValueError(f"weights has leading shape {w.shape[:-1]} which does not match y_pred's {L} series")
+    if w.ndim == 0 or w.shape[-1] != n:
+        got = w.shape[-1] if w.ndim else "no"
+        raise ValueError(f"weights has {got} instances along its last axis but y_true has {n}")
+    try:
+        w = np.broadcast_to(w, tuple(lead_shape) + (n,))
+    except ValueError:
+        raise ValueError(
+            f"weights of shape {w.shape} do not broadcast against y_pred's leading shape {tuple(lead_shape)} "
+            f"and {n} instances"
+        ) from None
+    return np.ascontiguousarray(w.reshape(-1, n))
 
 
 __all__ += ["encode_inputs", "check_weights", "checkpoint_positions", "MISSING"]

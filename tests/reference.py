@@ -96,7 +96,9 @@ def held(kind, param, evaluated_before_and_t, t_index_of):
 def reference_curves(y, p, k, estimators, *, weights=None, pos=1, losses=None):
     """Per-step metrics for one series (codes; y = -1 missing).
 
-    ``estimators``: list of ("prequential", None) / ("window", w) / ("fading", alpha).
+    ``estimators``: list of ("prequential", None) / ("window", w) / ("fading", alpha) /
+    ("varwindow", widths) where ``widths[j]`` is the number of instances held after
+    the ``j``-th evaluated instance (an ADWIN window).
     Returns ``{estimator_index: [metrics dict at t for t in range(n)]}``.
     """
     n = len(y)
@@ -116,6 +118,11 @@ def reference_curves(y, p, k, estimators, *, weights=None, pos=1, losses=None):
             """weights of held evaluated instances given the evaluated list up to now."""
             if kind == "prequential":
                 return ev_upto, [w[s] for s in ev_upto]
+            if kind == "varwindow":  # param[j] = instances held after the j-th evaluated instance
+                if not ev_upto:
+                    return ev_upto, []
+                h = ev_upto[-int(param[len(ev_upto) - 1]):]
+                return h, [w[s] for s in h]
             if kind == "window":
                 h = ev_upto[-param:] if len(ev_upto) > param else ev_upto
                 return h, [w[s] for s in h]

@@ -190,3 +190,18 @@ def test_evaluator_needs_classes_and_consistent_chunks():
         ev.update([0], [0])
     with pytest.raises(ValueError, match="call update"):
         streamtk.Evaluator(classes=[0, 1]).result()
+
+
+def test_weights_broadcast_against_leading_dims():
+    y, p = _stream(40)
+    preds = np.stack([[p, y], [y, p]])  # (model, fold, n)
+    rng = np.random.default_rng(9)
+    w_fold = rng.choice([0.0, 1.0], size=(1, 2, 40))  # one test mask per fold, shared by the models
+    ds = streamtk.evaluate(y, preds, weights=w_fold, windows=[5])
+    for i in range(2):
+        for j in range(2):
+            one = streamtk.evaluate(y, preds[i, j], weights=w_fold[0, j], windows=[5])
+            np.testing.assert_array_equal(ds.accuracy.values[i, j], one.accuracy.values[0] if False else
+                                          one.accuracy.values)
+    with pytest.raises(ValueError, match="do not broadcast"):
+        streamtk.evaluate(y, preds, weights=np.ones((3, 40)))

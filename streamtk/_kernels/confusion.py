@@ -51,6 +51,8 @@ import math
 import numba as nb
 import numpy as np
 
+from .adwin import adwin_run_one
+
 # ----------------------------------------------------------------------------
 # scalar state layout (class vectors ROW, COL, DIAG live in a separate array)
 EW, EN, EC, EI, BW, BN, BM, BP, BI, EQ = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
@@ -247,7 +249,7 @@ def finalise(W, N, C, EIv, BWv, BNv, BMv, BPv, sc, row, col, dia, k, moa, pos, n
                 outc[ci, e, j, i] = ratio_or_nan(2.0 * dia[i], row[i] + col[i])
 
 
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, error_model="numpy", inline="always")
 def recall_mean(row, dia, k, which):
     """Arithmetic / geometric / harmonic mean of the class recalls ``A_i = DIAG_i / ROW_i``.
 
@@ -290,7 +292,7 @@ def recall_mean(row, dia, k, which):
     return c / inv
 
 
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, error_model="numpy", inline="always")
 def matthews(row, col, k, correct, w):
     """Matthews correlation coefficient, multi-class form (Gorodkin 2004).
 
@@ -411,14 +413,17 @@ def _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fadi
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, pt, perhit, majh, wsize, dense, moa, k, base,
-                  ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, e):
+def _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, pt, perhit, majh, wsize, wvar, dense, moa, k,
+                  base, ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, e):
     """Sliding window of the last ``wsize`` members: add, then remove the oldest member(s).
 
+    ``wvar`` (length ``>= b1 - b0``, or empty): a per-step window size (the ADWIN
+    width after instance ``t`` is ``wvar[t - b0]``) instead of the constant
+    ``wsize`` — the same monotone-window driver serves sliding and ADWIN windows.
     ``dense``: every instance is a member (no missing labels, no weights), so the
-    leaving instance is exactly ``t - wsize``. Otherwise the start pointer scans to
-    the next member. In MOA's convention with weights the eval and base sides have
-    different members and separate pointers.
+    leaving instance is the one at the start pointer. Otherwise the start pointer
+    scans to the next member. In MOA's convention with weights the eval and base
+    sides have different members and separate pointers.
     """
     row = cl[0]
     col = cl[1]
@@ -435,12 +440,16 @@ def _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, pt, perhit, majh
     bs = pt[P_BS] - base
     bc = pt[P_BC]
     same = not (moa and has_w)
+    variable = wvar.shape[0] > 0
+    lim = wsize
     nck = ck_index.shape[0]
     for t in range(b0, b1):
         y = ytrue[t]
         w = wl[t] if has_w else 1.0
         if y >= 0 and w >= 0.0:
             yp_t = yp[t]
+            if variable and w > 0.0:  # ADWIN widths exist for evaluated instances only
+                lim = wvar[t - b0]
             if not moa:
                 mh = 1 if majority_of(row, k) == y else 0
             if w > 0.0:
@@ -456,9 +465,9 @@ def _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, pt, perhit, majh
                 ec += 1
             # evict from the eval side (and, when members coincide, the base side) before MOA's
             # majority is read: MOA's window estimator drops its oldest value as it adds the new one
-            while ec > wsize:
+            while ec > lim:
                 if dense:
-                    r = t - wsize
+                    r = es
                 else:
                     r = es
                     while True:
@@ -496,7 +505,7 @@ def _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, pt, perhit, majh
                 BMv += w * mh
                 BPv += w * perhit[t]
                 bc += 1
-            while bc > wsize:  # MOA convention with weights: base side has its own members
+            while bc > lim:  # MOA convention with weights: base side has its own members
                 r = bs
                 while True:
                     if ytrue[r] >= 0 and wl[r] >= 0.0:
@@ -621,7 +630,7 @@ def _cumulative_block2(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fad
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _window_block2_dense(ytrue, yp, b0, b1, sc, cl, pt, perhit, majh, wsize, moa, base,
+def _window_block2_dense(ytrue, yp, b0, b1, sc, cl, pt, perhit, majh, wsize, wvar, moa, base,
                          ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, e):
     """:func:`_window_block` for two classes, every instance a member, no extra quantities."""
     row = cl[0]
@@ -633,10 +642,15 @@ def _window_block2_dense(ytrue, yp, b0, b1, sc, cl, pt, perhit, majh, wsize, moa
     BMv = sc[BM]
     BPv = sc[BP]
     ec = pt[P_EC]
+    es = pt[P_ES] - base
+    variable = wvar.shape[0] > 0
+    lim = wsize
     nck = ck_index.shape[0]
     for t in range(b0, b1):
         y = ytrue[t]
         yp_t = yp[t]
+        if variable:
+            lim = wvar[t - b0]
         y1 = 1.0 if y == 1 else 0.0
         p1 = 1.0 if yp_t == 1 else 0.0
         hit = 1.0 if y == yp_t else 0.0
@@ -650,8 +664,9 @@ def _window_block2_dense(ytrue, yp, b0, b1, sc, cl, pt, perhit, majh, wsize, moa
         C += hit
         d1 += hit * y1
         d0 += hit * (1.0 - y1)
-        if ec >= wsize:
-            r = t - wsize
+        ec += 1
+        while ec > lim:
+            r = es
             yr = ytrue[r]
             x1 = 1.0 if yr == 1 else 0.0
             q1 = 1.0 if yp[r] == 1 else 0.0
@@ -666,8 +681,8 @@ def _window_block2_dense(ytrue, yp, b0, b1, sc, cl, pt, perhit, majh, wsize, moa
             d0 -= hr * (1.0 - x1)
             BMv -= majh[r]
             BPv -= perhit[r]
-        else:
-            ec += 1
+            es += 1
+            ec -= 1
         if moa:
             mh = 1 if (1 if r1 > r0 else 0) == y else 0
         majh[t] = mh
@@ -686,10 +701,9 @@ def _window_block2_dense(ytrue, yp, b0, b1, sc, cl, pt, perhit, majh, wsize, moa
     sc[BN] = W
     sc[BM] = BMv
     sc[BP] = BPv
-    start = b1 - ec  # relative index of the oldest member
-    pt[P_ES] = start + base
+    pt[P_ES] = es + base
     pt[P_EC] = ec
-    pt[P_BS] = start + base
+    pt[P_BS] = es + base
     pt[P_BC] = ec
 
 
@@ -706,7 +720,11 @@ def run(
     kinds,  # (E,) int64 estimator kind codes
     wsize,  # (E,) int64 window sizes (0 if not a window)
     alphas,  # (E,) float64 fading factors (1.0 if not fading)
-    hslot,  # (E,) int64 index into majhit's second axis for windows, -1 otherwise
+    hslot,  # (E,) int64 index into majhit's second axis for windows and ADWIN, -1 otherwise
+    aslot,  # (E,) int64 index into the ADWIN state's second axis, -1 otherwise
+    deltas,  # (E,) float64 ADWIN confidence (0 if not ADWIN)
+    a_sums, a_vars, a_counts, a_ist, a_fst,  # ADWIN states (L, EA, ...), see streamtk._kernels.adwin
+    a_clock, a_min_window, a_variant,
     moa,  # bool
     dense,  # bool: no missing labels and no weights
     pos,  # int positive class code (f1)
@@ -733,12 +751,19 @@ def run(
     nq = q.shape[1]
     has_w = weights.shape[1] > 0
     nck = ck_index.shape[0]
+    no_var = np.empty(0, dtype=np.int64)
     for l in nb.prange(L):
         yp = ypred[l]
         wl = weights[l]
         ql = q[l]
         ph = perhit[l]
         ci0 = 0
+        # ADWIN buffers: the block's 0/1 losses of evaluated instances, their widths, per-position widths
+        xbuf = np.empty(BLOCK, dtype=np.float64)
+        wbuf = np.empty(BLOCK, dtype=np.int64)
+        wpos = np.empty(BLOCK, dtype=np.int64)
+        none_f = np.empty(0, dtype=np.float64)
+        none_i = np.empty(0, dtype=np.int8)
         for b0 in range(t_begin, T, BLOCK):
             b1 = min(T, b0 + BLOCK)
             # Persistent hits of the block, shared by every estimator
@@ -753,24 +778,44 @@ def run(
             while ci1 < nck and ck_index[ci1] < b1:
                 ci1 += 1
             for e in range(E):
-                if kinds[e] == KIND_WINDOW and k == 2 and dense and nq == 0:
-                    _window_block2_dense(ytrue, yp, b0, b1, sc[l, e], cls[l, e], ptr[l, e], ph, majhit[l, hslot[e]],
-                                         wsize[e], moa, base, ck_index, ci0, pos, n_classes_total, metric_ids,
-                                         metric_arg, class_ids, out[l], outc[l], e)
-                elif kinds[e] != KIND_WINDOW and k == 2:
-                    fad = kinds[e] == KIND_FADING
-                    _cumulative_block2(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ph, fad,
-                                       1.0 / alphas[e], moa, ck_index, ci0, pos, n_classes_total, metric_ids,
-                                       metric_arg, class_ids, out[l], outc[l], e)
-                elif kinds[e] == KIND_WINDOW:
-                    _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ptr[l, e], ph,
-                                  majhit[l, hslot[e]], wsize[e], dense, moa, k, base, ck_index, ci0, pos,
-                                  n_classes_total, metric_ids, metric_arg, class_ids, out[l], outc[l], e)
+                kind = kinds[e]
+                var = no_var
+                if kind == KIND_ADWIN:
+                    # ADWIN on the 0/1 loss of the evaluated instances of this block (block-fused:
+                    # the block is read from memory once); its widths drive the window below
+                    m = 0
+                    for t in range(b0, b1):
+                        if ytrue[t] >= 0 and (wl[t] > 0.0 if has_w else True):
+                            xbuf[m] = 0.0 if ytrue[t] == yp[t] else 1.0
+                            m += 1
+                    a = aslot[e]
+                    adwin_run_one(xbuf[:m], a_sums[l, a], a_vars[l, a], a_counts[l, a], a_ist[l, a], a_fst[l, a],
+                                  deltas[e], a_clock, a_min_window, a_variant, wbuf[:m], none_f, none_f, none_i)
+                    j = 0
+                    for t in range(b0, b1):
+                        if ytrue[t] >= 0 and (wl[t] > 0.0 if has_w else True):
+                            wpos[t - b0] = wbuf[j]
+                            j += 1
+                    var = wpos
+                if kind == KIND_WINDOW or kind == KIND_ADWIN:
+                    if k == 2 and dense and nq == 0:
+                        _window_block2_dense(ytrue, yp, b0, b1, sc[l, e], cls[l, e], ptr[l, e], ph,
+                                             majhit[l, hslot[e]], wsize[e], var, moa, base, ck_index, ci0, pos,
+                                             n_classes_total, metric_ids, metric_arg, class_ids, out[l], outc[l], e)
+                    else:
+                        _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ptr[l, e], ph,
+                                      majhit[l, hslot[e]], wsize[e], var, dense, moa, k, base, ck_index, ci0, pos,
+                                      n_classes_total, metric_ids, metric_arg, class_ids, out[l], outc[l], e)
                 else:
-                    fad = kinds[e] == KIND_FADING
-                    _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ph, fad,
-                                      1.0 / alphas[e], moa, k, ck_index, ci0, pos, n_classes_total, metric_ids,
-                                      metric_arg, class_ids, out[l], outc[l], e)
+                    fad = kind == KIND_FADING
+                    if k == 2:
+                        _cumulative_block2(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ph, fad,
+                                           1.0 / alphas[e], moa, ck_index, ci0, pos, n_classes_total, metric_ids,
+                                           metric_arg, class_ids, out[l], outc[l], e)
+                    else:
+                        _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ph, fad,
+                                          1.0 / alphas[e], moa, k, ck_index, ci0, pos, n_classes_total, metric_ids,
+                                          metric_arg, class_ids, out[l], outc[l], e)
             ci0 = ci1
 
 

@@ -1,0 +1,86 @@
+"""ADWIN as an evaluation window of the engine (issue 3, "Evaluation window")."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+import streamtk
+from streamtk.drift.adwin import adwin
+
+from .reference import reference_curves
+
+
+def _shifting_stream(n, seed, k=2):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    acc = np.where((np.arange(n) // (n // 3)) % 2 == 0, 0.9, 0.55)
+    p = np.where(rng.random(n) < acc, y, rng.integers(0, k, n))
+    return y, p
+
+
+def _adwin_widths(y, p, w=None, delta=0.002, **opts):
+    evaluated = (y >= 0) & ((w > 0) if w is not None else True)
+    loss = (y != p)[evaluated].astype(float)
+    return adwin(loss, delta=delta, **opts).width.values
+
+
+def test_adwin_window_equals_reference_over_its_width():
+    y, p = _shifting_stream(1200, 1)
+    widths = _adwin_widths(y, p, delta=0.05)
+    assert widths.min() < widths.max()  # the window did shrink
+    ds = streamtk.evaluate(y, p, adwin=[0.05], metrics=["accuracy", "kappa", "kappa_m", "kappa_per", "p_maj",
+                                                        "n_instances", "mcc"])
+    ref = reference_curves(y, p, 2, [("varwindow", widths)])[0]
+    for t in range(0, len(y), 7):
+        for name in ("accuracy", "kappa", "kappa_m", "kappa_per", "p_maj", "n_instances", "mcc"):
+            got = float(ds[name].sel(estimator="adwin=0.05").values[t])
+            want = ref[t][name]
+            assert (math.isnan(got) and math.isnan(want)) or math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12), \
+                (t, name, got, want)
+
+
+@settings(max_examples=15)
+@given(st.integers(0, 10_000), st.booleans(), st.integers(3, 5))
+def test_adwin_window_multiclass_weighted_matches_reference(seed, weighted, k):
+    rng = np.random.default_rng(seed)
+    n = 400
+    y, p = _shifting_stream(n, seed, k=k)
+    w = rng.choice([0.0, 1.0, 2.0], size=n) if weighted else None
+    widths = _adwin_widths(y, p, w, delta=0.1, clock=4)
+    ds = streamtk.evaluate(y, p, weights=w, adwin=[0.1], adwin_options={"clock": 4},
+                           metrics=["accuracy", "kappa", "p_maj", "p_per", "n_instances"], classes=list(range(k)))
+    ref = reference_curves(y, p, k, [("varwindow", widths)], weights=w)[0]
+    for t in range(n):
+        for name in ("accuracy", "kappa", "p_maj", "p_per", "n_instances"):
+            got = float(ds[name].sel(estimator="adwin=0.1").values[t])
+            want = ref[t][name]
+            assert (math.isnan(got) and math.isnan(want)) or math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12), \
+                (t, name, got, want)
+
+
+def test_adwin_estimator_chunked_equals_one_pass_and_leads_independent():
+    y, p = _shifting_stream(3000, 4)
+    p2 = np.where(np.random.default_rng(0).random(3000) < 0.2, 1 - p, p)
+    kw = dict(adwin=[0.002, 0.1], windows=[50], every=13, classes=[0, 1])
+    one = streamtk.evaluate(y, np.stack([p, p2]), **kw)
+    ev = streamtk.Evaluator(**kw)
+    for a, b in [(0, 700), (700, 701), (701, 2500), (2500, 3000)]:
+        ev.update(y[a:b], np.stack([p, p2])[:, a:b])
+    chunked = ev.result()
+    for name in one.data_vars:
+        np.testing.assert_array_equal(chunked[name].values, one[name].values, err_msg=name)
+    single = streamtk.evaluate(y, p2, **kw)
+    for name in one.data_vars:
+        np.testing.assert_array_equal(one[name].values[1], single[name].values, err_msg=name)
+
+
+def test_adwin_estimator_label_and_width_output():
+    y, p = _shifting_stream(2000, 2)
+    ds = streamtk.evaluate(y, p, adwin=0.002, every=100)
+    assert ds.estimator.values.tolist() == ["prequential", "adwin=0.002"]
+    assert ds.estimator_kind.values.tolist() == ["prequential", "adwin"]
+    widths = _adwin_widths(y, p)
+    np.testing.assert_array_equal(ds.n_instances.sel(estimator="adwin=0.002").values, widths[ds.instance.values - 1])
