@@ -29,12 +29,12 @@ from scipy import stats as _stats
 
 from ._kernels import compare as _k
 from ._labelled import LeadingDims, split_leading
-from ._validation import as_float_array, check_in_open_unit_interval
-from .engine import encode_inputs
+from ._validation import as_float_array, check_in_open_unit_interval, check_positive_int
+from .engine import checkpoint_positions, encode_inputs
 from .estimators import build_estimators
-from .losses import _dataset, checkpoints, estimator_arrays
+from .losses import _dataset, estimator_arrays
 
-__all__ = ["compare", "compare_losses", "mcnemar_threshold"]
+__all__ = ["compare", "compare_losses", "Comparator", "mcnemar_threshold"]
 
 _REF_Q = "Gama, Sebastiao & Rodrigues 2013 (seed 004), sec. 4; Gama 2014 tutorial (seed 002)"
 _REF_M = "Gama, Sebastiao & Rodrigues 2013 (seed 004), sec. 4.1; Dietterich 1998; Bifet et al. 2015 (seed 000), sec. 4"
@@ -51,17 +51,6 @@ def mcnemar_threshold(significance: float = 0.01) -> float:
     """
     significance = check_in_open_unit_interval(significance, "significance")
     return float(_stats.chi2.isf(significance, 1))
-
-
-def _pair_raw(loss: np.ndarray, ia: np.ndarray, ib: np.ndarray, specs, ck: np.ndarray) -> np.ndarray:
-    """Raw sums ``(P, C, E, 5)`` of every pair (numpy layer over :func:`pair_run`)."""
-    kinds, wsize, alphas = estimator_arrays(specs)
-    P, E = ia.shape[0], kinds.shape[0]
-    state = np.zeros((P, E, 5))
-    out = np.empty((P, ck.shape[0], E, 5))
-    _k.pair_run(np.ascontiguousarray(loss, dtype=np.float64), ia.astype(np.int64), ib.astype(np.int64),
-                kinds, wsize, alphas, 0, ck, state, out)
-    return out
 
 
 def _finalise(raw: np.ndarray, threshold: float, binary: bool) -> dict:
@@ -111,59 +100,236 @@ _ATTRS = {
 }
 
 
-def _labelled(stats: dict, lead: LeadingDims, pair_dims: tuple, pair_coords: dict, specs, positions, tcoords,
-              title, **params) -> xr.Dataset:
-    """Arrays ``(*lead, *pair, C, E)`` -> Dataset on ``(*lead, *pair, estimator, time)``."""
-    dims = lead.names + pair_dims + ("estimator", "time")
-    data = {k: xr.Variable(dims, np.swapaxes(v, -1, -2), attrs=_ATTRS[k]) for k, v in stats.items()}
-    ds = _dataset(data, lead, specs, positions, tcoords, title, **params)
-    return ds.assign_coords(pair_coords)
+class _Pairs:
+    """Which rows of the stacked loss matrix are compared, and the layout of the result.
+
+    Two-model mode (``model_dim=None``, two inputs with equal leading dims ``lead``):
+    rows ``l`` and ``L + l`` form pair ``l``; result dims ``(*lead, ...)``. Model-dim
+    mode (one input): pairs ``a <= b`` along ``model_dim`` within every combination
+    of the other leading dims; the mirror ``(b, a)`` is filled by swapping A and B;
+    result dims ``(*other, "model_a", "model_b", ...)``.
+    """
+
+    def __init__(self, leads: list, model_dim):
+        if len(leads) == 2:
+            if model_dim is not None:
+                raise ValueError(f"model_dim={model_dim!r} is for a single array holding all models; "
+                                 "pass either two models or one array with model_dim")
+            lead_a, lead_b = leads
+            if (lead_a.names, lead_a.shape) != (lead_b.names, lead_b.shape):
+                raise ValueError("the two models' leading dimensions do not agree: "
+                                 f"{dict(zip(lead_a.names, lead_a.shape))} vs {dict(zip(lead_b.names, lead_b.shape))}")
+            L = lead_a.size
+            self.ia, self.ib = np.arange(L, dtype=np.int64), np.arange(L, 2 * L, dtype=np.int64)
+            self.lead, self.pair_dims, self.pair_coords, self.model = lead_a, (), {}, None
+            return
+        (lead,) = leads
+        if model_dim is None:
+            raise ValueError("give the second model (y_pred_b / loss_b) or name the model dimension with model_dim=")
+        if model_dim not in lead.names:
+            raise ValueError(f"model_dim {model_dim!r} is not a leading dimension of the input; its leading dims "
+                             f"are {lead.names}")
+        axis = lead.names.index(model_dim)
+        M = lead.shape[axis]
+        idx = np.moveaxis(np.arange(lead.size).reshape(lead.shape), axis, -1).reshape(-1, M)
+        self.a, self.b = np.triu_indices(M)
+        self.ia = idx[:, self.a].ravel().astype(np.int64)
+        self.ib = idx[:, self.b].ravel().astype(np.int64)
+        self.model = (idx.shape[0], M)
+        self.lead = LeadingDims(lead.names[:axis] + lead.names[axis + 1:], lead.shape[:axis] + lead.shape[axis + 1:],
+                                {k: v for k, v in lead.coords.items() if model_dim not in v.dims})
+        labels = lead.coords[model_dim].values if model_dim in lead.coords else np.arange(M)
+        self.pair_dims = ("model_a", "model_b")
+        self.pair_coords = {"model_a": ("model_a", labels), "model_b": ("model_b", labels)}
+
+    def assemble(self, raw: np.ndarray) -> np.ndarray:
+        """Raw sums ``(P, C, E, 5)`` -> ``(*lead, *pair, C, E, 5)``."""
+        if self.model is None:
+            return self.lead.reshape(raw)
+        R, M = self.model
+        raw = raw.reshape((R, self.a.size) + raw.shape[1:])
+        full = np.empty((R, M, M) + raw.shape[2:])
+        full[:, self.a, self.b] = raw
+        full[:, self.b, self.a] = raw[..., _SWAP]
+        return full.reshape(self.lead.shape + (M, M) + raw.shape[2:])
 
 
-def _compare(losses: list, leads: list, present, n, *, model_dim, windows, fading, every, significance,
-             binary, tcoords, title, loss_name):
-    specs = build_estimators(windows, fading)
-    threshold = mcnemar_threshold(significance)
-    positions, ck = checkpoints(n, every, present)
-    params = dict(every=every, significance=significance, mcnemar_threshold=threshold, orientation=_ORIENTATION,
-                  loss=loss_name)
-    if len(losses) == 2:
-        if model_dim is not None:
-            raise ValueError(f"model_dim={model_dim!r} is for a single array holding all models; "
-                             "pass either y_pred_a and y_pred_b or one array with model_dim")
-        la, lb = losses
-        lead_a, lead_b = leads
-        if (lead_a.names, lead_a.shape) != (lead_b.names, lead_b.shape):
-            raise ValueError(f"the two models' leading dimensions do not agree: {dict(zip(lead_a.names, lead_a.shape))}"
-                             f" vs {dict(zip(lead_b.names, lead_b.shape))}")
-        L = la.shape[0]
-        raw = _pair_raw(np.concatenate([la, lb]), np.arange(L), np.arange(L, 2 * L), specs, ck)
-        stats = {k: lead_a.reshape(v) for k, v in _finalise(raw, threshold, binary).items()}
-        return _labelled(stats, lead_a, (), {}, specs, positions, tcoords, title, **params)
-    (loss,), (lead,) = losses, leads
-    if model_dim is None:
-        raise ValueError("give the second model (y_pred_b / loss_b) or name the model dimension with model_dim=")
-    if model_dim not in lead.names:
-        raise ValueError(f"model_dim {model_dim!r} is not a leading dimension of the input; its leading dims are "
-                         f"{lead.names}")
-    axis = lead.names.index(model_dim)
-    M = lead.shape[axis]
-    rest_names = lead.names[:axis] + lead.names[axis + 1:]
-    rest_shape = lead.shape[:axis] + lead.shape[axis + 1:]
-    idx = np.moveaxis(np.arange(lead.size).reshape(lead.shape), axis, -1).reshape(-1, M)
-    a, b = np.triu_indices(M)
-    raw = _pair_raw(loss, idx[:, a].ravel(), idx[:, b].ravel(), specs, ck)
-    raw = raw.reshape((idx.shape[0], a.size) + raw.shape[1:])
-    full = np.empty((idx.shape[0], M, M) + raw.shape[2:])
-    full[:, a, b] = raw
-    full[:, b, a] = raw[..., _SWAP]
-    stats = {k: v.reshape(rest_shape + v.shape[1:]) for k, v in _finalise(full, threshold, binary).items()}
-    rest = LeadingDims(rest_names, rest_shape,
-                       {k: v for k, v in lead.coords.items() if model_dim not in v.dims})
-    labels = lead.coords[model_dim].values if model_dim in lead.coords else np.arange(M)
-    pair_coords = {"model_a": ("model_a", labels), "model_b": ("model_b", labels)}
-    return _labelled(stats, rest, ("model_a", "model_b"), pair_coords, specs, positions, tcoords, title,
-                     model_dim=model_dim, **params)
+class Comparator:
+    """Chunked comparison with carried state: ``update()`` chunk by chunk, then ``result()``.
+
+    ``Comparator(...).update(c1).update(c2).result()`` equals :func:`compare` (or,
+    with :meth:`update_losses`, :func:`compare_losses`) on the concatenated
+    stream exactly: same checkpoints, same numbers. Memory: the running sums
+    plus the losses still inside the largest window. Parameters as in
+    :func:`compare`; ``classes`` (optional) only validates the labels, since
+    the 0-1 loss needs nothing but label equality.
+
+    Examples
+    --------
+    >>> import numpy as np, streamtk.compare as sc
+    >>> cmp = sc.Comparator(windows=2)
+    >>> cmp.update([0, 1, 1], [1, 1, 0], [0, 1, 1]).update([0], [1], [0])
+    Comparator(n_seen=4)
+    >>> cmp.result().n01.sel(estimator="window=2").values.tolist()
+    [1.0, 1.0, 1.0, 2.0]
+    """
+
+    def __init__(self, *, model_dim=None, windows=(), fading=(), every=1, significance=0.01, classes=None,
+                 lead_dims=None):
+        self._specs = build_estimators(windows, fading)
+        self._arrays = estimator_arrays(self._specs)
+        self._every = check_positive_int(every, "every")
+        self._significance = significance
+        self._threshold = mcnemar_threshold(significance)
+        self._classes = None if classes is None else list(classes)
+        self._model_dim = model_dim
+        self._lead_dims = lead_dims
+        self._history = max([s.param for s in self._specs if s.kind == "window"], default=0)
+        self._n_seen = 0
+        self._pairs = None
+        self._leads = None
+        self._state = None
+        self._tail = None
+        self._raw, self._positions, self._tvalues = [], [], {}
+        self._tlast = {}
+        self._binary = True
+        self._loss_kind = None
+
+    def __repr__(self) -> str:
+        return f"Comparator(n_seen={self._n_seen})"
+
+    @property
+    def n_seen(self) -> int:
+        """Number of instances processed so far."""
+        return self._n_seen
+
+    def update(self, y_true, y_pred_a, y_pred_b=None) -> Comparator:
+        """Compare the next chunk of recorded predictions (0-1 loss); returns ``self``."""
+        self._set_kind("0-1")
+        yt_in, preds, leads, tcoords, n = _parse(y_true, (("y_pred_a", y_pred_a), ("y_pred_b", y_pred_b)),
+                                                  self._lead_dims)
+        if n == 0:
+            return self
+        _, yt, yp = encode_inputs(yt_in, np.concatenate(preds) if len(preds) == 2 else preds[0],
+                                  classes=self._classes)
+        present = yt >= 0
+        if present.all():
+            present = None
+            loss = (yp != yt).astype(np.float64)
+        else:
+            loss = (yp[:, present] != yt[present]).astype(np.float64)
+        return self._feed(loss, leads, present, n, tcoords, binary=True)
+
+    def update_losses(self, loss_a, loss_b=None) -> Comparator:
+        """Compare the next chunk of per-instance losses (see :func:`compare_losses`); returns ``self``."""
+        self._set_kind("given")
+        losses, leads, tcoords = [], [], {}
+        for nm, val in (("loss_a", loss_a), ("loss_b", loss_b)):
+            if val is None:
+                continue
+            x2, ld, tc = split_leading(val, nm, lead_dims=self._lead_dims)
+            losses.append(as_float_array(x2, nm))
+            leads.append(ld)
+            tcoords.update(tc)
+        n = losses[0].shape[1]
+        if len(losses) == 2 and losses[1].shape[1] != n:
+            raise ValueError(f"loss_b has {losses[1].shape[1]} instances along its last axis but loss_a has {n}")
+        loss = np.concatenate(losses) if len(losses) == 2 else losses[0]
+        binary = bool(np.all((loss == 0.0) | (loss == 1.0)))
+        return self._feed(loss, leads, None, n, tcoords, binary=binary)
+
+    def _set_kind(self, kind):
+        if self._loss_kind is not None and self._loss_kind != kind:
+            raise ValueError("a Comparator is fed either predictions (update) or losses (update_losses), not both")
+        self._loss_kind = kind
+
+    def _feed(self, loss, leads, present, n, tcoords, *, binary):
+        """Run the pair kernel on the next chunk of (present-instance) losses."""
+        if self._pairs is None:
+            self._pairs = _Pairs(leads, self._model_dim)
+            self._leads = [(ld.names, ld.shape) for ld in leads]
+            self._state = np.zeros((self._pairs.ia.size, len(self._specs), 5))
+            self._tail = np.zeros((loss.shape[0], 0))
+        elif [(ld.names, ld.shape) for ld in leads] != self._leads:
+            raise ValueError(f"leading dims changed between chunks: {self._leads} then "
+                             f"{[(ld.names, ld.shape) for ld in leads]}")
+        if n == 0:
+            return self
+        pos = checkpoint_positions(self._n_seen, self._n_seen + n, self._every) - self._n_seen
+        ck = pos.copy() if present is None else np.cumsum(present, dtype=np.int64)[pos] - 1
+        h = self._tail.shape[1]
+        arr = np.ascontiguousarray(np.concatenate([self._tail, loss], axis=1) if h else loss, dtype=np.float64)
+        kinds, wsize, alphas = self._arrays
+        out = np.empty((self._pairs.ia.size, pos.size, len(self._specs), 5))
+        _k.pair_run(arr, self._pairs.ia, self._pairs.ib, kinds, wsize, alphas, h, ck + h, self._state, out)
+        self._raw.append(out)
+        self._positions.append(pos + self._n_seen)
+        for name, var in tcoords.items():
+            if name != "instance":
+                vals = np.asarray(var.values)
+                self._tvalues.setdefault(name, []).append(vals[pos])
+                self._tlast[name] = vals[-1:]
+        keep = min(self._history, arr.shape[1])
+        self._tail = arr[:, arr.shape[1] - keep:].copy()
+        self._n_seen += n
+        self._binary = self._binary and binary
+        return self
+
+    def result(self) -> xr.Dataset:
+        """The comparison of everything seen so far (the state is not changed)."""
+        if self._n_seen == 0:
+            raise ValueError("nothing to compare yet: call update() with at least one instance first")
+        raw = np.concatenate(self._raw, axis=1)
+        positions = np.concatenate(self._positions)
+        tvalues = {k: np.concatenate(v) for k, v in self._tvalues.items()}
+        if positions.size == 0 or positions[-1] != self._n_seen - 1:  # the last instance is always a checkpoint
+            kinds, wsize, _ = self._arrays
+            last = self._state.copy()
+            last[..., _k.SN] = np.where(kinds == _k.KIND_WINDOW, np.minimum(last[..., _k.SN], wsize),
+                                        last[..., _k.SN])
+            raw = np.concatenate([raw, last[:, None]], axis=1)
+            positions = np.append(positions, self._n_seen - 1)
+            tvalues = {k: np.concatenate([v, self._tlast[k]]) for k, v in tvalues.items()}
+        stats = _finalise(self._pairs.assemble(raw), self._threshold, self._binary)
+        p = self._pairs
+        dims = p.lead.names + p.pair_dims + ("estimator", "time")
+        data = {k: xr.Variable(dims, np.swapaxes(v, -1, -2), attrs=_ATTRS[k]) for k, v in stats.items()}
+        params = dict(every=self._every, significance=self._significance, mcnemar_threshold=self._threshold,
+                      orientation=_ORIENTATION)
+        if self._model_dim is not None:
+            params["model_dim"] = self._model_dim
+        if self._loss_kind == "0-1":
+            title, loss = "streamtk comparison of two classifiers (Q statistic, signed McNemar)", "0-1"
+        else:
+            title = "streamtk comparison of two learners on a given loss (Q statistic)"
+            loss = "0-1 (given)" if self._binary else "given"
+        ds = _dataset(data, p.lead, self._specs, positions, {}, title, loss=loss, **params)
+        return ds.assign_coords(p.pair_coords).assign_coords({k: ("time", v) for k, v in tvalues.items()})
+
+
+def _parse(y_true, named_preds, lead_dims):
+    """``y_true`` (numpy), the predictions as ``(L, n)`` arrays, their leads, time coords, ``n``."""
+    tcoords = {}
+    if isinstance(y_true, xr.DataArray):
+        if y_true.ndim != 1:
+            raise ValueError(f"y_true must be one-dimensional (n,), got dims {y_true.dims}")
+        tcoords = {k: v.variable for k, v in y_true.coords.items() if v.dims == y_true.dims}
+        y_true = y_true.values
+    preds, leads = [], []
+    for nm, val in named_preds:
+        if val is None:
+            continue
+        p2, ld, tc = split_leading(val, nm, lead_dims=lead_dims)
+        preds.append(p2)
+        leads.append(ld)
+        tcoords.update(tc)
+    n = np.shape(y_true)[0] if np.ndim(y_true) >= 1 else None
+    if n is None:
+        raise ValueError(f"y_true must be one-dimensional (n,), got a scalar {y_true!r}")
+    for (nm, _), p2 in zip(named_preds, preds):
+        if p2.shape[1] != n:
+            raise ValueError(f"{nm} has {p2.shape[1]} instances along its last axis but y_true has {n}")
+    return y_true, preds, leads, tcoords, n
 
 
 _PARAMS_DOC = """    model_dim : str, optional
@@ -252,39 +418,9 @@ def compare(y_true, y_pred_a, y_pred_b=None, *, model_dim=None, windows=(), fadi
     >>> round(float(pre.q), 4), round(float(pre.mcnemar), 4)   # log(3/2), (2-1)**2/3
     (0.4055, 0.3333)
     """
-    yt_in = y_true
-    tcoords = {}
-    if isinstance(yt_in, xr.DataArray):
-        if yt_in.ndim != 1:
-            raise ValueError(f"y_true must be one-dimensional (n,), got dims {yt_in.dims}")
-        tcoords = {k: v.variable for k, v in yt_in.coords.items() if v.dims == yt_in.dims}
-        yt_in = yt_in.values
-    preds, leads = [], []
-    for nm, val in (("y_pred_a", y_pred_a), ("y_pred_b", y_pred_b)):
-        if val is None:
-            continue
-        p2, ld, tc = split_leading(val, nm, lead_dims=lead_dims)
-        preds.append(p2)
-        leads.append(ld)
-        tcoords.update(tc)
-    n = np.shape(yt_in)[0] if np.ndim(yt_in) >= 1 else None
-    if n is None:
-        raise ValueError(f"y_true must be one-dimensional (n,), got a scalar {yt_in!r}")
-    for nm, p2 in zip(("y_pred_a", "y_pred_b"), preds):
-        if p2.shape[1] != n:
-            raise ValueError(f"{nm} has {p2.shape[1]} instances along its last axis but y_true has {n}")
-    sizes = [p.shape[0] for p in preds]
-    _, yt, yp = encode_inputs(yt_in, np.concatenate(preds) if len(preds) == 2 else preds[0], classes=classes)
-    present = yt >= 0
-    if present.all():
-        present = None
-        loss = (yp != yt).astype(np.float64)
-    else:
-        loss = (yp[:, present] != yt[present]).astype(np.float64)
-    losses = [loss[:sizes[0]], loss[sizes[0]:]] if len(preds) == 2 else [loss]
-    return _compare(losses, leads, present, n, model_dim=model_dim, windows=windows, fading=fading, every=every,
-                    significance=significance, binary=True, tcoords=tcoords,
-                    title="streamtk comparison of two classifiers (Q statistic, signed McNemar)", loss_name="0-1")
+    cmp = Comparator(model_dim=model_dim, windows=windows, fading=fading, every=every, significance=significance,
+                     classes=classes, lead_dims=lead_dims)
+    return cmp.update(y_true, y_pred_a, y_pred_b).result()
 
 
 def compare_losses(loss_a, loss_b=None, *, model_dim=None, windows=(), fading=(), every=1, significance=0.01,
@@ -324,22 +460,9 @@ def compare_losses(loss_a, loss_b=None, *, model_dim=None, windows=(), fading=()
     >>> ds.q.sel(estimator="fading=0.5").values.round(4).tolist()   # log(1/1), log(4.5/1.5), log(2.25/2.75)
     [0.0, 1.0986, -0.2007]
     """
-    losses, leads, tcoords = [], [], {}
-    for nm, val in (("loss_a", loss_a), ("loss_b", loss_b)):
-        if val is None:
-            continue
-        x2, ld, tc = split_leading(val, nm, lead_dims=lead_dims)
-        losses.append(as_float_array(x2, nm))
-        leads.append(ld)
-        tcoords.update(tc)
-    n = losses[0].shape[1]
-    if len(losses) == 2 and losses[1].shape[1] != n:
-        raise ValueError(f"loss_b has {losses[1].shape[1]} instances along its last axis but loss_a has {n}")
-    binary = all(bool(np.all((x == 0.0) | (x == 1.0))) for x in losses)
-    return _compare(losses, leads, None, n, model_dim=model_dim, windows=windows, fading=fading, every=every,
-                    significance=significance, binary=binary, tcoords=tcoords,
-                    title="streamtk comparison of two learners on a given loss (Q statistic)",
-                    loss_name="0-1 (given)" if binary else "given")
+    cmp = Comparator(model_dim=model_dim, windows=windows, fading=fading, every=every, significance=significance,
+                     lead_dims=lead_dims)
+    return cmp.update_losses(loss_a, loss_b).result()
 
 
 def _fill_doc(func):

@@ -356,3 +356,49 @@ def test_forgetting_lets_mcnemar_fall_back_after_recovery():
     assert abs(win[-1]) < thr and abs(fad[-1]) < thr  # the forgetting ones do
     q = ds.q.sel(estimator="window=1000").values
     assert q[drift_seen] > 0.5 and abs(q[-1]) < 0.3  # A had the larger loss, then about the same
+
+
+# ---------------------------------------------------------------------------- chunked
+@given(
+    st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 2), st.booleans()), min_size=1,
+             max_size=40),
+    st.integers(1, 5),
+    st.lists(st.integers(0, 40), max_size=4),
+)
+def test_chunked_equals_one_pass(rows, every, cuts):
+    y = np.array([None if miss else r for r, _, _, miss in rows], dtype=object)
+    preds = np.array([[r[1] for r in rows], [r[2] for r in rows], [r[0] for r in rows]])
+    t = xr.DataArray(y, dims="time", coords={"stamp": ("time", np.arange(len(rows)) * 10)})
+    one = sc.compare(t, preds, model_dim="model", windows=(2, 5), fading=0.7, every=every)
+    cmp = sc.Comparator(model_dim="model", windows=(2, 5), fading=0.7, every=every)
+    bounds = [0] + sorted(c for c in cuts if c < len(rows)) + [len(rows)]
+    for b0, b1 in zip(bounds[:-1], bounds[1:]):
+        cmp.update(t[b0:b1], preds[:, b0:b1])
+    chunked = cmp.result()
+    xr.testing.assert_identical(chunked.drop_attrs(), one.drop_attrs())
+    assert chunked.stamp.values.tolist() == one.stamp.values.tolist()
+
+
+@given(st.lists(st.tuples(st.floats(0, 5), st.floats(0, 5)), min_size=2, max_size=30), st.integers(1, 29))
+def test_chunked_losses_equal_one_pass_and_result_does_not_consume(rows, cut):
+    la = np.array([r[0] for r in rows])
+    lb = np.array([r[1] for r in rows])
+    cut = min(cut, len(rows) - 1)
+    one = sc.compare_losses(la, lb, windows=3, fading=0.9, every=4)
+    cmp = sc.Comparator(windows=3, fading=0.9, every=4).update_losses(la[:cut], lb[:cut])
+    early = cmp.result()
+    xr.testing.assert_identical(early.drop_attrs(), sc.compare_losses(la[:cut], lb[:cut], windows=3, fading=0.9,
+                                                                      every=4).drop_attrs())
+    chunked = cmp.update_losses(la[cut:], lb[cut:]).result()
+    xr.testing.assert_identical(chunked.drop_attrs(), one.drop_attrs())
+
+
+def test_comparator_errors():
+    cmp = sc.Comparator()
+    with pytest.raises(ValueError, match="nothing to compare yet"):
+        cmp.result()
+    cmp.update([0, 1], [0, 0], [1, 1])
+    with pytest.raises(ValueError, match="either predictions .* or losses"):
+        cmp.update_losses([0.0], [1.0])
+    with pytest.raises(ValueError, match="leading dims changed"):
+        cmp.update([0], [[0], [1]], [[0], [1]])
