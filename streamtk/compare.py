@@ -18,7 +18,9 @@ instances A gets wrong and B gets right, ``n10`` the converse, ``n11`` both wron
 ``n00`` both right (for faded estimators these are faded counts).
 
 Everything (every estimator, every pair) is computed in one pass by
-:func:`streamtk._kernels.compare.pair_run`.
+:func:`streamtk._kernels.compare.pair_run`. :func:`compare` (class predictions)
+and :func:`compare_losses` (any per-instance loss) take whole streams;
+:class:`Comparator` takes them chunk by chunk with identical results.
 """
 
 from __future__ import annotations
