@@ -145,7 +145,7 @@ class _Pairs:
         self.pair_coords = {"model_a": ("model_a", labels), "model_b": ("model_b", labels)}
 
     def assemble(self, raw: np.ndarray) -> np.ndarray:
-        """Raw sums ``(P, C, E, 5)`` -> ``(*lead, *pair, C, E, 5)``."""
+        """Raw sums ``(P, E, C, 5)`` -> ``(*lead, *pair, E, C, 5)``."""
         if self.model is None:
             return self.lead.reshape(raw)
         R, M = self.model
@@ -262,7 +262,7 @@ class Comparator:
         h = self._tail.shape[1]
         arr = np.ascontiguousarray(np.concatenate([self._tail, loss], axis=1) if h else loss, dtype=np.float64)
         kinds, wsize, alphas = self._arrays
-        out = np.empty((self._pairs.ia.size, pos.size, len(self._specs), 5))
+        out = np.empty((self._pairs.ia.size, len(self._specs), pos.size, 5))
         _k.pair_run(arr, self._pairs.ia, self._pairs.ib, kinds, wsize, alphas, h, ck + h, self._state, out)
         self._raw.append(out)
         self._positions.append(pos + self._n_seen)
@@ -281,7 +281,7 @@ class Comparator:
         """The comparison of everything seen so far (the state is not changed)."""
         if self._n_seen == 0:
             raise ValueError("nothing to compare yet: call update() with at least one instance first")
-        raw = np.concatenate(self._raw, axis=1)
+        raw = np.concatenate(self._raw, axis=2)
         positions = np.concatenate(self._positions)
         tvalues = {k: np.concatenate(v) for k, v in self._tvalues.items()}
         if positions.size == 0 or positions[-1] != self._n_seen - 1:  # the last instance is always a checkpoint
@@ -289,13 +289,13 @@ class Comparator:
             last = self._state.copy()
             last[..., _k.SN] = np.where(kinds == _k.KIND_WINDOW, np.minimum(last[..., _k.SN], wsize),
                                         last[..., _k.SN])
-            raw = np.concatenate([raw, last[:, None]], axis=1)
+            raw = np.concatenate([raw, last[:, :, None]], axis=2)
             positions = np.append(positions, self._n_seen - 1)
             tvalues = {k: np.concatenate([v, self._tlast[k]]) for k, v in tvalues.items()}
         stats = _finalise(self._pairs.assemble(raw), self._threshold, self._binary)
         p = self._pairs
         dims = p.lead.names + p.pair_dims + ("estimator", "time")
-        data = {k: xr.Variable(dims, np.swapaxes(v, -1, -2), attrs=_ATTRS[k]) for k, v in stats.items()}
+        data = {k: xr.Variable(dims, v, attrs=_ATTRS[k]) for k, v in stats.items()}
         params = dict(every=self._every, significance=self._significance, mcnemar_threshold=self._threshold,
                       orientation=_ORIENTATION)
         if self._model_dim is not None:

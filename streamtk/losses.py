@@ -75,8 +75,8 @@ def estimator_sums(x: np.ndarray, specs: list[EstimatorSpec], ck: np.ndarray):
     """Sums and counts of every quantity under every estimator, at the checkpoints.
 
     ``x`` is ``(L, Q, T)`` float64 (present instances only). Returns
-    ``(sums, counts, means)`` of shapes ``(L, C, E, Q)``, ``(L, C, E)`` and
-    ``(L, C, E, Q)`` in the order of ``specs`` (``means = sums / counts``, NaN
+    ``(sums, counts, means)`` of shapes ``(L, E, C, Q)``, ``(L, E, C)`` and
+    ``(L, E, C, Q)`` in the order of ``specs`` (``means = sums / counts``, NaN
     before the first instance). For ADWIN estimators (one ADWIN instance per
     series and quantity) the mean is ADWIN's estimate (the mean of its window),
     the count its width and the sum ``mean * width``.
@@ -84,19 +84,19 @@ def estimator_sums(x: np.ndarray, specs: list[EstimatorSpec], ck: np.ndarray):
     x = np.ascontiguousarray(x, dtype=np.float64)
     L, Q, T = x.shape
     C = ck.shape[0]
-    sums = np.full((L, C, len(specs), Q), np.nan)
-    counts = np.zeros((L, C, len(specs)))
-    means = np.full((L, C, len(specs), Q), np.nan)
+    sums = np.full((L, len(specs), C, Q), np.nan)
+    counts = np.zeros((L, len(specs), C))
+    means = np.full((L, len(specs), C, Q), np.nan)
     plain = [i for i, s in enumerate(specs) if s.kind != "adwin"]
     if plain:
         kinds, wsize, alphas = estimator_arrays(specs)
         state = np.zeros((L, len(plain), Q + 1))
-        out = np.empty((L, C, len(plain), Q + 1))
+        out = np.empty((L, len(plain), C, Q + 1))
         _k.stream_run(x, kinds, wsize, alphas, 0, ck, state, out)
-        sums[:, :, plain, :] = out[..., :Q]
-        counts[:, :, plain] = out[..., Q]
+        sums[:, plain] = out[..., :Q]
+        counts[:, plain] = out[..., Q]
         with np.errstate(divide="ignore", invalid="ignore"):  # 0/0 before the first instance -> NaN
-            means[:, :, plain, :] = out[..., :Q] / out[..., Q:]
+            means[:, plain] = out[..., :Q] / out[..., Q:]
     seen = ck >= 0
     for i, s in enumerate(specs):
         if s.kind != "adwin":
@@ -110,10 +110,10 @@ def estimator_sums(x: np.ndarray, specs: list[EstimatorSpec], ck: np.ndarray):
                       width, mean, empty, np.empty((L * Q, 0), dtype=np.int8))
         w_ck = width[:, ck[seen]].reshape(L, Q, -1)
         m_ck = mean[:, ck[seen]].reshape(L, Q, -1)
-        means[:, seen, i, :] = np.moveaxis(m_ck, 1, 2)
-        sums[:, seen, i, :] = np.moveaxis(m_ck * w_ck, 1, 2)
-        counts[:, seen, i] = w_ck[:, 0, :]
-        sums[:, ~seen, i, :] = 0.0
+        means[:, i, seen, :] = np.moveaxis(m_ck, 1, 2)
+        sums[:, i, seen, :] = np.moveaxis(m_ck * w_ck, 1, 2)
+        counts[:, i, seen] = w_ck[:, 0, :]
+        sums[:, i, ~seen, :] = 0.0
     return sums, counts, means
 
 
@@ -125,8 +125,8 @@ def _present_of(values: np.ndarray) -> np.ndarray | None:
 
 # ---------------------------------------------------------------------------- labelled layer
 def _variable(lead: LeadingDims, arr: np.ndarray, **attrs) -> xr.Variable:
-    """``(L, C, E)`` -> Variable on ``(*lead, estimator, time)``."""
-    arr = lead.reshape(np.moveaxis(arr, 1, 2))
+    """``(L, E, C)`` -> Variable on ``(*lead, estimator, time)``."""
+    arr = lead.reshape(arr)
     return xr.Variable(lead.names + ("estimator", "time"), arr, attrs=attrs)
 
 

@@ -260,17 +260,17 @@ def test_kernel_chunked_equals_one_pass(rows, data):
     alphas = np.array([1.0, 1.0, 1.0, 0.7])
     ck = np.arange(T, dtype=np.int64)
     ia, ib = np.array([0, 1]), np.array([1, 0])
-    one = np.empty((2, T, 4, 5))
+    one = np.empty((2, 4, T, 5))
     K.pair_run(loss, ia, ib, kinds, wsize, alphas, 0, ck, np.zeros((2, 4, 5)), one)
     cut = data.draw(st.integers(1, T - 1))
     state = np.zeros((2, 4, 5))
-    first = np.empty((2, cut, 4, 5))
+    first = np.empty((2, 4, cut, 5))
     K.pair_run(np.ascontiguousarray(loss[:, :cut]), ia, ib, kinds, wsize, alphas, 0, ck[:cut], state, first)
     hist = min(cut, 5)  # the largest window's history in front of the second chunk
     chunk = np.ascontiguousarray(loss[:, cut - hist:])
-    second = np.empty((2, T - cut, 4, 5))
+    second = np.empty((2, 4, T - cut, 5))
     K.pair_run(chunk, ia, ib, kinds, wsize, alphas, hist, ck[cut:] - cut + hist, state, second)
-    np.testing.assert_array_equal(np.concatenate([first, second], axis=1), one)
+    np.testing.assert_array_equal(np.concatenate([first, second], axis=2), one)
 
 
 # ---------------------------------------------------------------------------- all pairs

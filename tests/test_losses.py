@@ -166,18 +166,18 @@ def test_stream_kernel_chunked_equals_one_pass(x, data):
     alphas = np.array([1.0, 1.0, 0.9])
     ck = np.sort(data.draw(st.lists(st.integers(0, T - 1), min_size=1, max_size=8)))
     ck = np.asarray(ck, dtype=np.int64)
-    one = np.empty((2, ck.size, 3, 3))
+    one = np.empty((2, 3, ck.size, 3))
     K.stream_run(X, kinds, wsize, alphas, 0, ck, np.zeros((2, 3, 3)), one)
     cut = data.draw(st.integers(1, T - 1))
     state = np.zeros((2, 3, 3))
     c1 = ck[ck < cut]
-    first = np.empty((2, c1.size, 3, 3))
+    first = np.empty((2, 3, c1.size, 3))
     K.stream_run(np.ascontiguousarray(X[..., :cut]), kinds, wsize, alphas, 0, c1, state, first)
     hist = min(cut, 3)
     c2 = ck[ck >= cut] - cut + hist
-    second = np.empty((2, c2.size, 3, 3))
+    second = np.empty((2, 3, c2.size, 3))
     K.stream_run(np.ascontiguousarray(X[..., cut - hist:]), kinds, wsize, alphas, hist, c2, state, second)
-    np.testing.assert_array_equal(np.concatenate([first, second], axis=1), one)
+    np.testing.assert_array_equal(np.concatenate([first, second], axis=2), one)
 
 
 def test_dataarray_leading_dims_and_time_coords_kept():

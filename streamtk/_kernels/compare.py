@@ -32,7 +32,8 @@ Layout and conventions shared by both kernels:
   last slot, the step functions' input count ``n`` (windows, prequential) or the
   fading increment ``N_alpha`` (fading);
 * ``ck`` (sorted, duplicates allowed) lists the positions after which the sums are
-  written to ``out[p, c, e, :]``; a position below ``t_begin`` writes the state
+  written to ``out[p, e, c, :]`` (time last but one, so that each estimator's
+  curve is contiguous); a position below ``t_begin`` writes the state
   as it was before this call (e.g. ``-1``: nothing seen yet). The count written
   is the number of instances the estimator holds (``min(n, w)`` for a window).
 
@@ -145,7 +146,7 @@ def _pair_block(xa, xb, b0, b1, kind, w, alpha, st, ck, c0, c1, out, e):
 def _emit(out, ck, c, c1, e, t, sa, sb, su, sv, count):
     """Write the sums to every checkpoint equal to ``t`` (duplicates allowed); return the next index."""
     while c < c1 and ck[c] == t:
-        o = out[c, e]
+        o = out[e, c]
         o[SA] = sa
         o[SB] = sb
         o[SU] = su
@@ -181,7 +182,7 @@ def pair_run(loss, ia, ib, kinds, wsize, alphas, t_begin, ck, state, out):
         Sorted checkpoint positions (``< t_begin`` = the incoming state).
     state : (P, E, 5) float64
         ``S_A, S_B, U, V, n`` per pair and estimator, updated in place.
-    out : (P, C, E, 5) float64
+    out : (P, E, C, 5) float64
         ``S_A, S_B, U (= n01), V (= n10), N`` at each checkpoint.
     """
     P = ia.shape[0]
@@ -195,7 +196,7 @@ def pair_run(loss, ia, ib, kinds, wsize, alphas, t_begin, ck, state, out):
         c0 = 0
         while c0 < C and ck[c0] < t_begin:
             for e in range(E):
-                _write_state(state[p, e], kinds[e], wsize[e], op[c0, e], 4)
+                _write_state(state[p, e], kinds[e], wsize[e], op[e, c0], 4)
             c0 += 1
         for b0 in range(t_begin, T, BLOCK):
             b1 = min(T, b0 + BLOCK)
@@ -290,7 +291,7 @@ def stream_run(x, kinds, wsize, alphas, t_begin, ck, state, out):
         Sorted checkpoint positions.
     state : (L, E, Q + 1) float64
         Sums of the ``Q`` quantities and the count ``n`` (fading: ``N_alpha``).
-    out : (L, C, E, Q + 1) float64
+    out : (L, E, C, Q + 1) float64
         Sums and the count held by the estimator at each checkpoint.
     """
     L = x.shape[0]
@@ -303,7 +304,7 @@ def stream_run(x, kinds, wsize, alphas, t_begin, ck, state, out):
         c0 = 0
         while c0 < C and ck[c0] < t_begin:
             for e in range(E):
-                _write_state(state[l, e], kinds[e], wsize[e], ol[c0, e], Q)
+                _write_state(state[l, e], kinds[e], wsize[e], ol[e, c0], Q)
             c0 += 1
         # checkpoints cut the stream into segments; between two of them each
         # (estimator, quantity) runs its own tight loop with the state in registers
@@ -325,7 +326,7 @@ def stream_run(x, kinds, wsize, alphas, t_begin, ck, state, out):
                 st[Q] = n
             while c1 < C and ck[c1] == stop - 1:
                 for e in range(E):
-                    _write_state(state[l, e], kinds[e], wsize[e], ol[c1, e], Q)
+                    _write_state(state[l, e], kinds[e], wsize[e], ol[e, c1], Q)
                 c1 += 1
             c0 = c1
             t = stop
