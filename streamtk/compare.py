@@ -281,7 +281,7 @@ class Comparator:
         """The comparison of everything seen so far (the state is not changed)."""
         if self._n_seen == 0:
             raise ValueError("nothing to compare yet: call update() with at least one instance first")
-        raw = np.concatenate(self._raw, axis=2)
+        raw = self._raw[0] if len(self._raw) == 1 else np.concatenate(self._raw, axis=2)
         positions = np.concatenate(self._positions)
         tvalues = {k: np.concatenate(v) for k, v in self._tvalues.items()}
         if positions.size == 0 or positions[-1] != self._n_seen - 1:  # the last instance is always a checkpoint
