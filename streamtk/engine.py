@@ -42,6 +42,7 @@ from ._kernels import confusion as K
 from ._validation import check_choice, check_positive_int, check_nonnegative_weights, as_float_array
 from .estimators import build_estimators
 from ._kernels.adwin import VARIANT_CODES as ADWIN_VARIANTS, adwin_state_new
+from ._kernels.moa_adwin import run_moa_adwin
 from .labels import MISSING, Encoding, encode_labels
 
 ADWIN_DEFAULTS = {"max_buckets": 5, "clock": 32, "min_window": 5, "variant": "moa"}
@@ -186,8 +187,13 @@ class EngineCore:
         self.h_per = np.zeros((L, 0), dtype=np.uint8)
         self.h_maj = np.zeros((L, self.n_hist, 0), dtype=np.uint8)
         opts = self.adwin_options
-        state = adwin_state_new(max(1, L * self.n_adwin), opts["max_buckets"])
+        state = adwin_state_new(L * max(1, self.n_adwin), opts["max_buckets"], 1 if self.n_adwin == 0 else 64)
         self.adwin_state = tuple(a.reshape((L, max(1, self.n_adwin)) + a.shape[1:]) for a in state)
+        if self.convention == "moa" and self.n_adwin:
+            # MOA: a separate ADWIN per estimated quantity (2k + 3 of them per estimator)
+            self.moa_adwin_state = adwin_state_new(L * self.n_adwin * (2 * self.k + 3), opts["max_buckets"])
+            self.moa_adwin_prev = np.zeros((L, self.n_adwin), dtype=np.int64)
+            self.moa_adwin_seen = np.zeros((L, self.n_adwin), dtype=np.float64)
 
     def quantities_for(self, ytrue: np.ndarray, ypred: np.ndarray, start: int) -> np.ndarray:
         """Per-instance extra quantities ``(L, nq, T)`` for a chunk starting at absolute ``start``."""
@@ -239,6 +245,9 @@ class EngineCore:
         maj[:, :, :h] = self.h_maj
         dense = weights is None and bool((yt >= 0).all())
         positions = checkpoint_positions(start, start + T, self.every)
+        if positions.size == 0 or positions[-1] != start + T - 1:
+            # the chunk's last instance is finalised too; collect() keeps it only if it ends the stream
+            positions = np.append(positions, start + T - 1)
         ck_index = positions - start + h
         C = positions.shape[0]
         out = np.empty((L, C, len(self.specs), len(self.scalar)), dtype=np.float64)
@@ -278,6 +287,16 @@ class EngineCore:
             out,
             outc,
         )
+        if self.convention == "moa" and self.n_adwin:
+            eidx = np.flatnonzero(self.kinds == K.KIND_ADWIN).astype(np.int64)
+            run_moa_adwin(
+                np.ascontiguousarray(yt, dtype=np.int32), np.ascontiguousarray(yp, dtype=np.int32),
+                np.ascontiguousarray(w, dtype=np.float64), eidx, self.deltas[eidx], *self.moa_adwin_state,
+                self.adwin_options["clock"], self.adwin_options["min_window"],
+                ADWIN_VARIANTS[self.adwin_options["variant"]], self.k, h, ck_index, self.moa_adwin_prev,
+                self.moa_adwin_seen, self.pos, float(self.k), self.metric_ids, self.metric_arg, self.class_ids,
+                out, outc,
+            )
         self._outputs.append((positions, out, outc))
         self.n_seen = start + T
         self._keep_history(yt, yp, w if weights is not None else None, qq, per, maj)
@@ -326,22 +345,24 @@ class EngineCore:
     def collect(self):
         """All checkpoint rows plus the final instance: ``(positions, out, outc)``.
 
-        ``out`` is ``(L, C, E, M)`` and ``outc`` is ``(L, C, E, MC, k)``.
+        ``out`` is ``(L, C, E, M)`` and ``outc`` is ``(L, C, E, MC, k)``. Each chunk
+        also finalised its last instance; those rows are kept only where they are
+        regular checkpoints or the end of the stream.
         """
         if self.L is None or self.n_seen == 0:
             raise ValueError("no instances were evaluated: y_true is empty")
-        positions = [p for p, _, _ in self._outputs]
-        outs = [o for _, o, _ in self._outputs]
-        outcs = [o for _, _, o in self._outputs]
         last = self.n_seen - 1
-        if (last + 1) % self.every != 0:
-            o = np.empty((self.L, 1, len(self.specs), len(self.scalar)), dtype=np.float64)
-            oc = np.empty((self.L, 1, len(self.specs), len(self.per_class), self.k), dtype=np.float64)
-            K.finalise_state(self.sc, self.cls, self.k, self.convention == "moa", self.pos, float(self.k),
-                             self.metric_ids, self.metric_arg, self.class_ids, o, oc)
-            positions.append(np.array([last], dtype=np.int64))
-            outs.append(o)
-            outcs.append(oc)
+        positions, outs, outcs = [], [], []
+        for pos, out, outc in self._outputs:
+            keep = ((pos + 1) % self.every == 0) | (pos == last)
+            if keep.all():
+                positions.append(pos)
+                outs.append(out)
+                outcs.append(outc)
+            else:
+                positions.append(pos[keep])
+                outs.append(out[:, keep])
+                outcs.append(outc[:, keep])
         if len(outs) == 1:
             return positions[0], outs[0], outcs[0]
         return np.concatenate(positions), np.concatenate(outs, axis=1), np.concatenate(outcs, axis=1)

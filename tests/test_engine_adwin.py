@@ -84,3 +84,52 @@ def test_adwin_estimator_label_and_width_output():
     assert ds.estimator_kind.values.tolist() == ["prequential", "adwin"]
     widths = _adwin_widths(y, p)
     np.testing.assert_array_equal(ds.n_instances.sel(estimator="adwin=0.002").values, widths[ds.instance.values - 1])
+
+
+# --------------------------------------------------------------------------- MOA convention
+
+from .reference import MoaEvaluator  # noqa: E402
+from .test_adwin import RefAdwin  # noqa: E402
+
+
+class _AdwinEst:
+    """MOA's AdwinEstimator: estimate = ADWIN window mean of the added values."""
+
+    def __init__(self, delta):
+        self.a = RefAdwin(delta=delta)
+
+    def add(self, v):
+        self.a.update(float(v))
+
+    def est(self):
+        return self.a.mean()
+
+
+@settings(max_examples=10)
+@given(st.integers(0, 10_000), st.booleans(), st.sampled_from([2, 3]))
+def test_moa_convention_adwin_is_one_adwin_per_quantity(seed, weighted, k):
+    rng = np.random.default_rng(seed)
+    n = 300
+    y, p = _shifting_stream(n, seed, k=k)
+    y = y.astype(float)
+    y[rng.random(n) < 0.05] = np.nan
+    w = rng.choice([0.0, 1.0, 2.0], size=n) if weighted else np.ones(n)
+    ds = streamtk.evaluate(y, p, weights=w if weighted else None, adwin=[0.1], convention="moa",
+                           classes=list(range(k)), metrics=["accuracy", "kappa", "kappa_m", "kappa_per"])
+    ev = MoaEvaluator(k, lambda: _AdwinEst(0.1))
+    for t in range(n):
+        ev.add(-1 if np.isnan(y[t]) else int(y[t]), int(p[t]), float(w[t]))
+        ref = ev.values()
+        for name, val in ref.items():
+            got = float(ds[name].sel(estimator="adwin=0.1").values[t])
+            ok = (math.isnan(got) and math.isnan(val)) or got == val or math.isclose(got, val, rel_tol=1e-9)
+            assert ok, (t, name, got, val)
+
+
+def test_moa_fading_before_first_observation_is_zero():
+    # MOA's fading estimator returns 0 while nothing has been added (b == 0)
+    ds = streamtk.evaluate([0, 1, 1], [0, 1, 0], weights=[0.0, 1.0, 1.0], fading=[0.9], convention="moa",
+                           metrics=["accuracy", "kappa"])
+    assert float(ds.accuracy.sel(estimator="fading=0.9").values[0]) == 0.0
+    assert np.isnan(ds.accuracy.sel(estimator="prequential").values[0])
+    assert float(ds.kappa.sel(estimator="fading=0.9").values[0]) == 0.0

@@ -150,7 +150,7 @@ def kappa_z(kappa, p_ran, n):
 
 @nb.njit(cache=True, error_model="numpy", inline="always")
 def finalise(W, N, C, EIv, BWv, BNv, BMv, BPv, sc, row, col, dia, k, moa, pos, n_classes_total,
-             metric_ids, metric_arg, class_ids, out, outc, ci, e):
+             metric_ids, metric_arg, class_ids, out, outc, ci, e, empty=np.nan):
     """Write every requested metric of one estimator's state into ``out[ci, e]`` / ``outc[ci, e]``.
 
     ``out[ci, e, j]`` receives scalar metric ``metric_ids[j]``; ``outc[ci, e, j, i]``
@@ -159,6 +159,8 @@ def finalise(W, N, C, EIv, BWv, BNv, BMv, BPv, sc, row, col, dia, k, moa, pos, n
     side's weight sum, count and weighted hits, ``EIv`` its lazy fading
     multiplier; ``BWv, BNv, BMv, BPv`` the base side's weight sum, count and
     Majority / Persistent hits; ``sc[EQ + j]`` the weighted sums of extra quantities.
+    ``empty``: MOA's estimate before anything was observed (0 for its fading
+    estimator, NaN for the others).
     """
     # MOA divides weighted sums by the number of instances, not the weight total
     den = N if moa else W
@@ -166,11 +168,11 @@ def finalise(W, N, C, EIv, BWv, BNv, BMv, BPv, sc, row, col, dia, k, moa, pos, n
     n_eff = N / EIv  # true (faded) number of evaluated instances
     nothing_yet = moa and N == 0.0
     if nothing_yet:
-        # MOA: nothing observed yet -> kappas are 0 and estimates 0/0
-        p0 = np.nan
-        pc = np.nan
-        pmaj = np.nan
-        pper = np.nan
+        # MOA: nothing observed yet -> kappas are 0 and estimates 0/0 (fading: 0)
+        p0 = empty
+        pc = empty
+        pmaj = empty
+        pper = empty
         kap = 0.0
         kap_per = 0.0
     else:
@@ -399,7 +401,7 @@ def _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fadi
                     mb = 1.0
         if ci < nck and ck_index[ci] == t:
             finalise(W, N, C, m, BWv, BNv, BMv, BPv, sc, row, col, dia, k, moa, pos, n_classes_total,
-                     metric_ids, metric_arg, class_ids, out, outc, ci, e)
+                     metric_ids, metric_arg, class_ids, out, outc, ci, e, 0.0 if fading else np.nan)
             ci += 1
     sc[EW] = W
     sc[EN] = N
@@ -615,7 +617,7 @@ def _cumulative_block2(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fad
         if ci < nck and ck_index[ci] == t:
             row[0], row[1], col[0], col[1], dia[0], dia[1] = r0, r1, c0, c1, d0, d1
             finalise(W, N, C, m, BWv, BNv, BMv, BPv, sc, row, col, dia, 2, moa, pos, n_classes_total,
-                     metric_ids, metric_arg, class_ids, out, outc, ci, e)
+                     metric_ids, metric_arg, class_ids, out, outc, ci, e, 0.0 if fading else np.nan)
             ci += 1
     row[0], row[1], col[0], col[1], dia[0], dia[1] = r0, r1, c0, c1, d0, d1
     sc[EW] = W
@@ -780,6 +782,8 @@ def run(
             for e in range(E):
                 kind = kinds[e]
                 var = no_var
+                if kind == KIND_ADWIN and moa:
+                    continue  # MOA's per-quantity ADWINs: streamtk._kernels.moa_adwin
                 if kind == KIND_ADWIN:
                     # ADWIN on the 0/1 loss of the evaluated instances of this block (block-fused:
                     # the block is read from memory once); its widths drive the window below
@@ -817,14 +821,3 @@ def run(
                                           1.0 / alphas[e], moa, k, ck_index, ci0, pos, n_classes_total, metric_ids,
                                           metric_arg, class_ids, out[l], outc[l], e)
             ci0 = ci1
-
-
-@nb.njit(cache=True, parallel=True, error_model="numpy")
-def finalise_state(sc, cls, k, moa, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc):
-    """Finalise the current state of every lead and estimator (``out[l, e]``, ``outc[l, e]``)."""
-    for l in nb.prange(sc.shape[0]):
-        for e in range(sc.shape[1]):
-            s = sc[l, e]
-            c = cls[l, e]
-            finalise(s[EW], s[EN], s[EC], s[EI], s[BW], s[BN], s[BM], s[BP], s, c[0], c[1], c[2], k, moa, pos,
-                     n_classes_total, metric_ids, metric_arg, class_ids, out[l], outc[l], 0, e)
