@@ -33,6 +33,7 @@ from .estimators import EstimatorSpec, build_estimators, estimator_coords
 
 __all__ = ["loss_curves", "regression_curves", "resource_curves", "estimator_sums", "checkpoints"]
 
+_ADWIN_SLICE = 1 << 20
 _GAMA = "Gama, Sebastiao & Rodrigues 2013 (seed 004), sec. 3.3, Algorithms 1-3"
 _ADWIN = "Bifet et al. 2015 (seed 000), sec. 6"
 #: bytes in a GB for RAM-Hours (MOA divides the byte size by 1024**3)
@@ -102,14 +103,24 @@ def estimator_sums(x: np.ndarray, specs: list[EstimatorSpec], ck: np.ndarray):
         if s.kind != "adwin":
             continue
         flat = x.reshape(L * Q, T)
-        S, V, Cn, ist, fst = _ka.adwin_state_new(L * Q)
-        width = np.empty((L * Q, T), dtype=np.int64)
-        mean = np.empty((L * Q, T))
-        empty = np.empty((L * Q, 0))
-        _ka.adwin_run(flat, S, V, Cn, ist, fst, float(s.param), 32, 5, _ka.VARIANT_CODES["moa"],
-                      width, mean, empty, np.empty((L * Q, 0), dtype=np.int8))
-        w_ck = width[:, ck[seen]].reshape(L, Q, -1)
-        m_ck = mean[:, ck[seen]].reshape(L, Q, -1)
+        state = _ka.adwin_state_new(L * Q)
+        cks = ck[seen]
+        w_ck = np.empty((L * Q, cks.size), dtype=np.int64)
+        m_ck = np.empty((L * Q, cks.size))
+        # the ADWIN state is updated in place, so the stream is run in slices (bounded memory for the
+        # per-step outputs) and read at the checkpoints of each slice
+        for t0 in range(0, T, _ADWIN_SLICE):
+            t1 = min(T, t0 + _ADWIN_SLICE)
+            width = np.empty((L * Q, t1 - t0), dtype=np.int64)
+            mean = np.empty((L * Q, t1 - t0))
+            _ka.adwin_run(np.ascontiguousarray(flat[:, t0:t1]), *state, float(s.param), 32, 5,
+                          _ka.VARIANT_CODES["moa"], width, mean, np.empty((L * Q, 0)),
+                          np.empty((L * Q, 0), dtype=np.int8))
+            sel = (cks >= t0) & (cks < t1)
+            w_ck[:, sel] = width[:, cks[sel] - t0]
+            m_ck[:, sel] = mean[:, cks[sel] - t0]
+        w_ck = w_ck.reshape(L, Q, -1)
+        m_ck = m_ck.reshape(L, Q, -1)
         means[:, i, seen, :] = np.moveaxis(m_ck, 1, 2)
         sums[:, i, seen, :] = np.moveaxis(m_ck * w_ck, 1, 2)
         counts[:, i, seen] = w_ck[:, 0, :]
@@ -203,6 +214,8 @@ def loss_curves(loss, *, windows=(), fading=(), adwin=(), every=1, name="loss", 
     >>> round(float(ds.loss.sel(estimator="fading=0.5")[-1]), 4)  # (4 + 1 + 0 + 0.125) / 1.875
     2.7333
     """
+    if not isinstance(name, str) or not name.isidentifier() or name == "n_instances":
+        raise ValueError(f"name must be an identifier other than 'n_instances', got {name!r}")
     x2, lead, tcoords = split_leading(loss, "loss", lead_dims=lead_dims)
     x2 = as_float_array(x2, "loss", allow_nan=True)
     if np.isinf(x2).any():

@@ -60,18 +60,22 @@ def test_loss_curves_match_reference_with_missing(rows, every):
             assert ds.n_instances.isel(model=0, estimator=e, time=c).item() == pytest.approx(n)
 
 
-def test_loss_curves_adwin_is_the_adwin_estimate():
+@pytest.mark.parametrize("slice_size", [1 << 20, 701])
+def test_loss_curves_adwin_is_the_adwin_estimate(monkeypatch, slice_size):
+    monkeypatch.setattr(sl, "_ADWIN_SLICE", slice_size)  # the ADWIN run is cut into slices with carried state
     rng = np.random.default_rng(0)
     x = np.r_[rng.random(3000) < 0.2, rng.random(3000) < 0.6].astype(float)
-    ds = sl.loss_curves(x, adwin=(0.002, 0.1), every=50)
+    X = np.stack([x, x[::-1]])
+    ds = sl.loss_curves(X, adwin=(0.002, 0.1), every=50)
+    idx = ds.instance.values - 1
     for d in (0.002, 0.1):
-        ref = adwin(x, delta=d)
-        idx = ds.instance.values - 1
-        est = ds.loss.sel(estimator=f"adwin={d!r}").values
-        np.testing.assert_array_equal(est, ref["mean"].values[idx])
-        np.testing.assert_array_equal(ds.n_instances.sel(estimator=f"adwin={d!r}").values, ref["width"].values[idx])
+        for m in range(2):
+            ref = adwin(X[m], delta=d)
+            got = ds.isel(model=m).sel(estimator=f"adwin={d!r}")
+            np.testing.assert_array_equal(got.loss.values, ref["mean"].values[idx])
+            np.testing.assert_array_equal(got.n_instances.values, ref["width"].values[idx])
     # ADWIN shrank its window after the change, so it tracks the new error rate
-    assert abs(ds.loss.sel(estimator="adwin=0.002").values[-1] - 0.6) < 0.05
+    assert abs(ds.loss.isel(model=0).sel(estimator="adwin=0.002").values[-1] - 0.6) < 0.05
 
 
 def test_hand_example_loss_curves():
@@ -207,3 +211,5 @@ def test_bad_inputs_raise():
         sl.loss_curves([1.0], every=1.5)
     with pytest.raises(ValueError, match="fading must be in"):
         sl.loss_curves([1.0], fading=0.0)
+    with pytest.raises(ValueError, match="name must be an identifier"):
+        sl.loss_curves([1.0], name="n_instances")
