@@ -7,10 +7,44 @@ Layers (imports go one way, down):
 * labelled layer (``streamtk.evaluate`` ...) — ``xarray.Dataset`` results with names,
   coordinates and attrs;
 * consumers: ``streamtk.plot``, ``streamtk.cli``, ``streamtk.io``, ``streamtk.datasets``.
+
+Subpackages and the less central functions are imported on first use.
 """
+
+from __future__ import annotations
+
+import importlib
 
 from ._version import __version__
 from .curves import Evaluator, evaluate, evaluate_holdout
 from .metrics import REGISTRY as METRICS
 
-__all__ = ["__version__", "evaluate", "Evaluator", "evaluate_holdout", "METRICS"]
+_SUBMODULES = {
+    "arff", "baselines", "bounds", "correction", "datasets", "drift", "engine", "estimators", "experiments",
+    "folds", "io", "labels", "metrics", "noise", "plot", "scores", "shuffle", "simulate", "stats", "temporal",
+    "validation", "compare", "losses", "scale",
+}
+_FUNCTIONS = {
+    "label_dependence": "temporal", "LabelDependence": "temporal", "quick_test": "temporal",
+    "no_information": "baselines", "majority_class": "baselines", "persistent": "baselines",
+    "random_classifier": "baselines",
+    "temporal_correction": "correction", "augment_with_past_labels": "correction",
+    "iid_shuffle": "shuffle", "label_order_preserving_shuffle": "shuffle",
+    "fold_assignments": "validation", "fold_summary": "folds", "significance_curves": "folds",
+    "friedman_test": "stats", "simulate_log": "simulate",
+}
+
+__all__ = ["__version__", "evaluate", "Evaluator", "evaluate_holdout", "METRICS", *sorted(_FUNCTIONS)]
+
+
+def __getattr__(name):
+    if name in _FUNCTIONS:
+        module = importlib.import_module(f".{_FUNCTIONS[name]}", __name__)
+        return getattr(module, name)
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'streamtk' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | _SUBMODULES | set(_FUNCTIONS))
