@@ -230,15 +230,27 @@ class Comparator:
             if val is None:
                 continue
             x2, ld, tc = split_leading(val, nm, lead_dims=self._lead_dims)
-            losses.append(as_float_array(x2, nm))
+            x2 = as_float_array(x2, nm, allow_nan=True)
+            if np.isinf(x2).any():
+                where = tuple(int(i) for i in np.unravel_index(np.isinf(x2).argmax(), x2.shape))
+                raise ValueError(f"{nm} contains an infinite value at index {where}")
+            losses.append(x2)
             leads.append(ld)
             tcoords.update(tc)
         n = losses[0].shape[1]
         if len(losses) == 2 and losses[1].shape[1] != n:
             raise ValueError(f"loss_b has {losses[1].shape[1]} instances along its last axis but loss_a has {n}")
         loss = np.concatenate(losses) if len(losses) == 2 else losses[0]
+        present = None
+        missing = np.isnan(loss)
+        if missing.any():
+            if not (missing == missing[:1]).all():
+                raise ValueError("the losses have NaN (not evaluated) at different positions in different series; "
+                                 "missing instances must be the same in every series")
+            present = ~missing[0]
+            loss = loss[:, present]
         binary = bool(np.all((loss == 0.0) | (loss == 1.0)))
-        return self._feed(loss, leads, None, n, tcoords, binary=binary)
+        return self._feed(loss, leads, present, n, tcoords, binary=binary)
 
     def _set_kind(self, kind):
         if self._loss_kind is not None and self._loss_kind != kind:
@@ -432,9 +444,12 @@ def compare_losses(loss_a, loss_b=None, *, model_dim=None, windows=(), fading=()
     Parameters
     ----------
     loss_a, loss_b : array-like or xarray.DataArray, shape ``(..., n)``
-        Finite per-instance losses of model A and model B (any real-valued loss:
+        Per-instance losses of model A and model B (any finite real-valued loss:
         squared or absolute error, log-loss, costs; the Q statistic is meant for
-        non-negative losses). Without ``loss_b``, ``loss_a`` holds all models along
+        non-negative losses; :func:`streamtk.losses.regression_losses` computes
+        them for regressors). NaN marks an instance that was not evaluated (it
+        must then be NaN in every series; it is skipped and occupies no window
+        slot). Without ``loss_b``, ``loss_a`` holds all models along
         ``model_dim``. When every loss is 0 or 1 the McNemar variables are added.
     <params>
 
@@ -458,9 +473,13 @@ def compare_losses(loss_a, loss_b=None, *, model_dim=None, windows=(), fading=()
     Squared errors of two regressors (Gama et al. 2013, Fig. 4 plots such a Q):
 
     >>> import numpy as np, streamtk.compare as sc
-    >>> ds = sc.compare_losses(np.array([1.0, 4.0, 0.0]), np.array([1.0, 1.0, 2.0]), fading=0.5)
-    >>> ds.q.sel(estimator="fading=0.5").values.round(4).tolist()   # log(1/1), log(4.5/1.5), log(2.25/2.75)
-    [0.0, 1.0986, -0.2007]
+    >>> from streamtk.losses import regression_losses
+    >>> y = np.array([0.0, 0.0, 0.0])
+    >>> la = regression_losses(y, [1.0, 2.0, 0.0])   # squared errors 1, 4, 0
+    >>> lb = regression_losses(y, [1.0, -1.0, 1.5])  # 1, 1, 2.25
+    >>> ds = sc.compare_losses(la, lb, fading=0.5)
+    >>> ds.q.sel(estimator="fading=0.5").values.round(4).tolist()   # log(1/1), log(4.5/1.5), log(2.25/3)
+    [0.0, 1.0986, -0.2877]
     """
     cmp = Comparator(model_dim=model_dim, windows=windows, fading=fading, every=every, significance=significance,
                      lead_dims=lead_dims)

@@ -27,11 +27,11 @@ import xarray as xr
 from ._kernels import adwin as _ka
 from ._kernels import compare as _k
 from ._labelled import LeadingDims, base_attrs, split_leading, time_coords
-from ._validation import as_float_array, check_positive_int
+from ._validation import as_float_array, check_choice, check_positive_int
 from .engine import checkpoint_positions
 from .estimators import EstimatorSpec, build_estimators, estimator_coords
 
-__all__ = ["loss_curves", "regression_curves", "resource_curves", "estimator_sums", "checkpoints"]
+__all__ = ["loss_curves", "regression_curves", "regression_losses", "resource_curves", "estimator_sums", "checkpoints"]
 
 _ADWIN_SLICE = 1 << 20
 _GAMA = "Gama, Sebastiao & Rodrigues 2013 (seed 004), sec. 3.3, Algorithms 1-3"
@@ -306,6 +306,49 @@ def regression_curves(y_true, y_pred, *, windows=(), fading=(), adwin=(), every=
         "n_instances": _count_variable(lead, counts),
     }
     return _dataset(data, lead, specs, positions, tcoords, "streamtk regression curves", every=every)
+
+
+_REGRESSION_LOSSES = {"squared": lambda e: e * e, "absolute": np.abs}
+
+
+def regression_losses(y_true, y_pred, loss="squared"):
+    """Per-instance losses of recorded regression predictions, for :func:`streamtk.compare_losses`.
+
+    Parameters
+    ----------
+    y_true : array-like, shape ``(n,)``
+        Recorded targets; NaN = no target (the loss is NaN there: not evaluated).
+    y_pred : array-like or xarray.DataArray, shape ``(..., n)``
+        Finite predictions; a DataArray keeps its dims and coordinates.
+    loss : {"squared", "absolute"}
+        ``(y - yhat)**2`` or ``|y - yhat|``.
+
+    Returns
+    -------
+    numpy.ndarray or xarray.DataArray
+        Losses of the shape of ``y_pred``.
+
+    Examples
+    --------
+    >>> import streamtk.losses as sl
+    >>> sl.regression_losses([1.0, 2.0], [[0.0, 2.5], [1.0, 1.0]], loss="absolute").tolist()
+    [[1.0, 0.5], [0.0, 1.0]]
+    """
+    check_choice(loss, "loss", tuple(_REGRESSION_LOSSES))
+    yt = as_float_array(y_true, "y_true", allow_nan=True)
+    if yt.ndim != 1:
+        raise ValueError(f"y_true must be one-dimensional (n,), got shape {yt.shape}")
+    if np.isinf(yt).any():
+        raise ValueError(f"y_true contains an infinite value at index {int(np.isinf(yt).argmax())}")
+    if isinstance(y_pred, xr.DataArray):
+        yp = as_float_array(y_pred.values, "y_pred")
+        if yp.shape[-1] != yt.shape[0]:
+            raise ValueError(f"y_pred has {yp.shape[-1]} instances along its last axis but y_true has {yt.shape[0]}")
+        return y_pred.copy(data=_REGRESSION_LOSSES[loss](yp - yt))
+    yp = as_float_array(y_pred, "y_pred")
+    if yp.shape[-1] != yt.shape[0]:
+        raise ValueError(f"y_pred has {yp.shape[-1]} instances along its last axis but y_true has {yt.shape[0]}")
+    return _REGRESSION_LOSSES[loss](yp - yt)
 
 
 def resource_curves(seconds=None, memory=None, *, windows=(), fading=(), every=1, lead_dims=None) -> xr.Dataset:

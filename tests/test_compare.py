@@ -328,8 +328,12 @@ def test_bad_inputs_raise_naming_the_argument():
         sc.compare(y, np.stack([y, y]), model_dim="models")
     with pytest.raises(ValueError, match="model_dim='model' is for a single array"):
         sc.compare(y, y, y, model_dim="model")
-    with pytest.raises(ValueError, match="loss_a contains a non-finite value"):
+    with pytest.raises(ValueError, match="NaN .* at different positions"):
         sc.compare_losses(np.array([0.0, np.nan]), np.zeros(2))
+    with pytest.raises(ValueError, match="loss_b contains an infinite value at index"):
+        sc.compare_losses(np.zeros(2), np.array([0.0, np.inf]))
+    with pytest.raises(TypeError, match="loss_a must be numeric"):
+        sc.compare_losses(np.array(["a", "b"]), np.zeros(2))
     with pytest.raises(ValueError, match="windows must be a positive integer, got 0"):
         sc.compare_losses(np.zeros(2), np.zeros(2), windows=0)
     with pytest.raises(ValueError, match="leading dimensions do not agree"):

@@ -213,3 +213,26 @@ def test_bad_inputs_raise():
         sl.loss_curves([1.0], fading=0.0)
     with pytest.raises(ValueError, match="name must be an identifier"):
         sl.loss_curves([1.0], name="n_instances")
+
+
+def test_regression_losses_and_their_q_statistic():
+    import streamtk.compare as sc
+
+    y = np.array([1.0, np.nan, 3.0, 0.0])
+    pa = np.array([[2.0, 5.0, 3.0, -2.0]])
+    assert sl.regression_losses(y, pa)[0, [0, 2, 3]].tolist() == [1.0, 0.0, 4.0]
+    assert np.isnan(sl.regression_losses(y, pa)[0, 1])
+    assert sl.regression_losses(y, pa, loss="absolute")[0, [0, 2, 3]].tolist() == [1.0, 0.0, 2.0]
+    da = xr.DataArray(pa, dims=("model", "t"), coords={"model": ["nn1"]})
+    assert sl.regression_losses(y, da).model.values.tolist() == ["nn1"]
+    # Gama et al. 2013, Fig. 4: Q of the accumulated squared errors of two regressors; NaN target skipped
+    lb = sl.regression_losses(y, np.array([1.5, 0.0, 2.0, 1.0]))  # 0.25, -, 1, 1
+    ds = sc.compare_losses(sl.regression_losses(y, pa[0]), lb, windows=2)
+    np.testing.assert_allclose(ds.q.sel(estimator="prequential").values,
+                               np.log([1 / 0.25, 1 / 0.25, 1 / 1.25, 5 / 2.25]))
+    np.testing.assert_allclose(ds.q.sel(estimator="window=2").values, np.log([4, 4, 1 / 1.25, 4 / 2]))
+    assert ds.n_instances.sel(estimator="window=2").values.tolist() == [1, 1, 2, 2]
+    with pytest.raises(ValueError, match="loss must be one of"):
+        sl.regression_losses(y, pa, loss="huber")
+    with pytest.raises(ValueError, match="NaN .* at different positions"):
+        sc.compare_losses(np.array([1.0, np.nan]), np.array([1.0, 2.0]))
