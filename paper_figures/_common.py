@@ -1,0 +1,386 @@
+"""Shared machinery of the paper figure scripts.
+
+* :class:`Context` -- where output goes (``out/``, ``out/figures/``), quick or full mode, the
+  data directory handed to :mod:`streamtk.datasets`, and the log cache (``$STREAMTK_CACHE``
+  or ``out/cache``; never inside the repository).
+* :func:`river_log` -- runs river learners test-then-train over a stream (a dataset prefix or
+  a generator) and records every instance's prediction and class scores as a streamtk log
+  (:func:`streamtk.io.make_log`) cached as netCDF, so a second run only recomputes the
+  evaluation. Periodic holdout tests are recorded too when asked for.
+* :class:`Report` -- collects, per figure or table, the paper's numbers beside ours (with the
+  difference), notes, the PNGs and which producer made each log, and writes ``REPORT.md``.
+
+The figure scripts stay thin: load -> compute with streamtk -> plot/table -> save.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["Context", "Report", "Section", "river_log", "ResettingLearner", "DDMLearner", "script_main",
+           "river_version"]
+
+
+# ----------------------------------------------------------------------------- report
+@dataclass
+class Section:
+    """One reproduced figure or table in REPORT.md."""
+
+    key: str
+    title: str
+    source: str
+    rows: list = field(default_factory=list)
+    figures: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    logs: list = field(default_factory=list)
+    seconds: float = float("nan")
+    error: str = ""
+
+    def compare(self, quantity, paper, ours, *, note="", decimals=4):
+        """Add a row ``quantity | paper | ours | ours - paper | note``; returns the difference (or NaN)."""
+        diff = float("nan")
+        if isinstance(paper, (int, float, np.number)) and isinstance(ours, (int, float, np.number)):
+            diff = float(ours) - float(paper)
+        self.rows.append((quantity, paper, ours, diff, note, decimals))
+        return diff
+
+    def note(self, text):
+        self.notes.append(text)
+
+    def log(self, name, producer, detail):
+        self.logs.append((name, producer, detail))
+
+    def table_text(self, header, rows):
+        """A free-form markdown table (for tables with no paper value, e.g. reduced-scale results)."""
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(_fmt(c) for c in r) + " |" for r in rows]
+        self.notes.append("\n".join(lines))
+
+
+def _fmt(v, decimals=4):
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v))
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    if isinstance(v, (float, np.floating)):
+        if math.isnan(v):
+            return "–"
+        if float(v).is_integer() and abs(v) < 1e12:
+            return str(int(v))
+        return f"{v:.{decimals}f}"
+    return str(v)
+
+
+class Report:
+    """Collects sections and writes ``REPORT.md``."""
+
+    def __init__(self, header=""):
+        self.header = header
+        self.sections: dict[str, Section] = {}
+
+    def section(self, key, title, source) -> Section:
+        s = Section(key, title, source)
+        self.sections[key] = s
+        return s
+
+    def markdown(self) -> str:
+        out = ["# streamtk: regenerated paper figures and tables", "", self.header, ""]
+        out.append("| section | rows | max abs difference | figures | time (s) | status |")
+        out.append("|---|---|---|---|---|---|")
+        for s in self.sections.values():
+            diffs = [abs(r[3]) for r in s.rows if not math.isnan(r[3])]
+            out.append(f"| [{s.title}](#{s.key}) | {len(s.rows)} | {_fmt(max(diffs)) if diffs else '–'} | "
+                       f"{len(s.figures)} | {s.seconds:.1f} | {'FAILED' if s.error else 'ok'} |")
+        for s in self.sections.values():
+            out += ["", f'<a id="{s.key}"></a>', f"## {s.title}", "", f"*Source:* {s.source}", ""]
+            if s.error:
+                out += ["**This script failed:**", "", "```", s.error.rstrip(), "```", ""]
+            if s.rows:
+                out += ["| quantity | paper | streamtk | difference | note |", "|---|---|---|---|---|"]
+                for q, p, o, d, note, dec in s.rows:
+                    out.append(f"| {q} | {_fmt(p, dec)} | {_fmt(o, dec)} | {_fmt(d, dec)} | {note} |")
+                out.append("")
+            for n in s.notes:
+                out += [n, ""]
+            if s.logs:
+                out += ["| log | producer | detail |", "|---|---|---|"]
+                out += [f"| {a} | {b} | {c} |" for a, b, c in s.logs]
+                out.append("")
+            for rel, cap in s.figures:
+                out += [f"![{cap}]({rel})", "", f"*{cap}*", ""]
+        return "\n".join(out) + "\n"
+
+    def write(self, path) -> Path:
+        path = Path(path)
+        path.write_text(self.markdown())
+        return path
+
+
+# ----------------------------------------------------------------------------- context
+@dataclass
+class Context:
+    """Output directory, mode, data directory and log cache shared by the scripts."""
+
+    out: Path
+    quick: bool = True
+    data: Path | None = None
+    cache: Path | None = None
+    report: Report = field(default_factory=Report)
+    current: Section | None = None
+
+    def __post_init__(self):
+        self.out = Path(self.out)
+        (self.out / "figures").mkdir(parents=True, exist_ok=True)
+        if self.cache is None:
+            env = os.environ.get("STREAMTK_CACHE")
+            self.cache = Path(env) / "paper_figures" if env else self.out / "cache"
+        self.cache = Path(self.cache)
+        self.cache.mkdir(parents=True, exist_ok=True)
+        if self.data is not None:
+            self.data = Path(self.data)
+
+    # data through the project loader only
+    def load(self, name):
+        from streamtk import datasets
+
+        return datasets.load(name, path=self.data)
+
+    def labels(self, name):
+        from streamtk import datasets
+
+        return datasets.load_labels(name, path=self.data)
+
+    def section(self, key, title, source) -> Section:
+        self.current = self.report.section(key, title, source)
+        return self.current
+
+    def savefig(self, fig, name, caption):
+        """Save a matplotlib figure as ``figures/<name>.png`` and list it in the current section."""
+        import matplotlib.pyplot as plt
+
+        rel = f"figures/{name}.png"
+        fig.savefig(self.out / rel, dpi=100, bbox_inches="tight")
+        plt.close(fig)
+        self.current.figures.append((rel, caption))
+        return self.out / rel
+
+    def n(self, quick, full):
+        return quick if self.quick else full
+
+
+def new_figure(nrows=1, ncols=1, *, size=(6.0, 3.6), **kw):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(nrows, ncols, figsize=(size[0] * ncols, size[1] * nrows), squeeze=False, **kw)
+    return fig, axes
+
+
+def river_version():
+    import river
+
+    return f"river {river.__version__}"
+
+
+# ----------------------------------------------------------------------------- learners
+class ResettingLearner:
+    """A river learner rebuilt from scratch at given instance positions (0-based, before that
+    instance is predicted) -- Zliobaite et al. 2015 sec. 6.9 "DDM-random"."""
+
+    def __init__(self, factory, reset_at):
+        self.factory = factory
+        self.reset_at = set(int(i) for i in reset_at)
+        self.t = 0
+        self.model = factory()
+
+    def predict_proba_one(self, x):
+        if self.t in self.reset_at:
+            self.model = self.factory()
+        return self.model.predict_proba_one(x)
+
+    def learn_one(self, x, y):
+        self.model.learn_one(x, y)
+        self.t += 1
+
+
+class DDMLearner:
+    """Naive Bayes (or any learner) that relearns from scratch when river's DDM signals a drift on
+    its own 0/1 loss (the "variant that detects and relearns" of Gama et al. 2013 Fig. 6). The
+    positions of the detections are kept in ``detections``."""
+
+    def __init__(self, factory):
+        from river.drift.binary import DDM
+
+        self.factory = factory
+        self.model = factory()
+        self.ddm = DDM()
+        self.detections = []
+        self.t = 0
+        self._last = None
+
+    def predict_proba_one(self, x):
+        p = self.model.predict_proba_one(x)
+        self._last = max(p, key=p.get) if p else None
+        return p
+
+    def learn_one(self, x, y):
+        self.ddm.update(self._last != y)
+        if self.ddm.drift_detected:
+            self.detections.append(self.t)
+            self.model = self.factory()
+        self.model.learn_one(x, y)
+        self.t += 1
+
+
+# ----------------------------------------------------------------------------- river logs
+def _score_row(proba, classes):
+    row = np.array([float(proba.get(c, 0.0)) for c in classes])
+    s = row.sum()
+    return row / s if s > 0 else row
+
+
+def _predict(model, x, classes):
+    sc = _score_row(model.predict_proba_one(x), classes)
+    return int(np.argmax(sc)) if sc.sum() > 0 else 0
+
+
+def river_log(ctx: Context, key: str, stream, models: dict, *, classes, n, description, holdout=None,
+              section=None):
+    """Test-then-train river ``models`` over the first ``n`` items of ``stream()`` and cache the log.
+
+    Parameters
+    ----------
+    key : str
+        Cache name; the file is ``<cache>/<key>.nc`` (put the scale in the key).
+    stream : callable
+        ``stream()`` returns an iterator of ``(x: dict, y)``.
+    models : dict name -> factory
+        Each factory returns a fresh river classifier (or a wrapper with ``predict_proba_one`` and
+        ``learn_one``).
+    classes : sequence
+        The label set (defines the score columns). Before a model has seen anything it
+        predicts ``classes[0]`` (river returns an empty probability dict there).
+    holdout : (every, make_set) or None
+        Every ``every`` instances (and at the end), each model predicts the holdout set
+        ``make_set(t) -> (list of x, y array)``; recorded as ``y_true_holdout`` (C, m) and
+        ``y_pred_holdout`` (model, C, m) with the positions in ``holdout_instance``.
+
+    Returns
+    -------
+    xarray.Dataset
+        A streamtk log (``streamtk.io.make_log``) with attrs ``producer`` and ``description``.
+    """
+    import xarray as xr
+    from streamtk.io import make_log, to_netcdf, open_dataset
+
+    sec = section or ctx.current
+    path = ctx.cache / f"{key}.nc"
+    if path.exists():
+        log = open_dataset(path).load()
+        sec.log(key, log.attrs.get("producer", "?"), f"{log.attrs.get('description', '')} (cached: {path.name})")
+        return log
+    classes = list(classes)
+    names = list(models)
+    learners = [models[m]() for m in names]
+    y_true = np.empty(n, dtype=np.int64)
+    y_pred = np.empty((len(names), n), dtype=np.int64)
+    y_score = np.zeros((len(names), n, len(classes)))
+    code = {c: i for i, c in enumerate(classes)}
+    ho_x, ho_y, ho_pred, ho_at = [], [], [], []
+    t0 = time.perf_counter()
+    i = -1
+    for i, (x, y) in enumerate(stream()):
+        if i >= n:
+            break
+        y_true[i] = code[y]
+        for j, m in enumerate(learners):
+            proba = m.predict_proba_one(x)
+            sc = _score_row(proba, classes)
+            y_score[j, i] = sc
+            y_pred[j, i] = int(np.argmax(sc)) if sc.sum() > 0 else 0
+            m.learn_one(x, y)
+        if holdout is not None and ((i + 1) % holdout[0] == 0):
+            hx, hy = holdout[1](i + 1)
+            ho_at.append(i + 1)
+            ho_y.append([code[v] for v in hy])
+            ho_pred.append([[_predict(m, xx, classes) for xx in hx] for m in learners])
+    if i + 1 < n:
+        raise ValueError(f"stream {key!r} ended after {i + 1} items, fewer than n={n}")
+    seconds = time.perf_counter() - t0
+    producer = f"{river_version()} ({', '.join(type(m).__name__ for m in learners)})"
+    log = make_log(np.array(classes)[y_true], np.array(classes)[y_pred], models=names, y_score=y_score,
+                   classes=classes, attrs={"producer": producer, "description": description,
+                                           "produce_seconds": seconds})
+    if holdout is not None:
+        log["y_true_holdout"] = xr.DataArray(np.array(classes)[np.array(ho_y)], dims=("checkpoint", "holdout_item"))
+        log["y_pred_holdout"] = xr.DataArray(np.array(classes)[np.array(ho_pred).transpose(1, 0, 2)],
+                                             dims=("model", "checkpoint", "holdout_item"))
+        log["holdout_instance"] = xr.DataArray(np.array(ho_at), dims=("checkpoint",))
+    for j, m in enumerate(learners):
+        if hasattr(m, "detections"):
+            log.attrs[f"detections_{names[j]}"] = np.array(m.detections, dtype=np.int64)
+    to_netcdf(log, path)
+    sec.log(key, producer, f"{description} (produced in {seconds:.1f} s, cached as {path.name})")
+    return log
+
+
+def dataset_stream(X, y, feature_names):
+    """``stream()`` for :func:`river_log` over arrays (features as a dict per instance)."""
+    names = list(feature_names)
+
+    def gen():
+        for xi, yi in zip(X.tolist(), y.tolist()):
+            yield dict(zip(names, xi)), yi
+
+    return gen
+
+
+# ----------------------------------------------------------------------------- running
+def run_script(run, ctx: Context):
+    """Run one script's ``run(ctx)``; failures are recorded in its section rather than raised."""
+    import traceback
+
+    t0 = time.perf_counter()
+    before = set(ctx.report.sections)
+    try:
+        run(ctx)
+        ok = True
+    except Exception:  # noqa: BLE001 - the report shows the traceback
+        ok = False
+        tb = traceback.format_exc()
+        new = [k for k in ctx.report.sections if k not in before]
+        sec = ctx.report.sections[new[-1]] if new else ctx.section(
+            getattr(run, "__module__", "script"), getattr(run, "__module__", "script"), "")
+        sec.error = tb
+    secs = [ctx.report.sections[k] for k in ctx.report.sections if k not in before]
+    for s in secs:
+        s.seconds = (time.perf_counter() - t0) / max(len(secs), 1)
+    return ok
+
+
+def script_main(run, argv=None):
+    """``python paper_figures/<script>.py [--quick] [--out DIR] [--data DIR]``: run one script and
+    write its REPORT.md."""
+    import argparse
+
+    p = argparse.ArgumentParser(description=(run.__doc__ or "").strip().splitlines()[0] if run.__doc__ else None)
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--out", default="paper_figures_output")
+    p.add_argument("--data", default=None)
+    a = p.parse_args(argv)
+    ctx = Context(Path(a.out), quick=a.quick, data=a.data)
+    ok = run_script(run, ctx)
+    ctx.report.write(ctx.out / "REPORT.md")
+    for s in ctx.report.sections.values():
+        if s.error:
+            print(s.error, file=sys.stderr)
+    return 0 if ok else 1
