@@ -52,7 +52,7 @@ KIND_WINDOW = 1
 KIND_FADING = 2
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def fenwick_add(tree, i, g):
     """Add ``g`` at 1-based position ``i`` of a Fenwick tree (``tree[0]`` unused)."""
     m = tree.shape[0]
@@ -61,7 +61,7 @@ def fenwick_add(tree, i, g):
         i += i & (-i)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def fenwick_below_half(tree, i):
     """``sum_{j < i} x_j + x_i / 2`` for 1-based ``i`` in one walk.
 
@@ -149,7 +149,7 @@ def auc_value(W, N, U, inv, out_U, out_W, out_N):
             out_N[c, h] = N[c, h]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _evaluated(y, w, t):
     return y[t] >= 0 and w[t] > 0.0
 
@@ -257,7 +257,7 @@ def new_state(L, E, C, G, R, kinds, params):
 #   ranks in the next block's space); U1 is unchanged by relabelling ranks.
 # --------------------------------------------------------------------------------------
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def binary_add(tree, stat, rank, positive, g, sign):
     """Add (``sign = 1``) or remove (``sign = -1``) one instance of a binary problem.
 
