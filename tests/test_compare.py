@@ -406,3 +406,18 @@ def test_comparator_errors():
         cmp.update_losses([0.0], [1.0])
     with pytest.raises(ValueError, match="leading dims changed"):
         cmp.update([0], [[0], [1]], [[0], [1]])
+
+
+@given(st.lists(st.tuples(st.floats(0, 5), st.floats(0, 5), st.booleans()), min_size=1, max_size=30))
+def test_nan_losses_are_skipped(rows):
+    la = np.array([np.nan if m else a for a, _, m in rows])
+    lb = np.array([np.nan if m else b for _, b, m in rows])
+    present = ~np.isnan(la)
+    ds = sc.compare_losses(la, lb, windows=3, fading=0.6)
+    comp = np.cumsum(present) - 1
+    for e, (kind, param) in enumerate([("prequential", None), ("window", 3), ("fading", 0.6)]):
+        for t in range(len(rows)):
+            ref = ref_pair(la[present], lb[present], int(comp[t]), kind, param)
+            for name in ("q", "loss_a", "loss_b", "n_instances"):
+                np.testing.assert_allclose(ds[name].isel(estimator=e, time=t).item(), ref[name], rtol=1e-9,
+                                           atol=1e-12)
