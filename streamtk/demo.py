@@ -1,4 +1,12 @@
-"""``streamtk demo``: simulate a logged stream, evaluate it, write netCDF + PNG, print a summary."""
+"""``streamtk demo``: simulate a logged stream, evaluate, compare, detect drift, diagnose dependence.
+
+Everything the toolkit does, on one seeded simulated log (no downloads): three models
+(``adaptive``, ``static``, ``persistent``) on a binary stream with temporal dependence
+and abrupt drifts (:func:`streamtk.simulate.simulate_log`). Writes ``streamtk-demo.nc``
+(root group: the evaluation curves; groups ``comparison``, ``drift_<detector>``,
+``detection_scores`` and ``dependence``) and a six-panel ``streamtk-demo.png``, and prints
+summary tables.
+"""
 
 from __future__ import annotations
 
@@ -7,65 +15,243 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["run_demo"]
+__all__ = ["run_demo", "summary_table", "comparison_table", "detector_table"]
 
 DEMO_METRICS = ["accuracy", "kappa", "kappa_m", "kappa_per", "kappa_plus", "harmonic_mean", "p_maj", "p_per"]
+TABLE_METRICS = ("accuracy", "kappa", "kappa_m", "kappa_per", "kappa_plus")
 
 
-def summary_table(ds, metrics=("accuracy", "kappa", "kappa_m", "kappa_per", "kappa_plus")) -> str:
-    """A plain-text table of the final value of each metric per model and estimator."""
-    last = ds.isel(time=-1)
-    head = f"{'model':<12}{'estimator':<16}" + "".join(f"{m:>12}" for m in metrics)
+def _rows(da_last, lead_dims):
+    """Every combination of the leading labels of a Dataset at one checkpoint."""
+    if not lead_dims:
+        return [({}, "")]
+    stacked = da_last.stack(_row=lead_dims)
+    out = []
+    for i in range(stacked.sizes["_row"]):
+        labels = {d: stacked[d].values[i] for d in lead_dims}
+        out.append((labels, "/".join(str(v) for v in labels.values())))
+    return out
+
+
+def summary_table(ds, metrics=None, *, estimators=None) -> str:
+    """A plain-text table of the final value of each metric per model (and other leading dims) and estimator.
+
+    ``metrics`` default: those of ``accuracy, kappa, kappa_m, kappa_per, kappa_plus`` in
+    the Dataset; variables with a ``class`` dim are refused (select a class first).
+    """
+    if metrics is None:
+        metrics = [m for m in TABLE_METRICS if m in ds]
+    metrics = list(metrics)
+    missing = [m for m in metrics if m not in ds]
+    if missing:
+        raise ValueError(f"metrics {missing} are not in the Dataset; it has {sorted(map(str, ds.data_vars))}")
+    for m in metrics:
+        if "class" in ds[m].dims:
+            raise ValueError(f"{m!r} is per class: select a class first (ds.sel({{'class': ...}}))")
+    last = ds[metrics].isel(time=-1)
+    ests = list(last.estimator.values) if estimators is None else list(estimators)
+    lead = [d for d in last[metrics[0]].dims if d != "estimator"]
+    rows = _rows(last, lead)
+    name_w = max([5] + [len(r[1]) for r in rows]) + 2
+    est_w = max([9] + [len(str(e)) for e in ests]) + 2
+    head = f"{'/'.join(lead) or 'model':<{name_w}}{'estimator':<{est_w}}" + "".join(f"{m:>12}" for m in metrics)
     lines = [head, "-" * len(head)]
-    for model in last.model.values:
-        for est in last.estimator.values:
-            row = last.sel(model=model, estimator=est)
+    for labels, name in rows:
+        sub = last.sel(labels) if labels else last
+        for est in ests:
+            row = sub.sel(estimator=est)
             vals = "".join(f"{float(row[m]):>12.4f}" for m in metrics)
-            lines.append(f"{str(model):<12}{str(est):<16}{vals}")
+            lines.append(f"{name:<{name_w}}{str(est):<{est_w}}{vals}")
     return "\n".join(lines)
 
 
-def run_demo(outdir=".", *, n=100_000, seed=0, quiet=False) -> dict:
-    """Run the demo end to end; returns the paths written and the elapsed time.
+def comparison_table(ds) -> str:
+    """Text table of the last checkpoint of :func:`streamtk.compare.compare`: one row per pair and estimator."""
+    last = ds.isel(time=-1)
+    head = f"{'A':<12}{'B':<12}{'estimator':<14}{'n01':>9}{'n10':>9}{'McNemar':>10}{'p':>10}{'reject':>8}{'Q':>9}"
+    lines = [head, "-" * len(head)]
+    if "model_a" in last.dims:
+        va, vb = list(last.model_a.values), list(last.model_b.values)
+        pairs = [(a, b) for i, a in enumerate(va) for b in vb[i + 1:] if b in vb and vb.index(b) > i]
+    else:
+        pairs = [(last.attrs.get("model_a", "A"), last.attrs.get("model_b", "B"))]
+    for a, b in pairs:
+        row = last.sel(model_a=a, model_b=b) if "model_a" in last.dims else last
+        for e in row.estimator.values:
+            r = row.sel(estimator=e)
+            n01, n10, m, p = (float(r[v]) for v in ("n01", "n10", "mcnemar", "p_value"))
+            lines.append(f"{str(a):<12}{str(b):<12}{str(e):<14}{n01:>9.1f}{n10:>9.1f}{m:>10.2f}{p:>10.2g}"
+                         f"{'yes' if bool(r['reject']) else 'no':>8}{float(r['q']):>9.3f}")
+    lines.append("(McNemar > 0 and Q > 0: A makes more errors than B)")
+    return "\n".join(lines)
 
-    Writes ``streamtk-demo.nc`` (the curves) and ``streamtk-demo.png`` (a figure of
-    the curves) into ``outdir``.
-    """
+
+def detector_table(alarms: dict, scores: dict, drifts) -> str:
+    """Alarms, delay per drift and false alarms of each detector (one error stream)."""
+    head = f"{'detector':<14}{'alarms':>7}  " + "".join(f"{'delay@' + str(d):>12}" for d in drifts) + \
+        f"{'false alarms':>14}"
+    lines = [head, "-" * len(head)]
+    for name, idx in alarms.items():
+        s = scores[name]
+        delays = "".join(f"{'miss' if np.isnan(v) else int(v):>12}" for v in s["delay_mean"].values.ravel())
+        fa = int(s["false_alarms_before"]) + int(s["false_alarms_between"])
+        lines.append(f"{name:<14}{len(idx):>7}  {delays}{fa:>14}")
+    return "\n".join(lines)
+
+
+def _detectors(err):
+    """Run the detectors on one error stream; return their Datasets and alarm indices (0-based)."""
+    from streamtk.drift.adwin import adwin
+    from streamtk.drift.ddm import ddm
+    from streamtk.drift.eddm import eddm
+    from streamtk.drift.page_hinkley import page_hinkley
+
+    runs = {
+        "page-hinkley": page_hinkley(err, variant="moa"),
+        "ddm": ddm(err),
+        "eddm": eddm(err),
+        "adwin": adwin(err),
+    }
+    alarms = {}
+    for name, res in runs.items():
+        if name == "adwin":
+            alarms[name] = np.flatnonzero(res["detection"].values > 0)  # the error rate rose (MOA's rule)
+        else:
+            idx = res["detection_index"].values.ravel()
+            alarms[name] = idx[idx >= 0]
+    return runs, alarms
+
+
+def _evaluate(log, n, windows, fading):
+    import inspect
+
+    import streamtk
+
+    kw = dict(windows=windows, fading=fading, every=max(1, n // 1000), metrics=DEMO_METRICS)
+    if "adwin" in inspect.signature(streamtk.evaluate).parameters:
+        kw["adwin"] = [0.002]
+    return streamtk.evaluate(log.y_true, log.y_pred, **kw)
+
+
+def _compare(log, n):
+    try:
+        from streamtk.compare import compare
+    except ImportError:  # the comparison module is optional in this demo
+        return None
+    return compare(log.y_true, log.y_pred, model_dim="model", windows=[1000], fading=[0.999],
+                   every=max(1, n // 1000))
+
+
+def _write(path, curves, groups):
+    from streamtk.io import to_netcdf
+
+    to_netcdf(curves, path)
+    for name, ds in groups.items():
+        if ds is not None:
+            ds.to_netcdf(path, mode="a", group=name, engine="netcdf4")
+    return path
+
+
+def _figure(png, ds, cmp, adw, ph, dep, drifts, alarms):
     import matplotlib
 
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
-    import streamtk
-    from streamtk.io import to_netcdf
-    from streamtk.plot.curves import plot_curves
-    from streamtk.simulate import simulate_log
+    from streamtk.plot.compare import plot_comparison
+    from streamtk.plot.curves import plot_baselines, plot_curves
+    from streamtk.plot.drift import plot_detector
+    from streamtk.plot.temporal import plot_dependence
 
+    fig, axes = plt.subplots(3, 2, figsize=(13, 11), constrained_layout=True)
+    estimators = [e for e in map(str, ds.estimator.values)]
+    plot_curves(ds, "accuracy", model="adaptive", ax=axes[0, 0], drifts=drifts, detections=alarms["adwin"],
+                width=adw, estimators=estimators,
+                title="adaptive model: accuracy; ADWIN width (grey) and alarms on its errors")
+    plot_baselines(ds, "accuracy", model="static", ax=axes[0, 1], drifts=drifts,
+                   title="static model vs Majority / Persistent baselines (prequential)")
+    if cmp is not None:
+        plot_comparison(cmp, "mcnemar", a="adaptive", b="static", ax=axes[1, 0], drifts=drifts,
+                        title="signed McNemar, adaptive vs static (> 0: adaptive worse)")
+    else:
+        axes[1, 0].set_visible(False)
+    plot_detector(ph, ax=axes[1, 1], drifts=drifts, title="Page-Hinkley (MOA) on the adaptive model's errors")
+    plot_dependence(dep, ax=axes[2, 0], drifts=drifts)
+    ax = axes[2, 1]
+    for i, model in enumerate(ds.model.values):
+        ax.plot(ds.instance, ds.kappa.sel(model=model, estimator="window=1000"), color=f"C{i}", lw=1.2,
+                label=f"{model}: kappa")
+        ax.plot(ds.instance, ds.kappa_per.sel(model=model, estimator="window=1000"), color=f"C{i}", lw=1.0,
+                ls="--", label=f"{model}: kappa_per")
+    ax.axhline(0.0, color="k", lw=0.8)
+    ax.set_title("kappa (solid) vs Kappa-Temporal (dashed), window=1000")
+    ax.set_xlabel("instances")
+    ax.legend(fontsize="small", frameon=False, ncol=3, loc="lower center")
+    fig.savefig(png, dpi=100)
+    plt.close(fig)
+
+
+def run_demo(outdir=".", *, n=100_000, seed=0, quiet=False) -> dict:
+    """Run the demo end to end; returns the paths written, the elapsed time and the results.
+
+    Steps (all seeded, no downloads): simulate a log with drifts at ``n/3`` and ``2n/3``;
+    evaluate the three models with the prequential, window-1000 and fading-0.999
+    estimators (plus ADWIN when the engine offers it); compare every pair (Q statistic
+    and signed McNemar); run Page-Hinkley (MOA form), DDM, EDDM and ADWIN on the
+    adaptive model's 0/1 errors and score them against the true drifts; compute the
+    label stream's temporal dependence and the section-7 quick test.
+
+    Returns
+    -------
+    dict with ``netcdf``, ``png`` (paths), ``seconds`` and the Datasets ``dataset``
+    (curves), ``comparison`` (or None), ``detectors``, ``scores``, ``dependence``,
+    ``quick_test``.
+    """
+    from streamtk._validation import check_positive_int
+    from streamtk.drift.adwin import adwin as _unused  # noqa: F401  (fail early if a detector is missing)
+    from streamtk.drift.scoring import score_detections
+    from streamtk.simulate import simulate_log
+    from streamtk.temporal import label_dependence, quick_test
+
+    n = check_positive_int(n, "n", minimum=3000)
     t0 = time.perf_counter()
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
-    log = simulate_log(n, seed=seed)
-    drifts = [int(d) for d in np.atleast_1d(log.attrs["drifts"])]
-    ds = streamtk.evaluate(log.y_true, log.y_pred, windows=[1000], fading=[0.999], every=max(1, n // 1000),
-                           metrics=DEMO_METRICS)
+    drifts = [n // 3, 2 * n // 3]
+    log = simulate_log(n, drifts=drifts, seed=seed)
+    ds = _evaluate(log, n, [1000], [0.999])
     ds.attrs["drifts"] = np.asarray(drifts)
-    nc = to_netcdf(ds, outdir / "streamtk-demo.nc")
-    fig, axes = plt.subplots(2, 2, figsize=(12, 7), sharex=True, constrained_layout=True)
-    plot_curves(ds, "accuracy", model="adaptive", ax=axes[0, 0], drifts=drifts, title="adaptive model: accuracy")
-    plot_curves(ds, "kappa_per", model="adaptive", ax=axes[0, 1], drifts=drifts,
-                title="adaptive model: Kappa-Temporal")
-    plot_curves(ds, "kappa_plus", model="static", ax=axes[1, 0], drifts=drifts, title="static model: kappa+")
-    for model in ds.model.values:
-        axes[1, 1].plot(ds.instance, ds.kappa.sel(model=model, estimator="window=1000"), label=f"{model} kappa")
-    axes[1, 1].set_title("kappa, window of 1000 (the persistent baseline looks good)")
-    axes[1, 1].legend(fontsize="small", frameon=False)
-    axes[1, 1].set_xlabel("instances")
+    cmp = _compare(log, n)
+    if cmp is not None:
+        cmp.attrs["drifts"] = np.asarray(drifts)
+    err = (log.y_pred.sel(model="adaptive") != log.y_true).astype(np.float64)
+    runs, alarms = _detectors(err)
+    scores = {k: score_detections([v.tolist()], drifts, n=n) for k, v in alarms.items()}
+    dep = label_dependence(log.y_true, windows=[1000], every=max(1, n // 1000), max_lag=5)
+    qt = quick_test(log.y_true, m=100)
+    nc = outdir / "streamtk-demo.nc"
+    groups = {"comparison": cmp, "dependence": dep}
+    groups.update({f"drift_{k.replace('-', '_')}": v for k, v in runs.items()})
+    _write(nc, ds, groups)
     png = outdir / "streamtk-demo.png"
-    fig.savefig(png, dpi=110)
-    plt.close(fig)
+    _figure(png, ds, cmp, runs["adwin"], runs["page-hinkley"], dep, drifts, alarms)
     elapsed = time.perf_counter() - t0
     if not quiet:
+        last_dep = dep.isel(time=-1).sel(estimator="prequential")
+        print("Final values of the evaluation curves\n")
         print(summary_table(ds))
-        print(f"\nwrote {nc} and {png} ({n} instances, 3 models, {ds.sizes['estimator']} estimators, "
-              f"{elapsed:.1f} s)")
-    return {"netcdf": nc, "png": png, "seconds": elapsed, "dataset": ds}
+        if cmp is not None:
+            print("\nComparison of every pair (last checkpoint)\n")
+            print(comparison_table(cmp))
+        else:
+            print("\n(comparison skipped: streamtk.compare is not available)")
+        print(f"\nDrift detectors on the adaptive model's errors (true drifts at {drifts[0]} and {drifts[1]})\n")
+        print(detector_table(alarms, scores, drifts))
+        print(f"\nTemporal dependence of the labels: P(M) = {float(last_dep.p_m):.3f}, "
+              f"P(T) = {float(last_dep.p_t):.3f}; quick test on the first 100 labels: "
+              f"p_per = {float(qt.p_per):.2f} vs p_maj = {float(qt.p_maj):.2f} -> "
+              f"{'temporal dependence: use kappa_per / Persistent baselines' if bool(qt.temporal_dependence) else 'no strong dependence'}")
+        print(f"\nwrote {nc} and {png} ({n} instances, {ds.sizes['model']} models, {ds.sizes['estimator']} "
+              f"estimators, {elapsed:.1f} s)")
+    return {"netcdf": nc, "png": png, "seconds": elapsed, "dataset": ds, "comparison": cmp, "detectors": runs,
+            "scores": scores, "dependence": dep, "quick_test": qt}
