@@ -451,7 +451,9 @@ def auc_curves(y_true, y_score, *, windows=(), fading=(), prequential=True, ever
     See Also
     --------
     moa.evaluation.WindowAUCImbalancedPerformanceEvaluator : windowed AUC (``convention="moa"``).
-    river.metrics.ROCAUC, river.metrics.RollingROCAUC : approximate (thresholded) / windowed AUC.
+    river.metrics.ROCAUC : approximate prequential AUC (10 thresholds by default).
+    river.metrics.RollingROCAUC : windowed AUC; equal to ``windows=w`` here when the scores
+        are distinct, different when scores tie (we count a tied pair one half).
     sklearn.metrics.roc_auc_score : the same AUC over one whole sample (ties one half).
 
     Examples
