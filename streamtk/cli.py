@@ -291,20 +291,20 @@ def _cmd_drift(args) -> int:
             bar.update(1)
     finally:
         bar.close()
-    head = f"{'model':<14}{'detector':<14}{'alarms':>7}  first alarms (instance)"
+    head = f"{'model':<14}{'detector':<14}{'alarms':>7}  {'first alarms (instance)':<36}"
     if drifts:
-        head += "   | delay per drift; false alarms"
+        head += " delay per drift; false alarms"
     lines = [head, "-" * len(head)]
     for name, res in results.items():
         for m, idx in zip(models, _detections(name, res)):
             at = pos[idx]  # indices in the log (missing labels skipped by the detector)
             first = ", ".join(str(int(i) + 1) for i in at[:5]) + (" ..." if at.size > 5 else "")
-            line = f"{m:<14}{name:<14}{at.size:>7}  {first}"
+            line = f"{m:<14}{name:<14}{at.size:>7}  {first:<36}"
             if drifts:
                 s = score_detections([at.tolist()], drifts, max_delay=args.max_delay, n=n)
                 delays = ["miss" if np.isnan(d) else f"{int(d)}" for d in s["delay_mean"].values.ravel()]
                 fa = int(s["false_alarms_before"]) + int(s["false_alarms_between"])
-                line += f"   | {', '.join(delays)}; {fa}"
+                line += f" {', '.join(delays)}; {fa}"
             lines.append(line)
     _say(args, "\n".join(lines))
     if drifts:

@@ -84,5 +84,5 @@ def plot_comparison(ds, statistic="mcnemar", *, ax=None, a=None, b=None, sel=Non
         pb = sel.get("model_b", "B")
         title = f"{'signed McNemar' if statistic == 'mcnemar' else 'Q statistic'}: {pa} vs {pb}"
     ax.set_title(title)
-    ax.legend(fontsize="small", frameon=False, loc="lower left")
+    ax.legend(fontsize="small", frameon=False, loc="best")
     return artists

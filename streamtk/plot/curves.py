@@ -118,7 +118,7 @@ def plot_curves(ds, metric="accuracy", *, ax=None, model=None, sel=None, estimat
     ax.set_ylabel(da.attrs.get("long_name", metric))
     if title:
         ax.set_title(title)
-    ax.legend(fontsize="small", frameon=False, loc="lower right")
+    ax.legend(fontsize="small", frameon=False, loc="best")
     return artists
 
 
