@@ -320,7 +320,8 @@ def fold_summary_dask(data, *, dim: str = "fold"):
         if not names:
             raise ValueError(f"no variable of data has the dimension {dim!r}; dims are {tuple(data.dims)}")
         out = xr.Dataset({k: fold_summary_dask(data[k], dim=dim) for k in names})
-        tiny = data[names].isel({d: slice(0, 1) for d in data.dims if d != dim}).compute()
+        sub = data[names]
+        tiny = sub.isel({d: slice(0, 1) for d in sub.dims if d != dim}).compute()
         out.attrs = fold_summary(tiny, dim=dim).attrs
         return out
     if not isinstance(data, xr.DataArray):
