@@ -115,9 +115,12 @@ def test_compare_losses_real_valued_matches_reference(rows, every):
     for e, (kind, param) in enumerate(SPECS):
         for c, p in enumerate(pos):
             ref = ref_pair(la, lb, p, kind, param)
-            for name in ("q", "loss_a", "loss_b", "n_instances"):
-                np.testing.assert_allclose(ds[name].isel(estimator=e, time=c).item(), ref[name], rtol=1e-8,
-                                           atol=1e-10)
+            if kind == "window":
+                check_real_valued(ds.isel(estimator=e, time=c), ref, scale=la.sum() + lb.sum())
+            else:  # prequential and fading sums never subtract: exact up to summation order
+                for name in ("q", "loss_a", "loss_b", "n_instances"):
+                    np.testing.assert_allclose(ds[name].isel(estimator=e, time=c).item(), ref[name], rtol=1e-8,
+                                               atol=1e-12)
 
 
 def test_binary_losses_given_equal_predictions_path():
@@ -418,6 +421,14 @@ def test_nan_losses_are_skipped(rows):
     for e, (kind, param) in enumerate([("prequential", None), ("window", 3), ("fading", 0.6)]):
         for t in range(len(rows)):
             ref = ref_pair(la[present], lb[present], int(comp[t]), kind, param)
-            for name in ("q", "loss_a", "loss_b", "n_instances"):
-                np.testing.assert_allclose(ds[name].isel(estimator=e, time=t).item(), ref[name], rtol=1e-9,
-                                           atol=1e-12)
+            check_real_valued(ds.isel(estimator=e, time=t), ref, scale=np.nansum(la) + np.nansum(lb))
+
+
+def check_real_valued(got, ref, scale):
+    """Mean losses to the rounding of a running window sum; Q where that rounding cannot decide it."""
+    tol = 1e-12 * (1 + scale)  # Algorithm 2 keeps a residue of the losses that left the window
+    for name in ("loss_a", "loss_b", "n_instances"):
+        np.testing.assert_allclose(got[name].item(), ref[name], rtol=1e-9, atol=tol, err_msg=name)
+    n = ref["n_instances"]
+    if n and ref["loss_a"] * n > 1e3 * tol and ref["loss_b"] * n > 1e3 * tol:
+        np.testing.assert_allclose(got.q.item(), ref["q"], rtol=1e-6, atol=1e-9)
