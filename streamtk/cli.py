@@ -355,22 +355,33 @@ def _cmd_figures(args) -> int:
     if not folder.is_dir():
         raise FileNotFoundError(f"{folder}: no paper_figures directory (pass --dir)")
     make_all = folder / "make_all.py"
-    scripts = sorted(p for p in folder.glob("*.py") if not p.name.startswith("_") and p != make_all)
-    if not make_all.exists() and not scripts:
+    if make_all.exists():
+        # paper_figures/make_all.py owns the list of scripts, the output directory and REPORT.md
+        cmd = [sys.executable, str(make_all)]
+        cmd += ["--list"] if args.list else []
+        cmd += ["--quick"] if args.quick else []
+        cmd += ["--out", str(Path(args.out).resolve())] if args.out else []
+        cmd += ["--data", str(Path(args.data).resolve())] if args.data else []
+        cmd += ["--only", *args.only] if args.only else []
+        rc = subprocess.run(cmd).returncode
+        if rc != 0:
+            print(f"streamtk figures: {make_all} exited with status {rc}", file=sys.stderr)
+        return 0 if rc == 0 else (2 if rc == 2 else 1)
+    scripts = sorted(p for p in folder.glob("*.py") if not p.name.startswith("_"))
+    if args.only:
+        scripts = [p for p in scripts if p.stem in args.only]
+    if not scripts:
         print(f"streamtk figures: no figure scripts in {folder}; nothing was generated", file=sys.stderr)
         return 1
     if args.list:
-        for p in ([make_all] if make_all.exists() else []) + scripts:
-            print(p.name)
+        print("\n".join(p.stem for p in scripts))
         return 0
-    runs = [make_all] if make_all.exists() else scripts
-    extra = ["--quick"] if args.quick else []
     failed = []
-    for script in runs:
+    for script in scripts:
         _say(args, f"running {script.name} ...")
-        r = subprocess.run([sys.executable, str(script), *extra], cwd=str(folder))
-        if r.returncode != 0:
-            failed.append(f"{script.name} (exit {r.returncode})")
+        rc = subprocess.run([sys.executable, str(script), *(["--quick"] if args.quick else [])]).returncode
+        if rc != 0:
+            failed.append(f"{script.name} (exit {rc})")
     if failed:
         print(f"streamtk figures: failed: {', '.join(failed)}", file=sys.stderr)
         return 1
@@ -497,11 +508,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_plot)
 
     p = _sub(sub, "figures", "regenerate the papers' figures (runs paper_figures/)",
-             "Run the figure scripts in paper_figures/ (make_all.py when present, otherwise every script).",
-             "  streamtk figures --list\n  streamtk figures --quick\n")
+             "Regenerate the papers' figures and tables with paper_figures/make_all.py (which writes "
+             "OUT/REPORT.md); without make_all.py, run every script in the directory.",
+             "  streamtk figures --list\n  streamtk figures --quick -o figs\n"
+             "  streamtk figures --only bifet_table1 zliobaite_table3\n")
     p.add_argument("--dir", help="the paper_figures directory (default: the one next to the package)")
     p.add_argument("--list", action="store_true", help="list the scripts and exit")
     p.add_argument("--quick", action="store_true", help="CI-sized runs")
+    p.add_argument("-o", "--out", help="output directory (default: make_all's, ./paper_figures_output)")
+    p.add_argument("--data", help="data directory for streamtk.datasets (default $STREAMTK_DATA)")
+    p.add_argument("--only", nargs="+", metavar="NAME", help="run only these scripts")
     _add_common(p, progress=False)
     p.set_defaults(func=_cmd_figures)
 

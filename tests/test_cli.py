@@ -234,17 +234,43 @@ def test_figures_without_scripts_says_so(capsys, tmp_path):
     assert_one_line_error(rc, err, "absent")
 
 
-def test_figures_runs_make_all_and_reports_failures(capsys, tmp_path):
-    (tmp_path / "make_all.py").write_text(
-        "import sys, pathlib\npathlib.Path('ran.txt').write_text(' '.join(sys.argv[1:]))\n")
+def test_figures_passes_options_to_make_all(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    figs = tmp_path / "pf"
+    figs.mkdir()
+    (figs / "make_all.py").write_text(
+        "import sys, pathlib\n"
+        "pathlib.Path(__file__).with_name('argv.txt').write_text(' '.join(sys.argv[1:]))\n")
+    rc, _, _ = run(capsys, "figures", "--dir", figs, "--quick", "-o", "out", "--only", "a", "b")
+    assert rc == 0
+    assert (figs / "argv.txt").read_text() == f"--quick --out {tmp_path / 'out'} --only a b"
+    (figs / "make_all.py").write_text("raise SystemExit(1)\n")
+    rc, _, err = run(capsys, "figures", "--dir", figs)
+    assert rc == 1 and "exited with status 1" in err
+
+
+def test_figures_without_make_all_runs_each_script(capsys, tmp_path):
     (tmp_path / "fig_one.py").write_text("raise SystemExit(0)\n")
+    (tmp_path / "fig_two.py").write_text("raise SystemExit(3)\n")
+    (tmp_path / "_helper.py").write_text("raise SystemExit(4)\n")
     rc, out, _ = run(capsys, "figures", "--dir", tmp_path, "--list")
-    assert rc == 0 and out.split() == ["make_all.py", "fig_one.py"]
-    rc, out, _ = run(capsys, "figures", "--dir", tmp_path, "--quick")
-    assert rc == 0 and (tmp_path / "ran.txt").read_text() == "--quick"
-    (tmp_path / "make_all.py").write_text("raise SystemExit(3)\n")
+    assert rc == 0 and out.split() == ["fig_one", "fig_two"]
+    rc, _, err = run(capsys, "figures", "--dir", tmp_path, "--only", "fig_one")
+    assert rc == 0
     rc, _, err = run(capsys, "figures", "--dir", tmp_path)
-    assert rc == 1 and "make_all.py (exit 3)" in err
+    assert rc == 1 and "fig_two.py (exit 3)" in err and "_helper" not in err
+
+
+def test_figures_lists_the_repository_scripts(capsys):
+    from streamtk.cli import _figures_dir
+
+    folder = _figures_dir(None)
+    if not (folder / "make_all.py").exists():
+        pytest.skip(f"no paper_figures/make_all.py in {folder} (not a source checkout)")
+    r = subprocess.run([sys.executable, "-m", "streamtk", "figures", "--list"], capture_output=True, text=True)
+    assert r.returncode == 0
+    listed = set(r.stdout.split())
+    assert listed and listed <= {p.stem for p in folder.glob("*.py")}
 
 
 # --------------------------------------------------------------------------- a real process
