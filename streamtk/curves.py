@@ -7,7 +7,8 @@ import xarray as xr
 
 from ._labelled import base_attrs, split_leading, time_coords, LeadingDims
 from ._validation import check_positive_int
-from .engine import EngineCore, check_weights, encode_inputs
+from .engine import ADWIN_VARIANTS, EngineCore, check_weights, encode_inputs
+from .score_curves import auc_arrays, check_scores
 from .estimators import estimator_coords
 from .labels import encode_labels, Encoding
 
@@ -106,6 +107,7 @@ def evaluate(
     y_true,
     y_pred,
     *,
+    y_score=None,
     windows=(),
     fading=(),
     adwin=(),
@@ -164,6 +166,15 @@ def evaluate(
         Positive class of ``f1`` (default: the second class when there are two).
     lead_dims : str or sequence of str, optional
         Names of the leading dims of a numpy ``y_pred``.
+    y_score : array-like ``(..., n)`` or ``(..., n, k)``, optional
+        Recorded scores: the positive class's score (binary; the positive class is
+        ``pos_label``), or one column per class in ``classes`` order. Adds
+        ``log_loss`` and ``brier`` (averaged under every estimator in the same pass)
+        and the exact AUC family ``auc``, ``auc_u1``, ``auc_u0``, ``auc_z`` (per class
+        one-vs-rest, plus ``auc_macro``, for class scores) from the Fenwick-tree
+        kernels of :mod:`streamtk.scores` over the same estimators and checkpoints
+        (ADWIN windows: binary scores). AUC with one class held is NaN (MOA's 1.0
+        under ``convention="moa"``, which has no faded or ADWIN AUC: those are NaN).
 
     Returns
     -------
@@ -192,14 +203,29 @@ def evaluate(
     """
     y_true, yp2, lead, tcoords, n, weights = _prepare(y_true, y_pred, weights, lead_dims)
     enc, yt, yp = encode_inputs(y_true, yp2, classes=classes)
+    mode, s = (None, None)
+    if y_score is not None:
+        if isinstance(y_score, xr.DataArray):
+            y_score = y_score.transpose(*[d for d in y_score.dims if d != "class"],
+                                        *(["class"] if "class" in y_score.dims else [])).values
+        mode, s = check_scores(y_score, yp.shape[0], n, enc.n_classes)
     core = EngineCore(encoding=enc, windows=windows, fading=fading, adwin=adwin, adwin_options=adwin_options,
-                      every=every, metrics=metrics, cost=cost, convention=convention, pos_label=pos_label)
+                      every=every, metrics=metrics, cost=cost, convention=convention, pos_label=pos_label,
+                      scores=mode)
     w = check_weights(weights, lead.shape, n)
-    core.update(yt, yp, w)
+    core.update(yt, yp, w, s)
     positions, out, outc = core.collect()
     time_extra = {name: ("time", np.asarray(var.values)[positions]) for name, var in tcoords.items()
                   if name not in ("instance",)}
-    return _build_dataset(core, lead, positions, out, outc, time_extra=time_extra)
+    ds = _build_dataset(core, lead, positions, out, outc, time_extra=time_extra)
+    if core.auc_metrics:
+        arrays = auc_arrays(core, yt, yp, w, s, mode, positions, ADWIN_VARIANTS[core.adwin_options["variant"]])
+        for m in core.auc_metrics:
+            arr = np.swapaxes(lead.reshape(arrays[m.name]), len(lead.shape), len(lead.shape) + 1)
+            dims = lead.names + ("estimator", "time") + (("class",) if arr.ndim > len(lead.shape) + 2 else ())
+            ds[m.name] = xr.Variable(dims, arr, attrs={"long_name": m.long_name, "units": m.units,
+                                                      "formula": m.formula, "reference": m.reference})
+    return ds
 
 
 class Evaluator:
@@ -222,20 +248,30 @@ class Evaluator:
     """
 
     def __init__(self, *, classes, windows=(), fading=(), adwin=(), every=1, metrics=None, convention="streamtk",
-                 cost=None, pos_label=None, lead_dims=None, adwin_options=None):
+                 cost=None, pos_label=None, lead_dims=None, adwin_options=None, scores=None):
         if classes is None:
             raise ValueError("Evaluator needs classes= (the label encoding must be fixed before the first chunk)")
         classes = list(classes)
         enc, _ = encode_labels(np.array(classes, dtype=object), classes=classes)
+        if scores not in (None, "binary", "multi"):
+            raise ValueError(f"scores must be None, 'binary' or 'multi', got {scores!r}")
         self._core = EngineCore(encoding=enc, windows=windows, fading=fading, adwin=adwin,
                                 adwin_options=adwin_options, every=every, metrics=metrics, cost=cost,
-                                convention=convention, pos_label=pos_label)
+                                convention=convention, pos_label=pos_label, scores=scores)
+        if scores is not None and metrics is None:
+            # the exact AUC rank-compresses the whole stream: not available chunk by chunk
+            self._core.auc_metrics = []
+        elif self._core.auc_metrics:
+            raise ValueError(
+                "the AUC metrics need every score up front (they rank-compress the whole stream): use "
+                "streamtk.evaluate, or choose log_loss / brier for chunked evaluation"
+            )
         self._lead = None
         self._lead_dims = lead_dims
         self._time_extra = {}
 
-    def update(self, y_true, y_pred, weights=None) -> None:
-        """Evaluate the next chunk of the stream."""
+    def update(self, y_true, y_pred, weights=None, y_score=None) -> None:
+        """Evaluate the next chunk of the stream (``y_score`` when the Evaluator was made with ``scores=``)."""
         y_true, yp2, lead, tcoords, n, weights = _prepare(y_true, y_pred, weights, self._lead_dims)
         if self._lead is None:
             self._lead = lead
@@ -252,7 +288,14 @@ class Evaluator:
         yt = self._core.encoding.encode(y_arr, "y_true", allow_missing=True).astype(np.int32)
         yp = self._core.encoding.encode(yp2, "y_pred", allow_missing=False).astype(np.int32)
         w = check_weights(weights, lead.shape, n)
-        self._core.update(yt, yp, w)
+        s = None
+        if self._core.scores is not None:
+            if y_score is None:
+                raise ValueError("this Evaluator was made with scores=: pass y_score with every chunk")
+            mode, s = check_scores(y_score, yp.shape[0], n, self._core.k)
+            if mode != self._core.scores:
+                raise ValueError(f"y_score holds {mode} scores but the Evaluator was made with scores={self._core.scores!r}")
+        self._core.update(yt, yp, w, s)
 
     @property
     def n_seen(self) -> int:

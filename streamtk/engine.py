@@ -44,6 +44,7 @@ from .estimators import build_estimators
 from ._kernels.adwin import VARIANT_CODES as ADWIN_VARIANTS, adwin_state_new
 from ._kernels.moa_adwin import run_moa_adwin
 from .labels import MISSING, Encoding, encode_labels
+from .score_curves import score_losses
 
 ADWIN_DEFAULTS = {"max_buckets": 5, "clock": 32, "min_window": 5, "variant": "moa"}
 
@@ -98,8 +99,10 @@ class EngineCore:
         cost=None,
         convention="streamtk",
         pos_label=None,
+        scores=None,
     ):
         self.convention = check_choice(convention, "convention", CONVENTIONS)
+        self.scores = scores  # None, "binary" or "multi": the kind of y_score given
         self.every = check_positive_int(every, "every")
         self.encoding = encoding
         self.k = encoding.n_classes
@@ -108,7 +111,7 @@ class EngineCore:
         self.cost = self._check_cost(cost)
         self.pos = self._check_pos_label(pos_label)
         self.pos_label_given = pos_label is not None
-        chosen = _metrics.resolve_metrics(metrics, n_classes=self.k, has_cost=self.cost is not None)
+        chosen = _metrics.resolve_metrics(metrics, n_classes=self.k, has_cost=self.cost is not None, scores=scores)
         if metrics is None and self.k != 2 and not self.pos_label_given:
             chosen = [m for m in chosen if m.name != "f1"]
         elif any(m.name == "f1" for m in chosen) and self.k != 2 and not self.pos_label_given:
@@ -116,6 +119,7 @@ class EngineCore:
         self.metrics = chosen
         self.scalar = [m for m in chosen if m.kind == "scalar"]
         self.per_class = [m for m in chosen if m.kind == "class"]
+        self.auc_metrics = [m for m in chosen if m.kind == "auc"]
         self.quantities = []  # names of extra per-instance quantities, in slot order
         arg = []
         for m in self.scalar:
@@ -195,12 +199,16 @@ class EngineCore:
             self.moa_adwin_prev = np.zeros((L, self.n_adwin), dtype=np.int64)
             self.moa_adwin_seen = np.zeros((L, self.n_adwin), dtype=np.float64)
 
-    def quantities_for(self, ytrue: np.ndarray, ypred: np.ndarray, start: int) -> np.ndarray:
+    def quantities_for(self, ytrue: np.ndarray, ypred: np.ndarray, start: int, y_score=None) -> np.ndarray:
         """Per-instance extra quantities ``(L, nq, T)`` for a chunk starting at absolute ``start``."""
         L, T = ypred.shape
         q = np.zeros((L, len(self.quantities), T), dtype=np.float64)
         for j, name in enumerate(self.quantities):
-            if name == "risk":
+            if name in ("log_loss", "brier"):
+                if y_score is None:
+                    raise ValueError(f"metric {name!r} needs y_score for every chunk")
+                q[:, j, :] = score_losses(name, ytrue, y_score, self.scores, self.k, self.pos)
+            elif name == "risk":
                 yt = np.where(ytrue >= 0, ytrue, 0)
                 if self.cost.ndim == 2:
                     q[:, j, :] = self.cost[yt[None, :], ypred]
@@ -214,8 +222,12 @@ class EngineCore:
                     q[:, j, :] = self.cost[rows[None, :], yt[None, :], ypred]
         return q
 
-    def update(self, ytrue: np.ndarray, ypred: np.ndarray, weights: np.ndarray | None):
-        """Process one chunk: ``ytrue`` (T,) int32 codes, ``ypred`` (L, T) int32 codes, weights (L, T) or None."""
+    def update(self, ytrue: np.ndarray, ypred: np.ndarray, weights: np.ndarray | None, y_score=None):
+        """Process one chunk: ``ytrue`` (T,) int32 codes, ``ypred`` (L, T) int32 codes, weights (L, T) or None.
+
+        ``y_score``: ``(L, T)`` positive-class scores or ``(L, T, k)`` class scores (see
+        :func:`streamtk.score_curves.check_scores`) when score metrics are requested.
+        """
         L, T = ypred.shape
         if self.L is None:
             self._allocate(L)
@@ -229,7 +241,7 @@ class EngineCore:
         start = self.n_seen
         if self.convention == "moa" and weights is not None:
             weights = self._moa_mask_leading_zero_weights(ytrue, weights)
-        q = self.quantities_for(ytrue, ypred, start)
+        q = self.quantities_for(ytrue, ypred, start, y_score)
         # prepend kept history so that window removals can read leaving instances
         h = self.h_ytrue.shape[0]
         yt = np.concatenate([self.h_ytrue, ytrue]) if h else ytrue

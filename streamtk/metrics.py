@@ -32,11 +32,11 @@ __all__ = ["Metric", "REGISTRY", "DEFAULT_METRICS", "resolve_metrics", "describe
 class Metric:
     name: str
     code: int
-    kind: str  # "scalar" or "class"
+    kind: str  # "scalar" or "class" (confusion finalisers), "auc" (exact AUC pass)
     long_name: str
     formula: str
     reference: str
-    needs: str = "labels"  # "labels", "cost", "binary"
+    needs: str = "labels"  # "labels", "cost", "binary", "scores", "multiscores"
     quantity: str | None = None  # for quantity means: name of the per-instance quantity
     units: str = "1"
 
@@ -86,6 +86,23 @@ _METRICS = [
     Metric("risk", K.M_QUANTITY_MEAN, "scalar", "empirical risk (mean misclassification cost)",
            "sum_s w_s L(x_s, yhat_s, y_s) / sum_s w_s with L = cost[y_s, yhat_s] or cost[s, y_s, yhat_s]",
            "AMIDST deliverable (seed 001) eqs. 2.2-2.3, 2.11", needs="cost", quantity="risk"),
+    Metric("log_loss", K.M_QUANTITY_MEAN, "scalar", "logarithmic loss",
+           "mean of -log p_y (binary: -(y log p + (1 - y) log(1 - p))), p clipped to [1e-15, 1 - 1e-15]",
+           "AMIDST deliverable (seed 001) eq. 2.11 with the log loss", needs="scores", quantity="log_loss"),
+    Metric("brier", K.M_QUANTITY_MEAN, "scalar", "Brier score",
+           "mean of (p - y)^2 (binary) or sum_c (p_c - [y == c])^2 (class scores)",
+           "Brier 1950; AMIDST deliverable (seed 001) eq. 2.11", needs="scores", quantity="brier"),
+    Metric("auc", -1, "auc", "AUC = concordance probability P(Q1 > Q0)",
+           "U1 / (W0 W1), exact (Fenwick trees over rank-compressed scores); NaN with one class only",
+           "AMIDST deliverable (seed 001) eqs. 2.5, 2.9, 2.12", needs="scores"),
+    Metric("auc_u1", -1, "auc", "Mann-Whitney U1 (weighted)", "sum_{i pos, j neg} v_i v_j H(q_i - q_j), H(0) = 1/2",
+           "AMIDST deliverable (seed 001) eq. 2.6", needs="scores"),
+    Metric("auc_u0", -1, "auc", "Mann-Whitney U0 (weighted)", "W0 W1 - U1", "AMIDST deliverable (seed 001) eq. 2.6",
+           needs="scores"),
+    Metric("auc_z", -1, "auc", "Mann-Whitney z statistic", "(U0 - W0 W1 / 2) / sqrt(W0 W1 (W0 + W1 + 1) / 12)",
+           "AMIDST deliverable (seed 001) eqs. 2.7-2.8", needs="scores"),
+    Metric("auc_macro", -1, "auc", "macro-averaged one-vs-rest AUC", "mean over classes with a defined AUC",
+           "AMIDST deliverable (seed 001) eq. 2.9; Hand & Till 2001", needs="multiscores"),
     Metric("n_instances", K.M_N_INSTANCES, "scalar", "number of instances held by the estimator",
            "count (prequential), min(count, w) (window), sum_s alpha^(t-s) (fading), ADWIN width (adwin)",
            "Gama et al. 2013 (seed 004) Algorithm 3 (N_alpha)"),
@@ -100,14 +117,26 @@ REGISTRY: dict[str, Metric] = {m.name: m for m in _METRICS}
 DEFAULT_METRICS = tuple(m.name for m in _METRICS)
 
 
-def resolve_metrics(metrics, *, n_classes: int, has_cost: bool) -> list[Metric]:
-    """Validate a metric selection; ``None`` selects every applicable metric."""
+def _unmet(m: Metric, n_classes, has_cost, scores) -> str | None:
+    """Why a metric cannot be computed here (None if it can)."""
+    if m.needs == "cost" and not has_cost:
+        return f"metric {m.name!r} needs a cost matrix: pass cost="
+    if m.needs == "binary" and n_classes != 2:
+        return f"metric {m.name!r} is defined for two classes only, got {n_classes} classes"
+    if m.needs in ("scores", "multiscores") and scores is None:
+        return f"metric {m.name!r} needs class scores: pass y_score="
+    if m.needs == "multiscores" and scores != "multi":
+        return f"metric {m.name!r} needs (..., n, k) class scores"
+    return None
+
+
+def resolve_metrics(metrics, *, n_classes: int, has_cost: bool, scores: str | None = None) -> list[Metric]:
+    """Validate a metric selection; ``None`` selects every applicable metric.
+
+    ``scores``: ``None`` (no scores given), ``"binary"`` or ``"multi"``.
+    """
     if metrics is None:
-        chosen = [
-            m for m in _METRICS
-            if not (m.needs == "cost" and not has_cost) and not (m.needs == "binary" and n_classes != 2)
-        ]
-        return chosen
+        return [m for m in _METRICS if _unmet(m, n_classes, has_cost, scores) is None]
     if isinstance(metrics, str):
         metrics = (metrics,)
     chosen = []
@@ -117,10 +146,9 @@ def resolve_metrics(metrics, *, n_classes: int, has_cost: bool) -> list[Metric]:
                 f"unknown metric {name!r}; known metrics: {', '.join(REGISTRY)}"
             )
         m = REGISTRY[name]
-        if m.needs == "cost" and not has_cost:
-            raise ValueError(f"metric {name!r} needs a cost matrix: pass cost=")
-        if m.needs == "binary" and n_classes != 2:
-            raise ValueError(f"metric {name!r} is defined for two classes only, got {n_classes} classes")
+        why = _unmet(m, n_classes, has_cost, scores)
+        if why:
+            raise ValueError(why)
         if m not in chosen:
             chosen.append(m)
     if not chosen:

@@ -564,11 +564,12 @@ def _cumulative_block2(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fad
         w = wl[t] if has_w else 1.0
         if y >= 0 and w >= 0.0:
             yp_t = yp[t]
-            y1 = 1.0 if y == 1 else 0.0
-            p1 = 1.0 if yp_t == 1 else 0.0
-            hit = 1.0 if y == yp_t else 0.0
+            # two classes: codes are 0/1, so the indicators are plain conversions (branch-free)
+            y1 = float(y)
+            p1 = float(yp_t)
+            hit = float(1 - abs(y - yp_t))
             if not moa:
-                mh = 1.0 if (1 if r1 > r0 else 0) == y else 0.0
+                mh = float(1 - abs(np.int32(r1 > r0) - y))
             if w > 0.0:
                 if fading:
                     m *= inv_alpha
@@ -599,7 +600,7 @@ def _cumulative_block2(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fad
                         sc[EQ + j] /= m
                     m = 1.0
             if moa:
-                mh = 1.0 if (1 if r1 > r0 else 0) == y else 0.0
+                mh = float(1 - abs(np.int32(r1 > r0) - y))
             if w > 0.0 or moa:
                 if fading:
                     mb *= inv_alpha
@@ -653,11 +654,11 @@ def _window_block2_dense(ytrue, yp, b0, b1, sc, cl, pt, perhit, majh, wsize, wva
         yp_t = yp[t]
         if variable:
             lim = wvar[t - b0]
-        y1 = 1.0 if y == 1 else 0.0
-        p1 = 1.0 if yp_t == 1 else 0.0
-        hit = 1.0 if y == yp_t else 0.0
+        y1 = float(y)
+        p1 = float(yp_t)
+        hit = float(1 - abs(y - yp_t))
         if not moa:
-            mh = 1 if (1 if r1 > r0 else 0) == y else 0
+            mh = np.uint8(1 - abs(np.int32(r1 > r0) - y))
         W += 1.0
         r1 += y1
         r0 += 1.0 - y1
@@ -670,9 +671,10 @@ def _window_block2_dense(ytrue, yp, b0, b1, sc, cl, pt, perhit, majh, wsize, wva
         while ec > lim:
             r = es
             yr = ytrue[r]
-            x1 = 1.0 if yr == 1 else 0.0
-            q1 = 1.0 if yp[r] == 1 else 0.0
-            hr = 1.0 if yr == yp[r] else 0.0
+            pr = yp[r]
+            x1 = float(yr)
+            q1 = float(pr)
+            hr = float(1 - abs(yr - pr))
             W -= 1.0
             r1 -= x1
             r0 -= 1.0 - x1
@@ -686,7 +688,7 @@ def _window_block2_dense(ytrue, yp, b0, b1, sc, cl, pt, perhit, majh, wsize, wva
             es += 1
             ec -= 1
         if moa:
-            mh = 1 if (1 if r1 > r0 else 0) == y else 0
+            mh = np.uint8(1 - abs(np.int32(r1 > r0) - y))
         majh[t] = mh
         BMv += mh
         BPv += perhit[t]

@@ -1,0 +1,111 @@
+"""Score-based metrics inside evaluate: AUC family (incl. ADWIN windows), log-loss, Brier."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import streamtk
+from streamtk.drift.adwin import adwin
+from streamtk.scores import auc_curves, brier_score, log_loss
+
+
+def _scored(n=800, seed=0, k=2):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    if k == 2:
+        drift = np.arange(n) > n // 2
+        s = np.clip(np.where(drift, 1 - y, y) * 0.4 + rng.random(n) * 0.6, 0, 1).round(2)
+        p = (s > 0.5).astype(int)
+        return y, p, s
+    s = rng.dirichlet(np.ones(k), size=n)
+    s[np.arange(n), y] += 0.5
+    s /= s.sum(axis=1, keepdims=True)
+    return y, s.argmax(axis=1), s
+
+
+def _pair_auc(y, s, w=None):
+    w = np.ones(len(y)) if w is None else w
+    pos, neg = y == 1, y == 0
+    if not pos.any() or not neg.any():
+        return np.nan
+    d = s[pos][:, None] - s[neg][None, :]
+    u = (w[pos][:, None] * w[neg][None, :] * ((d > 0) + 0.5 * (d == 0))).sum()
+    return u / (w[pos].sum() * w[neg].sum())
+
+
+def test_auc_equals_scores_module_for_every_estimator():
+    y, p, s = _scored()
+    ds = streamtk.evaluate(y, p, y_score=s, windows=[50], fading=[0.99], every=37)
+    ref = auc_curves(y, s, windows=[50], fading=[0.99], every=37)
+    for est in ref.estimator.values:
+        np.testing.assert_array_equal(ds.auc.sel(estimator=est).values, ref.auc.sel(estimator=est).values)
+        np.testing.assert_array_equal(ds.auc_u1.sel(estimator=est).values, ref.u1.sel(estimator=est).values)
+        np.testing.assert_array_equal(ds.auc_z.sel(estimator=est).values, ref.mw_z.sel(estimator=est).values)
+
+
+def test_auc_over_adwin_window_is_pair_counting_over_its_width():
+    y, p, s = _scored(1200, seed=3)
+    ds = streamtk.evaluate(y, p, y_score=s, adwin=[0.01], every=1, metrics=["auc", "n_instances"])
+    widths = adwin((y != p).astype(float), delta=0.01).width.values
+    assert widths.min() < widths.max()
+    got = ds.auc.sel(estimator="adwin=0.01").values
+    for t in range(5, 1200, 23):
+        lo = t + 1 - widths[t]
+        assert got[t] == pytest.approx(_pair_auc(y[lo:t + 1], s[lo:t + 1]), abs=1e-12), t
+    np.testing.assert_array_equal(ds.n_instances.sel(estimator="adwin=0.01").values, widths)
+
+
+def test_log_loss_and_brier_are_averaged_under_every_estimator():
+    y, p, s = _scored(300, seed=1)
+    ds = streamtk.evaluate(y, p, y_score=s, windows=[20], fading=[0.9], metrics=["log_loss", "brier"])
+    ll = log_loss(y, s)
+    br = brier_score(y, s)
+    t = np.arange(300)
+    np.testing.assert_allclose(ds.log_loss.sel(estimator="prequential").values, np.cumsum(ll) / (t + 1))
+    win = np.array([br[max(0, i - 19): i + 1].mean() for i in t])
+    np.testing.assert_allclose(ds.brier.sel(estimator="window=20").values, win)
+    fad = np.array([(0.9 ** (i - np.arange(i + 1)) * ll[: i + 1]).sum() / (0.9 ** (i - np.arange(i + 1))).sum()
+                    for i in t])
+    np.testing.assert_allclose(ds.log_loss.sel(estimator="fading=0.9").values, fad)
+
+
+def test_multiclass_scores_give_per_class_auc_and_macro():
+    y, p, s = _scored(400, seed=2, k=3)
+    ds = streamtk.evaluate(y, p, y_score=s, windows=[100], every=50)
+    ref = auc_curves(y, s, windows=[100], every=50, classes=[0, 1, 2])
+    assert ds.auc.dims == ("estimator", "time", "class")
+    np.testing.assert_array_equal(ds.auc.values, ref.auc.transpose("estimator", "time", "class").values)
+    np.testing.assert_array_equal(ds.auc_macro.values, ref.auc_macro.values)
+    with pytest.raises(ValueError, match="binary scores only"):
+        streamtk.evaluate(y, p, y_score=s, adwin=[0.01], metrics=["auc"])
+
+
+def test_scores_with_leading_dims_and_chunked_losses():
+    y, p, s = _scored(500, seed=4)
+    s2 = np.stack([s, 1 - s])
+    p2 = np.stack([p, 1 - p])
+    ds = streamtk.evaluate(y, p2, y_score=s2, windows=[30], every=10)
+    one = streamtk.evaluate(y, p2[1], y_score=s2[1], windows=[30], every=10)
+    for name in ("auc", "log_loss", "brier", "auc_z"):
+        np.testing.assert_array_equal(ds[name].values[1], one[name].values)
+    # AUC(1 - s) = 1 - AUC(s)
+    np.testing.assert_allclose(ds.auc.values[1], 1 - ds.auc.values[0])
+    ev = streamtk.Evaluator(classes=[0, 1], windows=[30], every=10, scores="binary", metrics=["log_loss", "brier"])
+    for a, b in [(0, 123), (123, 500)]:
+        ev.update(y[a:b], p2[:, a:b], y_score=s2[:, a:b])
+    chunked = ev.result()
+    for name in ("log_loss", "brier"):
+        np.testing.assert_array_equal(chunked[name].values, ds[name].values)
+    with pytest.raises(ValueError, match="need every score up front"):
+        streamtk.Evaluator(classes=[0, 1], scores="binary", metrics=["auc"])
+
+
+def test_bad_scores_raise():
+    y, p, s = _scored(50)
+    with pytest.raises(ValueError, match="y_score must have shape"):
+        streamtk.evaluate(y, p, y_score=s[:10])
+    with pytest.raises(ValueError, match="needs class scores: pass y_score="):
+        streamtk.evaluate(y, p, metrics=["auc"])
+    with pytest.raises(ValueError, match="probabilities"):
+        streamtk.evaluate(y, p, y_score=s * 3, metrics=["log_loss"])
