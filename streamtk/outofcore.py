@@ -78,29 +78,49 @@ def _scan_classes(log, y_true, y_pred, tdim, chunk):
     return enc.classes.tolist()
 
 
+def _concat_time(pieces: list) -> xr.Dataset:
+    if len(pieces) == 1:
+        return pieces[0]
+    return xr.concat(pieces, "time", data_vars="minimal", coords="minimal", compat="override", join="override",
+                     combine_attrs="override")
+
+
 class _Sink:
-    """Appends curve pieces to a zarr store along ``time`` (or keeps them in memory)."""
+    """Appends curve rows to a zarr store along ``time`` in whole zarr chunks (or keeps them in memory)."""
 
     def __init__(self, out, out_chunk):
         self.out = None if out is None else Path(out)
         self.out_chunk = out_chunk
-        self.pieces = []
+        self.pieces = []  # curve rows not written yet
+        self.rows = 0
+        self.extra = []
         self.started = False
 
     def write(self, ds: xr.Dataset) -> None:
         if ds.sizes["time"] == 0:
             return
-        if self.out is None:
-            self.pieces.append(ds)
+        self.pieces.append(ds)
+        self.rows += ds.sizes["time"]
+        if self.out is not None and self.rows >= self.out_chunk:
+            self._flush(final=False)
+
+    def _flush(self, *, final: bool) -> None:
+        if not self.pieces:
             return
+        ds = _concat_time(self.pieces)
+        cut = ds.sizes["time"] if final else ds.sizes["time"] // self.out_chunk * self.out_chunk
+        head, rest = ds.isel(time=slice(0, cut)), ds.isel(time=slice(cut, None))
+        self.pieces = [rest] if rest.sizes["time"] else []
+        self.rows = rest.sizes["time"]
+        self._append(head)
+
+    def _append(self, ds: xr.Dataset) -> None:
         from .io import _encode_strings
 
         enc = _encode_strings(ds)
         if not self.started:
-            encoding = {}
-            for name, var in enc.data_vars.items():
-                encoding[name] = {"chunks": tuple(self.out_chunk if d == "time" else s
-                                                  for d, s in zip(var.dims, var.shape))}
+            encoding = {name: {"chunks": tuple(self.out_chunk if d == "time" else s for d, s in
+                                               zip(var.dims, var.shape))} for name, var in enc.data_vars.items()}
             enc.to_zarr(self.out, mode="w", zarr_format=2, consolidated=True, encoding=encoding)
             self.started = True
         else:
@@ -109,21 +129,18 @@ class _Sink:
                                                       consolidated=True)
 
     def add_vars(self, ds: xr.Dataset) -> None:
-        if self.out is None:
-            self.pieces.append(ds)
-        else:
-            ds.to_zarr(self.out, mode="a", zarr_format=2, consolidated=True)
+        self.extra.append(ds)
 
     def finish(self, attrs: dict) -> xr.Dataset:
         if self.out is None:
-            curves = [p for p in self.pieces if "time" in p.dims]
-            extra = [p for p in self.pieces if "time" not in p.dims]
-            ds = xr.concat(curves, "time", data_vars="minimal", coords="minimal", compat="override",
-                           join="override") if len(curves) > 1 else curves[0]
-            for e in extra:
+            ds = _concat_time(self.pieces)
+            for e in self.extra:
                 ds = ds.merge(e)
             ds.attrs = attrs
             return ds
+        self._flush(final=True)
+        for e in self.extra:
+            e.to_zarr(self.out, mode="a", zarr_format=2, consolidated=True)
         import zarr
 
         from ._labelled import netcdf_safe
@@ -212,7 +229,7 @@ def _detector_vars(detectors, adwin_hits, lead) -> xr.Dataset:
 
 
 def evaluate_store(source, *, chunk=1_000_000, out=None, classes=None, y_true="y_true", y_pred="y_pred",
-                   weights=None, detectors=None, progress=None, out_chunk=None, **options) -> xr.Dataset:
+                   weights=None, detectors=None, progress=None, out_chunk=1024, **options) -> xr.Dataset:
     """Evaluate a stored log chunk by chunk along time, with bounded memory.
 
     Parameters
@@ -243,9 +260,9 @@ def evaluate_store(source, *, chunk=1_000_000, out=None, classes=None, y_true="y
     progress : None, True or callable
         ``True`` shows a tqdm bar; a callable is called as ``progress(n_done, n_total)``
         after every step.
-    out_chunk : int, optional
-        zarr chunk length of the stored curves along ``time`` (default: the
-        checkpoints of one step, at least 1).
+    out_chunk : int
+        zarr chunk length of the stored curves along ``time``; rows are buffered
+        and appended in whole chunks of this many checkpoints.
     **options
         Options of :func:`streamtk.evaluate` (``windows``, ``fading``, ``adwin``,
         ``every``, ``metrics``, ``convention``, ``cost`` (k, k) only, ``pos_label``,
@@ -280,7 +297,7 @@ def evaluate_store(source, *, chunk=1_000_000, out=None, classes=None, y_true="y
     ev = Evaluator(classes=classes, **options)
     core = ev._core
     every = core.every
-    sink = _Sink(out, out_chunk or max(1, chunk // every))
+    sink = _Sink(out, check_positive_int(out_chunk, "out_chunk"))
     bar = None
     if progress is True:
         from tqdm.auto import tqdm

@@ -198,8 +198,9 @@ def test_evaluate_store_zarr_equals_one_pass(tmp_path, runs, chunk, every):
     y, p = runs
     path = _store_log(tmp_path, y, p, time_chunk=64)
     opts = {**OPTS, "every": every}
-    got = evaluate_store(path, chunk=chunk, out=tmp_path / "curves.zarr", classes=[0, 1, 2], **opts)
+    got = evaluate_store(path, chunk=chunk, out=tmp_path / "curves.zarr", classes=[0, 1, 2], out_chunk=6, **opts)
     assert got.accuracy.chunks is not None  # read back lazily from the written store
+    assert got.accuracy.encoding["chunks"][-1] == 6  # appended in whole zarr chunks of out_chunk rows
     assert got.attrs["chunk"] == chunk and got.attrs["n_instances"] == y.size
     _same(got, streamtk.evaluate(y, p, **opts))
 

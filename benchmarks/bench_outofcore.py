@@ -1,0 +1,205 @@
+"""Out-of-core evaluation of a binary log stored on disk: peak memory and throughput.
+
+    python benchmarks/bench_outofcore.py [--n N] [--chunk C] [--adwin-n M] [--dir DIR] [--keep]
+
+1. Writes a stationary binary log of ``N`` instances (``y_true`` and one model's
+   ``y_pred``, int8, zarr format 2, time chunks of ``C``) chunk by chunk (2 bytes
+   per instance before compression; 10^9 instances is the full mode).
+2. In a fresh subprocess each (so peak RSS is that run's own), evaluates it with
+   :func:`streamtk.outofcore.evaluate_store` (windows 1000 and 10000, fading 0.999,
+   every 10^5, all metrics, curves appended to a zarr store) and with a
+   hand-written numpy baseline (prequential and window-1000 accuracy only, same
+   chunked reads), reporting instances/s, peak RSS (``getrusage``) and the RSS
+   after 10 %, 50 % and 100 % of the stream.
+3. The known limitation: ``adwin=`` estimators keep the inputs inside the current
+   ADWIN window, which grows on a stationary stream. Runs the first ``M``
+   instances with and without ``adwin=0.002`` and reports both peaks.
+
+Timings on a shared, loaded 2-core machine are noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+OPTIONS = {"windows": [1000, 10000], "fading": 0.999, "every": 100_000}
+
+
+def rss_bytes() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def generate(path: str, n: int, chunk: int, seed: int = 0) -> float:
+    """Stationary binary log: y ~ Bernoulli(0.5), the model wrong with probability 0.2."""
+    import zarr
+
+    t0 = time.perf_counter()
+    group = zarr.open_group(path, mode="w", zarr_format=2)
+    # fill_value -1 (not a label): xarray reads a zarr fill value as _FillValue and masks it
+    yt = group.create_array("y_true", shape=(n,), chunks=(chunk,), dtype="i1", fill_value=-1)
+    yp = group.create_array("y_pred", shape=(1, n), chunks=(1, chunk), dtype="i1", fill_value=-1)
+    yt.attrs["_ARRAY_DIMENSIONS"] = ["time"]
+    yp.attrs["_ARRAY_DIMENSIONS"] = ["model", "time"]
+    rng = np.random.default_rng(seed)
+    for s in range(0, n, chunk):
+        m = min(chunk, n - s)
+        y = (rng.random(m) < 0.5).astype(np.int8)
+        yt[s : s + m] = y
+        yp[0, s : s + m] = np.where(rng.random(m) < 0.2, 1 - y, y).astype(np.int8)
+    zarr.consolidate_metadata(path)
+    return time.perf_counter() - t0
+
+
+def du(path: str) -> int:
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs)
+
+
+# ----------------------------------------------------------------------------- child runs
+
+
+def child_streamtk(args: dict) -> dict:
+    import streamtk
+    from streamtk.outofcore import evaluate_store, open_log
+
+    t0 = time.perf_counter()
+    streamtk.evaluate(np.array([0, 1, 1]), np.array([0, 1, 0]), classes=[0, 1], **args["options"])
+    first = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    streamtk.evaluate(np.array([0, 1, 1]), np.array([0, 1, 0]), classes=[0, 1], **args["options"])
+    warm = time.perf_counter() - t0
+    n = args["n"]
+    marks = {}
+
+    def progress(done, total):
+        for frac in (0.1, 0.5, 1.0):
+            if done >= frac * n and frac not in marks:
+                marks[frac] = rss_bytes()
+
+    log = open_log(args["path"]).isel(time=slice(0, n))
+    t0 = time.perf_counter()
+    ds = evaluate_store(log, chunk=args["chunk"], out=args["out"], classes=[0, 1], progress=progress,
+                        **args["options"])
+    wall = time.perf_counter() - t0
+    final = float(ds.accuracy.isel(time=-1).sel(estimator="prequential").values.ravel()[0])
+    return {"wall": wall, "first_call": first, "warm_call": warm, "marks": marks, "accuracy": final}
+
+
+def child_numpy(args: dict) -> dict:
+    """Hand-written numpy: prequential and window-1000 accuracy over the same chunked reads."""
+    from streamtk.outofcore import open_log
+
+    n, chunk, w = args["n"], args["chunk"], 1000
+    log = open_log(args["path"]).isel(time=slice(0, n))
+    t0 = time.perf_counter()
+    hits_total, tail = 0, np.zeros(0, dtype=np.int64)
+    pre = win = None
+    marks = {}
+    for s in range(0, n, chunk):
+        e = min(s + chunk, n)
+        y = log.y_true[s:e].values
+        p = log.y_pred[0, s:e].values
+        hit = (y == p).astype(np.int64)
+        c = np.cumsum(np.concatenate([tail, hit]))
+        c0 = np.concatenate([[0], c])
+        idx = np.arange(tail.size + 1, c0.size)
+        pre = (hits_total + c[tail.size:] - (c[tail.size - 1] if tail.size else 0)) / np.arange(s + 1, e + 1)
+        lo = np.maximum(idx - w, 0)
+        win = (c0[idx] - c0[lo]) / np.minimum(np.arange(s + 1, e + 1), w)
+        hits_total += int(hit.sum())
+        tail = np.concatenate([tail, hit])[-w:]
+        for frac in (0.1, 0.5, 1.0):
+            if e >= frac * n and frac not in marks:
+                marks[frac] = rss_bytes()
+    wall = time.perf_counter() - t0
+    return {"wall": wall, "marks": marks, "accuracy": float(pre[-1]), "window_accuracy": float(win[-1])}
+
+
+def run_child(kind: str, args: dict) -> dict:
+    env = dict(os.environ)
+    proc = subprocess.run([sys.executable, __file__, "--child", kind, json.dumps(args)], capture_output=True,
+                          text=True, env=env, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"child {kind} failed:\n{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def child_main(kind: str, payload: str) -> None:
+    args = json.loads(payload)
+    out = {"streamtk": child_streamtk, "numpy": child_numpy}[kind](args)
+    out["peak_rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    out["marks"] = {str(k): v for k, v in out["marks"].items()}
+    print(json.dumps(out))
+
+
+# ----------------------------------------------------------------------------- report
+
+
+def mib(b) -> str:
+    return f"{b / 2**20:,.0f} MiB"
+
+
+def report(label: str, n: int, res: dict) -> None:
+    marks = ", ".join(f"{float(k):.0%}: {mib(v)}" for k, v in sorted(res["marks"].items(), key=lambda kv: float(kv[0])))
+    print(f"  {label:<44s} {n / res['wall'] / 1e6:8.2f} M inst/s  wall {res['wall']:8.1f} s  "
+          f"peak RSS {mib(res['peak_rss'])}  (RSS at {marks})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=10**8, help="instances in the log (full mode: 10**9)")
+    ap.add_argument("--chunk", type=int, default=2**22, help="instances per step and per zarr chunk")
+    ap.add_argument("--adwin-n", type=int, default=2 * 10**7, help="instances of the ADWIN memory comparison")
+    ap.add_argument("--dir", default=None, help="where to write the log (default: a temporary directory)")
+    ap.add_argument("--keep", action="store_true", help="keep the generated log")
+    ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a.child:
+        child_main(*a.child)
+        return
+    base = a.dir or tempfile.mkdtemp(prefix="streamtk_ooc_")
+    os.makedirs(base, exist_ok=True)
+    path = os.path.join(base, "log.zarr")
+    free = shutil.disk_usage(base).free
+    if 2 * a.n > 0.5 * free:
+        raise SystemExit(f"{2 * a.n / 1e9:.1f} GB of int8 would use more than half of the free {free / 1e9:.0f} GB")
+    try:
+        gen = generate(path, a.n, a.chunk)
+        print(f"log: {a.n:,} instances, 2 x int8 = {2 * a.n / 1e9:.2f} GB raw, {du(path) / 1e9:.2f} GB on disk "
+              f"(zarr v2, default compressor), written in {gen:.1f} s; chunk {a.chunk:,}; options {OPTIONS}")
+        common = {"path": path, "chunk": a.chunk}
+        res = run_child("streamtk", {**common, "n": a.n, "options": OPTIONS, "out": os.path.join(base, "c.zarr")})
+        print(f"streamtk first call (compile or cache load) {res['first_call']:.2f} s, warm call "
+              f"{res['warm_call'] * 1e3:.2f} ms")
+        report("evaluate_store (windows, fading, all metrics)", a.n, res)
+        base_res = run_child("numpy", {**common, "n": a.n})
+        report("numpy baseline (2 accuracies only)", a.n, base_res)
+        assert abs(base_res["accuracy"] - res["accuracy"]) < 1e-9, (base_res["accuracy"], res["accuracy"])
+        print(f"  ratio streamtk / numpy throughput: {base_res['wall'] / res['wall']:.2f} "
+              "(streamtk computes every metric for 3 estimators; numpy two accuracies)")
+        m = min(a.adwin_n, a.n)
+        step = max(1, min(a.chunk, m // 20))
+        print(f"ADWIN memory (first {m:,} instances, stationary stream, steps of {step:,}):")
+        for label, opts in (("without adwin", OPTIONS), ("with adwin=0.002", {**OPTIONS, "adwin": 0.002})):
+            r = run_child("streamtk", {**common, "chunk": step, "n": m, "options": opts,
+                                       "out": os.path.join(base, "a.zarr")})
+            report(f"evaluate_store {label}", m, r)
+    finally:
+        if not a.keep and a.dir is None:
+            shutil.rmtree(base, ignore_errors=True)
+        elif not a.keep:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
