@@ -32,6 +32,10 @@ _FUNCTIONS = {
     "iid_shuffle": "shuffle", "label_order_preserving_shuffle": "shuffle",
     "fold_assignments": "validation", "fold_summary": "folds", "significance_curves": "folds",
     "friedman_test": "stats", "simulate_log": "simulate",
+    "compare_models": ("compare", "compare"), "compare_losses": "compare", "Comparator": "compare",
+    "loss_curves": "losses", "regression_curves": "losses", "regression_losses": "losses",
+    "resource_curves": "losses",
+    "auc_curves": "scores", "roc_pr_curves": "scores", "log_loss": "scores", "brier_score": "scores",
 }
 
 __all__ = ["__version__", "evaluate", "Evaluator", "evaluate_holdout", "METRICS", *sorted(_FUNCTIONS)]
@@ -39,8 +43,9 @@ __all__ = ["__version__", "evaluate", "Evaluator", "evaluate_holdout", "METRICS"
 
 def __getattr__(name):
     if name in _FUNCTIONS:
-        module = importlib.import_module(f".{_FUNCTIONS[name]}", __name__)
-        return getattr(module, name)
+        where = _FUNCTIONS[name]
+        module_name, attr = where if isinstance(where, tuple) else (where, name)
+        return getattr(importlib.import_module(f".{module_name}", __name__), attr)
     if name in _SUBMODULES:
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'streamtk' has no attribute {name!r}")

@@ -39,6 +39,7 @@ import numpy as np
 
 from . import metrics as _metrics
 from ._kernels import confusion as K
+from ._kernels import finalise as F
 from ._validation import check_choice, check_positive_int, check_nonnegative_weights, as_float_array
 from .estimators import build_estimators
 from ._kernels.adwin import VARIANT_CODES as ADWIN_VARIANTS, adwin_state_new
@@ -177,9 +178,9 @@ class EngineCore:
         self.L = L
         E = len(self.specs)
         nq = len(self.quantities)
-        self.sc = np.zeros((L, E, K.state_size(nq)), dtype=np.float64)
-        self.sc[:, :, K.EI] = 1.0
-        self.sc[:, :, K.BI] = 1.0
+        self.sc = np.zeros((L, E, F.state_size(nq)), dtype=np.float64)
+        self.sc[:, :, F.EI] = 1.0
+        self.sc[:, :, F.BI] = 1.0
         self.cls = np.zeros((L, E, 3, self.k), dtype=np.float64)
         self.ptr = np.zeros((L, E, 4), dtype=np.int64)
         self.prev = np.zeros(L, dtype=np.int64)
@@ -300,7 +301,7 @@ class EngineCore:
             outc,
         )
         if self.convention == "moa" and self.n_adwin:
-            eidx = np.flatnonzero(self.kinds == K.KIND_ADWIN).astype(np.int64)
+            eidx = np.flatnonzero(self.kinds == F.KIND_ADWIN).astype(np.int64)
             run_moa_adwin(
                 np.ascontiguousarray(yt, dtype=np.int32), np.ascontiguousarray(yp, dtype=np.int32),
                 np.ascontiguousarray(w, dtype=np.float64), eidx, self.deltas[eidx], *self.moa_adwin_state,
@@ -341,8 +342,8 @@ class EngineCore:
         if self.n_hist == 0:
             keep_from = end
         else:
-            win = (self.kinds == K.KIND_WINDOW) | (self.kinds == K.KIND_ADWIN)
-            starts = np.minimum(self.ptr[:, win, K.P_ES], self.ptr[:, win, K.P_BS])
+            win = (self.kinds == F.KIND_WINDOW) | (self.kinds == F.KIND_ADWIN)
+            starts = np.minimum(self.ptr[:, win, F.P_ES], self.ptr[:, win, F.P_BS])
             keep_from = int(starts.min()) if starts.size else end
         cut = keep_from - self.hist_start
         self.h_ytrue = yt[cut:].copy()

@@ -1,7 +1,7 @@
 """The metric registry: one entry per metric drives kernel outputs, Dataset variables and docs.
 
 Each :class:`Metric` names a finaliser of the engine's sufficient statistics
-(:mod:`streamtk._kernels.confusion`), its output shape (scalar or per class),
+(:mod:`streamtk._kernels.finalise`), its output shape (scalar or per class),
 metadata written into the Dataset attrs (``long_name``, ``units``, ``formula``,
 ``reference``) and what it needs (labels only, a cost matrix, scores).
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._kernels import confusion as K
+from ._kernels import finalise as K
 
 __all__ = ["Metric", "REGISTRY", "DEFAULT_METRICS", "resolve_metrics", "describe"]
 

@@ -20,7 +20,7 @@ import numba as nb
 import numpy as np
 
 from .adwin import TOTAL, WIDTH, adwin_update
-from .confusion import M_N_INSTANCES, finalise
+from .finalise import M_N_INSTANCES, finalise
 
 
 @nb.njit(cache=True, inline="always", error_model="numpy")
