@@ -75,7 +75,7 @@ def _fmt(v, decimals=4):
         if float(v).is_integer() and abs(v) < 1e12:
             return str(int(v))
         return f"{v:.{decimals}f}"
-    return str(v)
+    return str(v).replace("|", "\\|")
 
 
 class Report:
@@ -105,7 +105,7 @@ class Report:
             if s.rows:
                 out += ["| quantity | paper | streamtk | difference | note |", "|---|---|---|---|---|"]
                 for q, p, o, d, note, dec in s.rows:
-                    out.append(f"| {q} | {_fmt(p, dec)} | {_fmt(o, dec)} | {_fmt(d, dec)} | {note} |")
+                    out.append(f"| {_fmt(q)} | {_fmt(p, dec)} | {_fmt(o, dec)} | {_fmt(d, dec)} | {_fmt(note)} |")
                 out.append("")
             for n in s.notes:
                 out += [n, ""]
@@ -166,6 +166,7 @@ class Context:
         import matplotlib.pyplot as plt
 
         rel = f"figures/{name}.png"
+        fig.tight_layout()
         fig.savefig(self.out / rel, dpi=100, bbox_inches="tight")
         plt.close(fig)
         self.current.figures.append((rel, caption))
@@ -339,9 +340,59 @@ def dataset_stream(X, y, feature_names):
 
     def gen():
         for xi, yi in zip(X.tolist(), y.tolist()):
-            yield dict(zip(names, xi)), yi
+            # missing values (NaN) are left out of the dict: river learners skip absent features
+            yield {k: v for k, v in zip(names, xi) if v == v}, yi
 
     return gen
+
+
+def learner_factories(names, seed=1):
+    """river learners by the papers' names: NB (Gaussian naive Bayes), HT (Hoeffding tree), HAT
+    (Hoeffding adaptive tree), NB-DDM (naive Bayes relearning on DDM drifts)."""
+    from river import naive_bayes, tree
+
+    table = {
+        "NB": naive_bayes.GaussianNB,
+        "HT": tree.HoeffdingTreeClassifier,
+        "HAT": lambda: tree.HoeffdingAdaptiveTreeClassifier(seed=seed),
+        "NB-DDM": lambda: DDMLearner(naive_bayes.GaussianNB),
+    }
+    return {n: table[n] for n in names}
+
+
+def dataset_log(ctx, name, n, *, models=("NB", "HT", "HAT"), order="original", seed=1, augmented=False):
+    """A river log over the first ``n`` instances of dataset ``name`` (after an optional reordering).
+
+    ``order``: ``"original"``, ``"iid"`` (:func:`streamtk.shuffle.iid_shuffle`) or ``"label_order"``
+    (:func:`streamtk.shuffle.label_order_preserving_shuffle`: labels keep their order, instances
+    of a class are permuted). ``augmented=True`` appends the previous label (one-hot,
+    :func:`streamtk.correction.augment_with_past_labels`) to the inputs -- Zliobaite et al.'s
+    Temporally Augmented classifier. Returns ``(log, stream)``.
+    """
+    from streamtk.correction import augment_with_past_labels
+    from streamtk.shuffle import iid_shuffle, label_order_preserving_shuffle
+
+    st = ctx.load(name)
+    X, y = np.asarray(st.X, dtype=float), st.y
+    if order == "iid":
+        idx = iid_shuffle(len(y), seed=seed)
+    elif order == "label_order":
+        idx = label_order_preserving_shuffle(y, seed=seed)
+    elif order == "original":
+        idx = np.arange(len(y))
+    else:
+        raise ValueError(f"order must be 'original', 'iid' or 'label_order', got {order!r}")
+    X, y = X[idx][:n], y[idx][:n]
+    feats = list(st.feature_names)
+    if augmented:
+        X = np.asarray(augment_with_past_labels(X, y, order=1, classes=st.classes), dtype=float)
+        feats = feats + [f"prev_label_{c}" for c in range(X.shape[1] - len(feats))]
+    key = f"{name}_{order}{'_aug' if augmented else ''}_s{seed}_n{n}_{'-'.join(models)}"
+    desc = (f"{'+'.join(models)} test-then-train on {name} ({order} order{', seed %d' % seed if order != 'original' else ''}"
+            f"{', inputs + previous label' if augmented else ''}), first {n} instances")
+    log = river_log(ctx, key, dataset_stream(X, y, feats), learner_factories(models, seed),
+                    classes=st.classes.tolist(), n=n, description=desc)
+    return log, st
 
 
 # ----------------------------------------------------------------------------- running
