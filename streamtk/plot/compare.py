@@ -72,7 +72,10 @@ def plot_comparison(ds, statistic="mcnemar", *, ax=None, a=None, b=None, sel=Non
                                       label=f"±{thr:.3f} (reject equal errors)" if s == 1 else None))
         artists.append(ax.axhspan(-thr, thr, color="0.9", lw=0, zorder=0))
         # linear within +-10 (the thresholds and the undecided zone), logarithmic beyond
-        ax.set_yscale("symlog", linthresh=max(10.0, thr))
+        lin = max(10.0, thr)
+        ax.set_yscale("symlog", linthresh=lin)
+        lo, hi = ax.get_ylim()
+        ax.set_ylim(min(lo, -2.0 * lin), max(hi, 2.0 * lin))  # the thresholds and ticks at +-10 always show
         ax.set_ylabel("signed McNemar M  (> 0: A worse)")
     else:
         artists.append(ax.axhline(0.0, color="k", lw=0.9))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
 from ._common import draw_drifts, new_axes, require, select, x_of
@@ -47,14 +49,14 @@ def plot_detector(result, *, ax=None, sel=None, drifts=None, title=None):
     ax = new_axes(ax)
     x, xlabel = x_of(result)
     x = np.asarray(x, dtype=float)
-    artists = [ax.plot(x, stat.values, lw=1.0, color="C0", label=stat.attrs.get("long_name", "statistic"))[0],
+    artists = [ax.plot(x, stat.values, lw=1.0, color="C0", label="statistic")[0],
                ax.plot(x, thr.values, lw=1.0, color="C3", ls="--", label="threshold")[0]]
     (mk,) = ax.plot(x[alarms], stat.values[alarms], ls="none", marker="o", ms=5, mfc="none", color="C3",
                     label=f"alarms ({alarms.size})")
     artists.append(mk)
     draw_drifts(ax, drifts, artists)
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("statistic")
+    ax.set_ylabel(textwrap.fill(stat.attrs.get("long_name", "statistic"), 38), fontsize="small")
     top = np.nanmax(np.r_[stat.values[np.isfinite(stat.values)], thr.values[np.isfinite(thr.values)], 0.0])
     if top > 0:
         ax.set_ylim(top=1.3 * top)  # room for the legend above the curves
