@@ -59,7 +59,7 @@ class Section:
 
     def table_text(self, header, rows):
         """A free-form markdown table (for tables with no paper value, e.g. reduced-scale results)."""
-        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines = ["| " + " | ".join(_fmt(h) for h in header) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(_fmt(c) for c in r) + " |" for r in rows]
         self.notes.append("\n".join(lines))
 
@@ -393,6 +393,50 @@ def dataset_log(ctx, name, n, *, models=("NB", "HT", "HAT"), order="original", s
     log = river_log(ctx, key, dataset_stream(X, y, feats), learner_factories(models, seed),
                     classes=st.classes.tolist(), n=n, description=desc)
     return log, st
+
+
+def sea_stream(segment, *, seed, noise=0.1, variants=(0, 1, 2, 3)):
+    """``stream()`` of river's SEA generator with abrupt concept changes every ``segment``
+    instances (concept ``k`` uses ``variants[k]``: thresholds 8, 9, 7, 9.5), class noise ``noise``."""
+    from river.datasets.synth import SEA
+
+    def gen():
+        for k, v in enumerate(variants):
+            yield from SEA(variant=v, noise=noise, seed=seed + k).take(segment)
+
+    return gen
+
+
+def sea_holdout(segment, m, *, noise=0.1, variants=(0, 1, 2, 3), seed=10_000):
+    """``make_set(t)`` for :func:`river_log`: ``m`` fresh instances of the concept that produced
+    instance ``t`` (one fixed holdout set per concept)."""
+    from river.datasets.synth import SEA
+
+    sets = {}
+
+    def make_set(t):
+        k = min((t - 1) // segment, len(variants) - 1)
+        if k not in sets:
+            pairs = list(SEA(variant=variants[k], noise=noise, seed=seed + k).take(m))
+            sets[k] = ([x for x, _ in pairs], np.array([y for _, y in pairs]))
+        return sets[k]
+
+    return make_set
+
+
+SEA_ORDER = (3, 2, 0, 1)  # thresholds 9.5 -> 7 -> 8 -> 9: the first drift is the largest
+
+
+def sea_nb_log(ctx, segment):
+    """Naive Bayes and naive Bayes relearning on DDM drifts over four SEA concepts of ``segment``
+    instances (Gama et al. 2013 Figs. 6-8); the DDM detections are in the log's attrs."""
+    from river import naive_bayes
+
+    models = {"NB": naive_bayes.GaussianNB, "NB-DDM": lambda: DDMLearner(naive_bayes.GaussianNB)}
+    return river_log(ctx, f"sea_nb_seg{segment}_v{''.join(map(str, SEA_ORDER))}",
+                     sea_stream(segment, seed=1, variants=SEA_ORDER), models, classes=[0, 1], n=4 * segment,
+                     description=f"GaussianNB and GaussianNB relearning on river DDM drifts; SEA variants "
+                                 f"{SEA_ORDER} (thresholds 9.5, 7, 8, 9; noise 0.1), drifts every {segment} instances")
 
 
 # ----------------------------------------------------------------------------- running

@@ -54,6 +54,16 @@ def available():
     return [s for s in SCRIPTS if (here / f"{s}.py").exists()]
 
 
+def _runner(name):
+    """``run(ctx)`` of script ``name``; an import error is raised inside it (so it is reported)."""
+
+    def run(ctx):
+        importlib.import_module(f"paper_figures.{name}").run(ctx)
+
+    run.__module__ = name
+    return run
+
+
 def build_parser():
     p = argparse.ArgumentParser(prog="paper_figures.make_all", description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="CI-sized runs (each section states its scale)")
@@ -85,9 +95,8 @@ def main(argv=None) -> int:
     ok = True
     for name in names:
         print(f"[make_all] {name} ...", flush=True)
-        mod = importlib.import_module(f"paper_figures.{name}")
         t1 = time.perf_counter()
-        ok &= run_script(mod.run, ctx)
+        ok &= run_script(_runner(name), ctx)
         print(f"[make_all] {name}: {time.perf_counter() - t1:.1f} s", flush=True)
     total = time.perf_counter() - t0
     ctx.report.header = (
