@@ -50,7 +50,7 @@ import numba as nb
 import numpy as np
 
 from .adwin import adwin_run_one
-from .blocks import _cumulative_block, _cumulative_block2, _window_block, _window_block2_dense
+from .blocks import _cumulative_block, _cumulative_block2, _window_block, _window_block2_dense, dense_windows2
 from .finalise import BLOCK, KIND_ADWIN, KIND_FADING, KIND_WINDOW
 
 # ----------------------------------------------------------------------------
@@ -98,12 +98,46 @@ def run(
     has_w = weights.shape[1] > 0
     nck = ck_index.shape[0]
     no_var = np.empty(0, dtype=np.int64)
+    # two-class dense streams: every fixed window at once from shared running sums
+    prefix = k == 2 and dense and nq == 0
+    nwin = 0
+    maxw = 1
+    for e in range(E):
+        if kinds[e] == KIND_WINDOW:
+            nwin += 1
+            maxw = max(maxw, wsize[e])
+    wins = np.empty(nwin, dtype=np.int64)
+    j = 0
+    for e in range(E):
+        if kinds[e] == KIND_WINDOW:
+            wins[j] = e
+            j += 1
+    hl = 1
+    while hl < maxw + 2:
+        hl *= 2
     for l in nb.prange(L):
         yp = ypred[l]
         wl = weights[l]
         ql = q[l]
         ph = perhit[l]
         ci0 = 0
+        ring = np.zeros((6, hl), dtype=np.float64)
+        mring = np.zeros((nwin, hl), dtype=np.float64)
+        if prefix and nwin > 0:
+            # running sums over the kept history (earlier chunks), as they were when it was processed
+            mask = hl - 1
+            for i in range(t_begin):
+                a = i & mask
+                b = (i + 1) & mask
+                hit = 1.0 if ytrue[i] == yp[i] else 0.0
+                ring[0, b] = ring[0, a] + 1.0
+                ring[1, b] = ring[1, a] + hit
+                ring[2, b] = ring[2, a] + ytrue[i]
+                ring[3, b] = ring[3, a] + yp[i]
+                ring[4, b] = ring[4, a] + hit * ytrue[i]
+                ring[5, b] = ring[5, a] + ph[i]
+                for jj in range(nwin):
+                    mring[jj, b] = mring[jj, a] + majhit[l, hslot[wins[jj]], i]
         # ADWIN buffers: the block's 0/1 losses of evaluated instances, their widths, per-position widths
         xbuf = np.empty(BLOCK, dtype=np.float64)
         wbuf = np.empty(BLOCK, dtype=np.int64)
@@ -123,9 +157,15 @@ def run(
             ci1 = ci0
             while ci1 < nck and ck_index[ci1] < b1:
                 ci1 += 1
+            if prefix and nwin > 0:
+                dense_windows2(ytrue, yp, b0, b1, wins, wsize, hslot, sc[l], cls[l], ptr[l], ph, majhit[l], ring,
+                               mring, moa, base, ck_index, ci0, pos, n_classes_total, metric_ids, metric_arg,
+                               class_ids, out[l], outc[l])
             for e in range(E):
                 kind = kinds[e]
                 var = no_var
+                if kind == KIND_WINDOW and prefix:
+                    continue  # done above
                 if kind == KIND_ADWIN and moa:
                     continue  # MOA's per-quantity ADWINs: streamtk._kernels.moa_adwin
                 if kind == KIND_ADWIN:
