@@ -36,7 +36,7 @@ import xarray as xr
 
 from .labels import encode_labels
 
-__all__ = ["map_leading", "evaluate_dask", "compare_dask", "detect_dask", "fold_summary_dask", "DETECTORS"]
+__all__ = ["map_leading", "evaluate_dask", "auc_dask", "compare_dask", "detect_dask", "fold_summary_dask", "DETECTORS"]
 
 
 def _detectors():
@@ -83,16 +83,7 @@ def _check_time_chunks(inputs: dict, time_dim: str) -> None:
 
 
 def _block_call(block: xr.Dataset, *, func, names, time_dim, drop_dims, kwargs):
-    args = []
-    for name in names:
-        if name in block:
-            da = block[name]
-            if time_dim in da.dims:
-                da = da.transpose(..., time_dim)
-            args.append(da)
-        else:
-            args.append(None)
-    out = func(*args, **kwargs)
+    out = func(*(block[name] if name in block else None for name in names), **kwargs)
     return out.drop_vars([v for v in out.data_vars if set(out[v].dims) & set(drop_dims)])
 
 
@@ -112,9 +103,11 @@ def map_leading(func, inputs: dict, *, time_dim: str, dummies: dict, lead_dims=N
         freely; ``time_dim`` must be one chunk.
     time_dim : str
         Name of the time dimension (the last dim of every input that has it).
-    dummies : dict of str -> scalar
+    dummies : dict of str -> scalar or None
         A valid value per input, used to build the output template from one
-        series of the right length (func is run once on a constant stream).
+        series of the right length (func is run once on a constant stream);
+        ``None`` keeps the input's own values (e.g. ``y_true``, which every
+        block shares).
     lead_dims : sequence of str, optional
         Leading dims that are kept in the output (default: every non-time dim of
         the inputs).
@@ -125,6 +118,7 @@ def map_leading(func, inputs: dict, *, time_dim: str, dummies: dict, lead_dims=N
     -------
     xarray.Dataset
         Dask-backed when any input is; equal to ``func`` on the whole inputs.
+        Every block keeps the inputs' dim order.
     """
     present = {k: v for k, v in inputs.items() if v is not None}
     _check_time_chunks(present, time_dim)
@@ -148,6 +142,9 @@ def _template(call, ds_in: xr.Dataset, dummies: dict, lead: tuple, time_dim: str
     fake = {}
     for name, var in small.data_vars.items():
         fill = dummies[name]
+        if fill is None:
+            fake[name] = var.compute()
+            continue
         dtype = var.dtype if not (var.dtype.kind in "OUST" or isinstance(fill, str)) else object
         fake[name] = xr.DataArray(np.full(var.shape, fill, dtype=dtype), dims=var.dims, coords=var.coords)
     out_small = call(xr.Dataset(fake, coords=small.coords))
@@ -246,7 +243,43 @@ def evaluate_dask(y_true, y_pred, *, weights=None, classes=None, **options) -> x
     w = None if weights is None else _as_dataarray(weights, "weights", tdim)
     lead = tuple(d for d in y_pred.dims if d != tdim)
     return map_leading(_evaluate_block, {"y_true": y_true, "y_pred": y_pred, "weights": w}, time_dim=tdim,
-                       dummies={"y_true": cls[0], "y_pred": cls[0], "weights": 1.0}, lead_dims=lead, classes=cls,
+                       dummies={"y_true": None, "y_pred": cls[0], "weights": 1.0}, lead_dims=lead, classes=cls,
+                       **options)
+
+
+def _auc_block(y_true, y_score, weights, **options):
+    from .scores import auc_curves
+
+    return auc_curves(y_true, y_score, weights=weights, **options)
+
+
+def auc_dask(y_true, y_score, *, weights=None, classes=None, **options) -> xr.Dataset:
+    """Lazy :func:`streamtk.scores.auc_curves` for dask-backed scores chunked along their leading dims.
+
+    ``y_score`` is ``(..., time)`` (binary: positive-class scores) or, with
+    ``classes=``, ``(..., time, class)``; the time and class dims are one chunk
+    each. ``weights`` as in :func:`evaluate_dask`; other keywords as in
+    ``auc_curves``. Every block sees the whole ``y_true``, so the positive label
+    (or the class columns named by ``classes``) is the same for all of them and
+    the result equals ``auc_curves`` on the whole input exactly.
+    """
+    if "lead_dims" in options:
+        raise TypeError("auc_dask takes y_score as a DataArray whose dims name the leading dims; drop lead_dims")
+    if not isinstance(y_score, xr.DataArray):
+        raise TypeError(f"y_score must be an xarray.DataArray chunked along its leading dims, got {type(y_score)}")
+    multi = classes is not None
+    if y_score.ndim < (2 if multi else 1):
+        raise ValueError(f"y_score must have dims (..., time{', class' if multi else ''}), got {y_score.dims}")
+    tdim = y_score.dims[-2] if multi else y_score.dims[-1]
+    core = y_score.dims[-2:] if multi else (tdim,)
+    if multi and _is_dask(y_score) and len(y_score.chunks[-1]) > 1:
+        raise ValueError(f"y_score is chunked along its class dimension {core[-1]!r}; use "
+                         f".chunk({{{core[-1]!r}: -1}})")
+    y_true = _as_dataarray(y_true, "y_true", tdim)
+    w = None if weights is None else _as_dataarray(weights, "weights", tdim)
+    lead = tuple(d for d in y_score.dims if d not in core)
+    return map_leading(_auc_block, {"y_true": y_true, "y_score": y_score, "weights": w}, time_dim=tdim,
+                       dummies={"y_true": None, "y_score": 0.5, "weights": 1.0}, lead_dims=lead, classes=classes,
                        **options)
 
 
@@ -274,7 +307,7 @@ def compare_dask(y_true, y_pred_a, y_pred_b=None, *, classes=None, model_dim=Non
     cls = _fixed_classes(y_true, [y_pred_a, y_pred_b], classes)
     lead = tuple(d for d in y_pred_a.dims if d not in (tdim, model_dim))
     return map_leading(_compare_block, {"y_true": y_true, "y_pred_a": y_pred_a, "y_pred_b": y_pred_b}, time_dim=tdim,
-                       dummies={"y_true": cls[0], "y_pred_a": cls[0], "y_pred_b": cls[0]}, lead_dims=lead,
+                       dummies={"y_true": None, "y_pred_a": cls[0], "y_pred_b": cls[0]}, lead_dims=lead,
                        classes=cls, model_dim=model_dim, **options)
 
 

@@ -13,13 +13,14 @@ from hypothesis import given, strategies as st
 
 import streamtk
 from streamtk.compare import compare
-from streamtk.distributed import compare_dask, detect_dask, evaluate_dask, fold_summary_dask
+from streamtk.distributed import auc_dask, compare_dask, detect_dask, evaluate_dask, fold_summary_dask
 from streamtk.drift.adwin import Adwin, adwin
 from streamtk.drift.ddm import DDM, ddm
 from streamtk.drift.eddm import eddm
 from streamtk.drift.page_hinkley import PageHinkley, page_hinkley
 from streamtk.folds import fold_summary
 from streamtk.io import to_netcdf, to_zarr
+from streamtk.scores import auc_curves
 from streamtk.outofcore import evaluate_store
 
 OPTS = dict(windows=[7, 40], fading=0.98, adwin=0.05, every=5)
@@ -102,6 +103,21 @@ def test_evaluate_dask_refuses_time_chunks_and_lead_dims(runs):
         evaluate_dask(y, p.chunk({"run": 1}), lead_dims=("a", "b"))
     with pytest.raises(TypeError, match="y_pred must be an xarray.DataArray"):
         evaluate_dask(y, p.values)
+
+
+def test_auc_dask_equals_in_memory(runs):
+    y, p = runs
+    rng = np.random.default_rng(6)
+    score = xr.DataArray(np.round(rng.random(p.shape), 2), dims=p.dims, coords=p.coords)  # ties included
+    w = xr.DataArray(rng.random(y.size), dims="time")
+    opts = dict(windows=30, fading=0.99, every=9, pos_label=2)
+    _same(auc_dask(y, score.chunk({"model": 2, "run": 1}), weights=w, **opts),
+          auc_curves(y, score, weights=w, **opts))
+    proba = xr.DataArray(rng.dirichlet(np.ones(3), (4, y.size)), dims=("run", "time", "class"))
+    opts = dict(windows=50, every=20, classes=[0, 1, 2], multi_class="ovo")
+    _same(auc_dask(y, proba.chunk({"run": 1}), **opts), auc_curves(y, proba, **opts))
+    with pytest.raises(ValueError, match="chunked along its class dimension 'class'"):
+        auc_dask(y, proba.chunk({"class": 1}), **opts)
 
 
 @pytest.mark.parametrize(
