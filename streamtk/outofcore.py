@@ -278,6 +278,16 @@ def evaluate_store(source, *, chunk=1_000_000, out=None, classes=None, y_true="y
     --------
     streamtk.Evaluator : the chunked evaluator used here.
     streamtk.distributed.evaluate_dask : many runs that each fit in memory.
+    moa.tasks.EvaluatePrequential : MOA streams from its generator or an ARFF file, never a recorded log.
+
+    Examples
+    --------
+    >>> import numpy as np, xarray as xr
+    >>> log = xr.Dataset({"y_true": ("time", np.array([0, 1, 1, 0, 1, 1])),
+    ...                   "y_pred": (("model", "time"), np.array([[0, 1, 0, 0, 1, 1]]))})
+    >>> ds = evaluate_store(log, chunk=4, classes=[0, 1], windows=3, metrics=["accuracy"])
+    >>> ds.accuracy.sel(estimator="window=3").values.round(3).tolist()
+    [[1.0, 1.0, 0.667, 0.667, 0.667, 1.0]]
     """
     chunk = check_positive_int(chunk, "chunk")
     log = open_log(source)
