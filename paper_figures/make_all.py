@@ -34,6 +34,7 @@ SCRIPTS = (
     "bifet_fig2",
     "bifet_fig3",
     "bifet_fig4",
+    "bifet_tables2_4",
     "zliobaite_table3",
     "zliobaite_table5",
     "zliobaite_fig2",
