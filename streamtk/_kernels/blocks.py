@@ -2,11 +2,12 @@
 
 Each function feeds one block of the recorded stream to one estimator whose state
 is held in local variables for the whole block, and finalises at the block's
-checkpoints. ``_cumulative_block`` (prequential and fading) and ``_window_block``
-(sliding and ADWIN windows: a monotone start pointer) are the general versions;
-``_cumulative_block2`` and ``_window_block2_dense`` are their two-class
-specialisations with the six class counts in registers (same arithmetic,
-branch-free indicators), which is where most of the engine's speed comes from.
+checkpoints: ``_cumulative_block`` (prequential and fading) and ``_window_block``
+(sliding and ADWIN windows: a monotone start pointer). ``dense_windows2`` serves
+every fixed window of a two-class stream without missing labels or weights at once,
+from shared running sums (a measured specialisation: windows were the costliest
+estimators; a two-class copy of the cumulative loop measured no faster, so there is
+none).
 """
 
 
@@ -228,179 +229,7 @@ def _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, pt, perhit, majh
 
 
 # ----------------------------------------------------------------------------
-# two-class specialisations: the six class counts live in registers, branch-free updates
-
-
-@nb.njit(cache=True, error_model="numpy")
-def _cumulative_block2(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fading, inv_alpha, moa,
-                       ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, e):
-    """:func:`_cumulative_block` for two classes (same arithmetic, counts kept in registers)."""
-    row = cl[0]
-    col = cl[1]
-    dia = cl[2]
-    r0, r1, c0, c1, d0, d1 = row[0], row[1], col[0], col[1], dia[0], dia[1]
-    W = sc[EW]
-    N = sc[EN]
-    C = sc[EC]
-    m = sc[EI]
-    BWv = sc[BW]
-    BNv = sc[BN]
-    BMv = sc[BM]
-    BPv = sc[BP]
-    mb = sc[BI]
-    nck = ck_index.shape[0]
-    for t in range(b0, b1):
-        y = ytrue[t]
-        w = wl[t] if has_w else 1.0
-        if y >= 0 and w >= 0.0:
-            yp_t = yp[t]
-            # two classes: codes are 0/1, so the indicators are plain conversions (branch-free)
-            y1 = float(y)
-            p1 = float(yp_t)
-            hit = float(1 - abs(y - yp_t))
-            if not moa:
-                mh = float(1 - abs(np.int32(r1 > r0) - y))
-            if w > 0.0:
-                if fading:
-                    m *= inv_alpha
-                g = w * m
-                W += g
-                N += m
-                r1 += g * y1
-                r0 += g * (1.0 - y1)
-                c1 += g * p1
-                c0 += g * (1.0 - p1)
-                gh = g * hit
-                C += gh
-                d1 += gh * y1
-                d0 += gh * (1.0 - y1)
-                for j in range(nq):
-                    sc[EQ + j] += g * ql[j, t]
-                if fading and m > RENORM:
-                    W /= m
-                    N /= m
-                    C /= m
-                    r0 /= m
-                    r1 /= m
-                    c0 /= m
-                    c1 /= m
-                    d0 /= m
-                    d1 /= m
-                    for j in range(nq):
-                        sc[EQ + j] /= m
-                    m = 1.0
-            if moa:
-                mh = float(1 - abs(np.int32(r1 > r0) - y))
-            if w > 0.0 or moa:
-                if fading:
-                    mb *= inv_alpha
-                g = w * mb
-                BWv += g
-                BNv += mb
-                BMv += g * mh
-                BPv += g * perhit[t]
-                if fading and mb > RENORM:
-                    BWv /= mb
-                    BNv /= mb
-                    BMv /= mb
-                    BPv /= mb
-                    mb = 1.0
-        if ci < nck and ck_index[ci] == t:
-            row[0], row[1], col[0], col[1], dia[0], dia[1] = r0, r1, c0, c1, d0, d1
-            finalise(W, N, C, m, BWv, BNv, BMv, BPv, sc, row, col, dia, 2, moa, pos, n_classes_total,
-                     metric_ids, metric_arg, class_ids, out, outc, ci, e, 0.0 if fading else np.nan)
-            ci += 1
-    row[0], row[1], col[0], col[1], dia[0], dia[1] = r0, r1, c0, c1, d0, d1
-    sc[EW] = W
-    sc[EN] = N
-    sc[EC] = C
-    sc[EI] = m
-    sc[BW] = BWv
-    sc[BN] = BNv
-    sc[BM] = BMv
-    sc[BP] = BPv
-    sc[BI] = mb
-
-
-@nb.njit(cache=True, error_model="numpy")
-def _window_block2_dense(ytrue, yp, b0, b1, sc, cl, pt, perhit, majh, wsize, wvar, moa, base,
-                         ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, e):
-    """:func:`_window_block` for two classes, every instance a member, no extra quantities."""
-    row = cl[0]
-    col = cl[1]
-    dia = cl[2]
-    r0, r1, c0, c1, d0, d1 = row[0], row[1], col[0], col[1], dia[0], dia[1]
-    W = sc[EW]
-    C = sc[EC]
-    BMv = sc[BM]
-    BPv = sc[BP]
-    ec = pt[P_EC]
-    es = pt[P_ES] - base
-    variable = wvar.shape[0] > 0
-    lim = wsize
-    nck = ck_index.shape[0]
-    for t in range(b0, b1):
-        y = ytrue[t]
-        yp_t = yp[t]
-        if variable:
-            lim = wvar[t - b0]
-        y1 = float(y)
-        p1 = float(yp_t)
-        hit = float(1 - abs(y - yp_t))
-        if not moa:
-            mh = np.uint8(1 - abs(np.int32(r1 > r0) - y))
-        W += 1.0
-        r1 += y1
-        r0 += 1.0 - y1
-        c1 += p1
-        c0 += 1.0 - p1
-        C += hit
-        d1 += hit * y1
-        d0 += hit * (1.0 - y1)
-        ec += 1
-        while ec > lim:
-            r = es
-            yr = ytrue[r]
-            pr = yp[r]
-            x1 = float(yr)
-            q1 = float(pr)
-            hr = float(1 - abs(yr - pr))
-            W -= 1.0
-            r1 -= x1
-            r0 -= 1.0 - x1
-            c1 -= q1
-            c0 -= 1.0 - q1
-            C -= hr
-            d1 -= hr * x1
-            d0 -= hr * (1.0 - x1)
-            BMv -= majh[r]
-            BPv -= perhit[r]
-            es += 1
-            ec -= 1
-        if moa:
-            mh = np.uint8(1 - abs(np.int32(r1 > r0) - y))
-        majh[t] = mh
-        BMv += mh
-        BPv += perhit[t]
-        if ci < nck and ck_index[ci] == t:
-            row[0], row[1], col[0], col[1], dia[0], dia[1] = r0, r1, c0, c1, d0, d1
-            finalise(W, W, C, 1.0, W, W, BMv, BPv, sc, row, col, dia, 2, moa, pos, n_classes_total,
-                     metric_ids, metric_arg, class_ids, out, outc, ci, e)
-            ci += 1
-    row[0], row[1], col[0], col[1], dia[0], dia[1] = r0, r1, c0, c1, d0, d1
-    sc[EW] = W
-    sc[EN] = W
-    sc[EC] = C
-    sc[BW] = W
-    sc[BN] = W
-    sc[BM] = BMv
-    sc[BP] = BPv
-    pt[P_ES] = es + base
-    pt[P_EC] = ec
-    pt[P_BS] = es + base
-    pt[P_BC] = ec
-
-
+# every fixed window of a dense two-class stream at once
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -442,7 +271,7 @@ def dense_windows2(ytrue, yp, b0, b1, wins, wsize, hslot, sc, cls, ptr, perhit, 
     window) and adds it to its own running sum ``mring[j]``; its full state is formed
     only at checkpoints and at the end of the block. All sums are integer-valued, so
     the results are bit-identical to adding and removing instances one at a time
-    (:func:`_window_block2_dense`), at a fraction of the work per step.
+    (:func:`_window_block`), at a fraction of the work per step.
     """
     mask = ring.shape[1] - 1
     nw = wins.shape[0]

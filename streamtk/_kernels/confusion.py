@@ -50,7 +50,7 @@ import numba as nb
 import numpy as np
 
 from .adwin import adwin_run_one
-from .blocks import _cumulative_block, _cumulative_block2, _window_block, _window_block2_dense, dense_windows2
+from .blocks import _cumulative_block, _window_block, dense_windows2
 from .finalise import BLOCK, KIND_ADWIN, KIND_FADING, KIND_WINDOW
 
 # ----------------------------------------------------------------------------
@@ -186,22 +186,11 @@ def run(
                             j += 1
                     var = wpos
                 if kind == KIND_WINDOW or kind == KIND_ADWIN:
-                    if k == 2 and dense and nq == 0:
-                        _window_block2_dense(ytrue, yp, b0, b1, sc[l, e], cls[l, e], ptr[l, e], ph,
-                                             majhit[l, hslot[e]], wsize[e], var, moa, base, ck_index, ci0, pos,
-                                             n_classes_total, metric_ids, metric_arg, class_ids, out[l], outc[l], e)
-                    else:
-                        _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ptr[l, e], ph,
-                                      majhit[l, hslot[e]], wsize[e], var, dense, moa, k, base, ck_index, ci0, pos,
-                                      n_classes_total, metric_ids, metric_arg, class_ids, out[l], outc[l], e)
+                    _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ptr[l, e], ph,
+                                  majhit[l, hslot[e]], wsize[e], var, dense, moa, k, base, ck_index, ci0, pos,
+                                  n_classes_total, metric_ids, metric_arg, class_ids, out[l], outc[l], e)
                 else:
-                    fad = kind == KIND_FADING
-                    if k == 2:
-                        _cumulative_block2(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ph, fad,
-                                           1.0 / alphas[e], moa, ck_index, ci0, pos, n_classes_total, metric_ids,
-                                           metric_arg, class_ids, out[l], outc[l], e)
-                    else:
-                        _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ph, fad,
-                                          1.0 / alphas[e], moa, k, ck_index, ci0, pos, n_classes_total, metric_ids,
-                                          metric_arg, class_ids, out[l], outc[l], e)
+                    _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ph,
+                                      kind == KIND_FADING, 1.0 / alphas[e], moa, k, ck_index, ci0, pos,
+                                      n_classes_total, metric_ids, metric_arg, class_ids, out[l], outc[l], e)
             ci0 = ci1
