@@ -1,0 +1,202 @@
+"""Benchmark of the single-pass curve engine (issue 2 targets).
+
+Binary stream of ``n`` int8 labels, single core, estimators prequential + windows
+(100, 1000, 10000) + fading (0.99, 0.999), metrics accuracy, kappa, kappa_m,
+kappa_per, kappa_plus, F1, MCC, G-mean; written at every instance and every 1000.
+
+Baselines measured in the same process:
+
+* a hand-written numpy version of the same curves (cumulative sums, window
+  differences of cumulative sums, ``scipy.signal.lfilter`` for fading factors);
+* river's metrics (prequential, and ``utils.Rolling`` for windows) on a subsample,
+  extrapolated per instance (river has no fading factors, kappa_m or kappa_per:
+  those are left out of its side, which favours river).
+
+Also reports the first-call compile time (fresh cache directory) and the warm time.
+
+    python benchmarks/bench_engine.py [--n 10000000] [--river-n 100000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+METRICS = ["accuracy", "kappa", "kappa_m", "kappa_per", "kappa_plus", "f1", "mcc", "geometric_mean"]
+WINDOWS = [100, 1000, 10000]
+FADING = [0.99, 0.999]
+
+
+def make_stream(n, seed=0):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.6).astype(np.int8)
+    y = np.where(rng.random(n) < 0.7, np.roll(y, 1), y).astype(np.int8)
+    p = np.where(rng.random(n) < 0.85, y, 1 - y).astype(np.int8)
+    return y, p
+
+
+# ----------------------------------------------------------------------------- numpy baseline
+
+
+def _finish(c, r1, p1, d1, maj, per, N):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p0 = c / N
+        r0 = N - r1
+        q0 = N - p1
+        pc = (r1 * p1 + r0 * q0) / N**2
+        kap = (p0 - pc) / (1 - pc)
+        km = (p0 - maj / N) / (1 - maj / N)
+        kp = (p0 - per / N) / (1 - per / N)
+        kplus = np.sqrt(np.maximum(kap, 0) * np.maximum(kp, 0))
+        f1 = 2 * d1 / (r1 + p1)
+        d0 = c - d1
+        mcc = (c * N - (r1 * p1 + r0 * q0)) / np.sqrt((N**2 - p1**2 - q0**2) * (N**2 - r1**2 - r0**2))
+        g = np.sqrt((d1 / r1) * (d0 / r0))
+    return [p0, kap, km, kp, kplus, f1, mcc, g]
+
+
+def numpy_curves(y, p, every):
+    """The same curves with vectorised numpy (cumsum / window differences / lfilter)."""
+    from scipy.signal import lfilter
+
+    n = y.shape[0]
+    y1 = (y == 1).astype(np.float64)
+    p1 = (p == 1).astype(np.float64)
+    hit = (y == p).astype(np.float64)
+    d1 = hit * y1
+    prev = np.concatenate([[0], y[:-1]])
+    per = (prev == y).astype(np.float64)
+    idx = np.arange(every - 1, n, every)
+    out = []
+    # prequential
+    cs = [np.cumsum(a) for a in (hit, y1, p1, d1, per)]
+    before1 = np.concatenate([[0.0], cs[1][:-1]])
+    t = np.arange(n, dtype=np.float64)
+    maj_pred = (before1 > (t - before1)).astype(np.int8)
+    maj = np.cumsum((maj_pred == y).astype(np.float64))
+    N = t + 1
+    out.append([m[idx] for m in _finish(cs[0], cs[1], cs[2], cs[3], maj, cs[4], N)])
+    # windows
+    for w in WINDOWS:
+        def win(a, w=w):
+            c = np.cumsum(a)
+            c[w:] = c[w:] - c[:-w]
+            return c
+        ones_before = np.concatenate([[0.0], win(y1)[:-1]])
+        held = np.minimum(t, w)
+        mp = (ones_before > held - ones_before).astype(np.int8)
+        mh = (mp == y).astype(np.float64)
+        Nw = np.minimum(t + 1, w)
+        out.append([m[idx] for m in _finish(win(hit), win(y1), win(p1), win(d1), win(mh), win(per), Nw)])
+    # fading
+    for a in FADING:
+        def fade(x, a=a):
+            return lfilter([1.0], [1.0, -a], x)
+        Nf = fade(np.ones(n))
+        r1f = fade(y1)
+        before = np.concatenate([[0.0], r1f[:-1]])
+        nb = np.concatenate([[0.0], Nf[:-1]])
+        mp = (before > nb - before).astype(np.int8)
+        mh = (mp == y).astype(np.float64)
+        out.append([m[idx] for m in _finish(fade(hit), r1f, fade(p1), fade(d1), fade(mh), fade(per), Nf)])
+    return out
+
+
+# ----------------------------------------------------------------------------- river baseline
+
+
+def river_per_instance(y, p):
+    from river import metrics, utils
+
+    def make():
+        ms = []
+        for factory in (metrics.Accuracy, metrics.CohenKappa, metrics.F1, metrics.MCC, metrics.GeometricMean):
+            ms.append(factory())
+            for w in WINDOWS:
+                ms.append(utils.Rolling(factory(), window_size=w))
+        return ms
+
+    ms = make()
+    yl = y.tolist()
+    pl = p.tolist()
+    t0 = time.perf_counter()
+    for a, b in zip(yl, pl):
+        for m in ms:
+            m.update(a, b)
+            m.get()
+    return (time.perf_counter() - t0) / len(yl)
+
+
+def compile_time_fresh() -> float:
+    """First call in a fresh interpreter with an empty numba cache directory."""
+    code = (
+        "import time, numpy as np; t=time.perf_counter(); import streamtk; "
+        "y=np.array([0,1,1,0],dtype=np.int8); "
+        f"streamtk.evaluate(y, y, windows={WINDOWS}, fading={FADING}, metrics={METRICS}); "
+        "print(time.perf_counter()-t)"
+    )
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, NUMBA_CACHE_DIR=d)
+        cold = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                    check=True).stdout.split()[-1])
+        warm = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                    check=True).stdout.split()[-1])
+    return cold, warm
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n", type=int, default=10_000_000)
+    ap.add_argument("--river-n", type=int, default=100_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--skip-compile", action="store_true")
+    args = ap.parse_args(argv)
+
+    import streamtk
+
+    y, p = make_stream(args.n)
+    kw = dict(windows=WINDOWS, fading=FADING, metrics=METRICS)
+    streamtk.evaluate(y[:20_000], p[:20_000], every=1, **kw)  # compile
+    print(f"n = {args.n:,} binary int8 instances, 1 core, {1 + len(WINDOWS) + len(FADING)} estimators, "
+          f"{len(METRICS)} metrics")
+    print("timings: best of repeats, wall clock and process CPU time (the CPU time is robust to other load)")
+    results = {}
+    for every in (1, 1000):
+        best_wall = best_cpu = np.inf
+        for _ in range(args.repeat if every == 1000 else 1):
+            w0, c0 = time.perf_counter(), time.process_time()
+            ds = streamtk.evaluate(y, p, every=every, **kw)
+            best_wall = min(best_wall, time.perf_counter() - w0)
+            best_cpu = min(best_cpu, time.process_time() - c0)
+            del ds
+        w0, c0 = time.perf_counter(), time.process_time()
+        numpy_curves(y, p, every)
+        np_wall, np_cpu = time.perf_counter() - w0, time.process_time() - c0
+        results[every] = (best_wall, best_cpu, np_wall, np_cpu)
+        points = args.n * (1 + len(WINDOWS) + len(FADING)) * len(METRICS) / every
+        print(f"every={every:>5}: streamtk {args.n / best_cpu / 1e6:8.1f} M inst/s CPU "
+              f"({args.n / best_wall / 1e6:.1f} wall; {points / best_cpu / 1e9:.2f} G curve points/s) | "
+              f"numpy {args.n / np_cpu / 1e6:6.1f} M inst/s CPU | streamtk/numpy = {np_cpu / best_cpu:5.1f}x")
+    sub = min(args.river_n, args.n)
+    per_inst = river_per_instance(y[:sub], p[:sub])
+    river_rate = 1.0 / per_inst
+    print(f"river (Accuracy, CohenKappa, F1, MCC, GeometricMean; prequential + Rolling windows; no fading, "
+          f"no kappa_m/kappa_per) on {sub:,} instances: {river_rate / 1e6:.3f} M inst/s")
+    for every in (1, 1000):
+        print(f"  streamtk every={every} / river = {args.n / results[every][1] / river_rate:,.0f}x")
+    if not args.skip_compile:
+        cold, warm = compile_time_fresh()
+        print(f"first call in a fresh process (empty numba cache, incl. import): {cold:.1f} s; "
+              f"second process with the warm cache: {warm:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
