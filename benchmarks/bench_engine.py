@@ -121,7 +121,7 @@ def river_per_instance(y, p):
         for factory in (metrics.Accuracy, metrics.CohenKappa, metrics.F1, metrics.MCC, metrics.GeometricMean):
             ms.append(factory())
             for w in WINDOWS:
-                ms.append(utils.Rolling(factory(), window_size=w))
+                ms.append(utils.Rolling(factory, window_size=w))
         return ms
 
     ms = make()
