@@ -55,8 +55,8 @@ def _labels(var: xr.DataArray) -> np.ndarray:
     if _MISSING_ATTR in var.attrs:
         values = values.astype(object)
         values[values == var.attrs[_MISSING_ATTR]] = None
-    elif values.dtype.kind == "T":
-        values = values.astype(str)
+    elif values.dtype.kind == "T":  # numpy StringDType (zarr 3 reads text so): plain Python strings
+        values = values.astype(object)
     return values
 
 

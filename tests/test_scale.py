@@ -221,7 +221,8 @@ def test_evaluate_store_zarr_equals_one_pass(tmp_path, runs, chunk, every):
     _same(got, streamtk.evaluate(y, p, **opts))
 
 
-def test_evaluate_store_netcdf_strings_missing_weights(tmp_path):
+@pytest.mark.parametrize("fmt", ["nc", "zarr"])
+def test_evaluate_store_strings_missing_weights(tmp_path, fmt):
     rng = np.random.default_rng(2)
     n = 300
     y = rng.choice(np.array(["no", "yes"], dtype=object), n)
@@ -229,7 +230,7 @@ def test_evaluate_store_netcdf_strings_missing_weights(tmp_path):
     p = xr.DataArray(rng.choice(np.array(["no", "yes"], dtype=object), (2, n)), dims=("model", "time"),
                      coords={"model": ["m1", "m2"]})
     w = rng.random(n)
-    path = _store_log(tmp_path, y, p, time_chunk=50, fmt="nc", weights=w)
+    path = _store_log(tmp_path, y, p, time_chunk=50, fmt=fmt, weights=w)  # missing labels marked by streamtk.io
     got = evaluate_store(path, chunk=70, weights="weights", **OPTS)  # classes from a first pass
     _same(got, streamtk.evaluate(y, p, weights=w, **OPTS))
 
