@@ -197,12 +197,12 @@ def _store_log(tmp_path, y, p, *, time_chunk, fmt="zarr", weights=None):
         log["weights"] = ("time", weights)
     if fmt == "zarr":
         path = tmp_path / "log.zarr"
-        enc = {v: {"chunks": tuple(time_chunk if d == "time" else s for d, s in zip(log[v].dims, log[v].shape))}
-               for v in log.data_vars if log[v].dtype != object}
-        if enc:
-            log.to_zarr(path, zarr_format=2, encoding=enc)
+        if any(log[v].dtype == object for v in log.data_vars):
+            to_zarr(log, path)  # text labels, missing ones marked
         else:
-            to_zarr(log, path)
+            enc = {v: {"chunks": tuple(time_chunk if d == "time" else s for d, s in zip(log[v].dims, log[v].shape))}
+                   for v in log.data_vars}
+            log.to_zarr(path, zarr_format=2, encoding=enc)
     else:
         path = tmp_path / "log.nc"
         to_netcdf(log, path)
