@@ -44,6 +44,7 @@ SCRIPTS = (
     "gama_fig3",
     "gama_fig4_7",
     "gama_fig8",
+    "gama_tables2_3",
     "gama_appendix_a",
     "amidst_auc",
 )

@@ -80,7 +80,7 @@ def run(ctx):
         ax.set_ylim(max(0.0, lo - 0.05), 1.0)
         ax.set_title(f"{name} ({n} instances)", fontsize=9)
         ax.set_ylabel("prequential accuracy")
-    axes[0, 0].legend(fontsize=7, loc="lower left")
+    axes[0, -1].legend(fontsize=7, loc="upper left")
     ctx.savefig(fig, "zliobaite_fig3", "Zliobaite Fig. 3: accuracy of ordinary, Temporal Correction and Temporally "
                                        "Augmented classifiers; dashed: Persistent")
     fig, axes = new_figure(1, len(names), size=(4.6, 3.2), sharey=True)
