@@ -265,8 +265,8 @@ def evaluate_store(source, *, chunk=1_000_000, out=None, classes=None, y_true="y
         and appended in whole chunks of this many checkpoints.
     **options
         Options of :func:`streamtk.evaluate` (``windows``, ``fading``, ``adwin``,
-        ``every``, ``metrics``, ``convention``, ``cost`` (k, k) only, ``pos_label``,
-        ``adwin_options``).
+        ``every``, ``metrics``, ``convention``, ``cost`` (an ``(n, k, k)`` cost is
+        held in memory whole), ``pos_label``, ``adwin_options``).
 
     Returns
     -------
