@@ -194,3 +194,24 @@ def test_script_runs_standalone_as_the_cli_runs_it(tmp_path):
                        cwd=str(ROOT / "paper_figures"), env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert "| Wilcoxon T = min(R+, R-) | 3 | 3 | 0 |" in (tmp_path / "REPORT.md").read_text()
+
+
+@pytest.mark.slow
+def test_gama_tables2_3_pattern_on_cached_logs(quick_run, data_dir):
+    # Gama et al. 2013 sec. 5.2-5.3: forgetting estimates detect, delays grow with the window size and
+    # the fading factor, and monitoring a ratio of estimates (Algorithm 4) is faster still
+    from paper_figures import gama_tables2_3
+
+    _, out = quick_run
+    ctx = Context(out, quick=True, data=data_dir)
+    ctx.section("t", "t", "t")
+    _, drift, runs, res = gama_tables2_3.compute(ctx)
+    assert all(e[1] == "cached" or "cached" in e[2] for e in ctx.current.logs)
+    t2, t3 = res["LED"]
+    nba = t2.sel(model="NBa")
+    d = {str(e): float(nba["delay_mean"].sel(estimator=e).squeeze()) for e in nba.estimator.values}
+    assert np.isnan(d["prequential"]) or d["prequential"] > d["fading=0.997"]
+    assert d["window=1000"] < d["window=2000"] < d["window=3000"]
+    assert d["fading=0.997"] < d["fading=0.999"] < d["fading=0.9994"]
+    ratio = float(t3.sel(model="NBa", estimator="fading_ratio=0.9994/0.997")["delay_mean"].squeeze())
+    assert ratio < d["fading=0.997"]
