@@ -232,6 +232,9 @@ def run_demo(outdir=".", *, n=100_000, seed=0, quiet=False) -> dict:
     nc = outdir / "streamtk-demo.nc"
     groups = {"comparison": cmp, "dependence": dep}
     groups.update({f"drift_{k.replace('-', '_')}": v for k, v in runs.items()})
+    for g in groups.values():
+        if g is not None:
+            g.attrs["drifts"] = np.asarray(drifts)  # so `streamtk plot --group ...` marks them
     _write(nc, ds, groups)
     png = outdir / "streamtk-demo.png"
     _figure(png, ds, cmp, runs["adwin"], runs["page-hinkley"], dep, drifts, alarms)

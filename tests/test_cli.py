@@ -284,3 +284,14 @@ def test_subprocess_exit_codes_and_messages(files, tmp_path):
                         "-o", str(out)], capture_output=True, text=True)
     assert r.returncode == 0 and r.stderr == ""  # not a terminal: no progress bar
     assert xr.load_dataset(out).accuracy.dims == ("model", "estimator", "time")
+
+
+def test_plot_a_group_of_a_netcdf_file(files, capsys, tmp_path):
+    log = files["log"]
+    path = tmp_path / "multi.nc"
+    to_netcdf(streamtk.evaluate(log.y_true.values, log.y_pred, metrics=["accuracy"], every=100), path)
+    compare(log.y_true.values, log.y_pred, model_dim="model", every=100).to_netcdf(path, mode="a", group="comparison")
+    rc, text, _ = run(capsys, "plot", path, "--group", "comparison", "-o", tmp_path / "c.png")
+    assert rc == 0 and (tmp_path / "c.png").stat().st_size > 20_000
+    rc, _, err = run(capsys, "plot", path, "--group", "nope")
+    assert_one_line_error(rc, err, "no group 'nope'", "groups: comparison")

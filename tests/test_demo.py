@@ -1,4 +1,4 @@
-"""The README's main job: ``python -m streamtk demo`` writes a netCDF file and a PNG."""
+"""The README's main job: ``streamtk demo`` writes a netCDF file and a PNG and prints a summary."""
 
 from __future__ import annotations
 
@@ -6,23 +6,73 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 import xarray as xr
 
+import streamtk
 from streamtk.cli import main
+from streamtk.compare import compare
+from streamtk.drift.ddm import ddm
 from streamtk.simulate import simulate_log
+from streamtk.temporal import label_dependence
+
+N = 6000
 
 
-def test_demo_writes_netcdf_and_png(tmp_path, capsys):
-    assert main(["demo", "-o", str(tmp_path), "--n", "5000"]) == 0
-    out = capsys.readouterr().out
-    assert "kappa_per" in out and "streamtk-demo.nc" in out
-    ds = xr.load_dataset(tmp_path / "streamtk-demo.nc")
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    out = tmp_path_factory.mktemp("demo")
+    import contextlib
+    import io
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        rc = main(["demo", "-o", str(out), "--n", str(N)])
+    return rc, buf.getvalue(), out
+
+
+def test_demo_writes_netcdf_and_png(demo):
+    rc, text, out = demo
+    assert rc == 0
+    assert "kappa_per" in text and "streamtk-demo.nc" in text
+    ds = xr.load_dataset(out / "streamtk-demo.nc")
     assert set(ds.model.values) == {"adaptive", "static", "persistent"}
     # the Persistent model's Kappa-Temporal is exactly 0 under every estimator
     kp = ds.kappa_per.sel(model="persistent").values
     assert np.all((kp == 0) | np.isnan(kp))
-    png = (tmp_path / "streamtk-demo.png").read_bytes()
-    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000
+    png = (out / "streamtk-demo.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 50_000
+
+
+def test_demo_results_equal_the_library(demo):
+    _, _, out = demo
+    path = out / "streamtk-demo.nc"
+    drifts = [N // 3, 2 * N // 3]
+    log = simulate_log(N, drifts=drifts, seed=0)
+    curves = xr.load_dataset(path)
+    ref = streamtk.evaluate(log.y_true, log.y_pred, windows=[1000], fading=[0.999], adwin=[0.002],
+                            every=N // 1000, metrics=["accuracy", "kappa_m"])
+    np.testing.assert_array_equal(curves.kappa_m.values, ref.kappa_m.values)
+    cmp = xr.load_dataset(path, group="comparison")
+    ref_cmp = compare(log.y_true, log.y_pred, model_dim="model", windows=[1000], fading=[0.999], every=N // 1000)
+    np.testing.assert_array_equal(cmp.mcnemar.values, ref_cmp.mcnemar.values)
+    err = (log.y_pred.sel(model="adaptive") != log.y_true).values.astype(float)
+    got = xr.load_dataset(path, group="drift_ddm").detection_index.values
+    np.testing.assert_array_equal(got, ddm(err).detection_index.values)
+    dep = xr.load_dataset(path, group="dependence")
+    ref_dep = label_dependence(log.y_true, windows=[1000], every=N // 1000, max_lag=5)
+    np.testing.assert_allclose(dep.p_t.values, ref_dep.p_t.values)
+    for group in ("drift_page_hinkley", "drift_eddm", "drift_adwin"):
+        assert list(xr.load_dataset(path, group=group).attrs["drifts"]) == drifts
+
+
+def test_demo_summary_tables(demo):
+    _, text, _ = demo
+    assert "Comparison of every pair" in text and "adaptive    static" in text
+    for det in ("page-hinkley", "ddm", "eddm", "adwin"):
+        assert any(line.startswith(det) for line in text.splitlines()), det
+    assert f"true drifts at {N // 3} and {2 * N // 3}" in text
+    assert "P(T) = " in text and "quick test" in text
 
 
 def test_module_entry_point_and_errors(tmp_path):
@@ -30,6 +80,7 @@ def test_module_entry_point_and_errors(tmp_path):
     assert r.returncode == 0 and r.stdout.startswith("streamtk ")
     assert main([]) == 2
     assert main(["demo", "-o", str(tmp_path), "--n", "1", "-q"]) == 2
+    assert list(tmp_path.iterdir()) == []  # nothing written on bad input
 
 
 def test_simulated_log_properties():

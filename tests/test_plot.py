@@ -353,3 +353,12 @@ def test_result_figure_panels(log, curves, errors):
         result_figure(log)
     with pytest.raises(ValueError, match="model"):
         result_figure(curves, model=["nobody"])
+
+
+def test_plot_curves_width_of_an_adwin_estimator(log):
+    ds = streamtk.evaluate(log.y_true, log.y_pred, adwin=[0.002], every=50, metrics=["accuracy", "n_instances"])
+    arts = plot_curves(ds, "accuracy", model="adaptive", width="adwin=0.002")
+    width_line = arts[-1]
+    expected = ds.n_instances.sel(model="adaptive", estimator="adwin=0.002").values
+    np.testing.assert_array_equal(width_line.get_ydata(), expected)
+    assert expected.min() < expected.max() < N  # the window shrank after the drift

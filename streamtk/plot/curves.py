@@ -29,12 +29,17 @@ def _draw_markers(ax, drifts, detections, artists):
         artists.append(mk)
 
 
-def _width_array(ds, width):
+def _width_array(ds, width, lead):
     if width is None:
         return None
     if isinstance(width, str):
+        labels = set(map(str, ds["estimator"].values)) if "estimator" in ds.coords else set()
+        if width in labels and "n_instances" in ds:
+            # an ADWIN estimator of streamtk.evaluate: its n_instances is the window width
+            return select(ds["n_instances"], ("time",), {**lead, "estimator": width}, "n_instances")
         if width not in ds:
-            raise ValueError(f"width={width!r} is not a variable of the Dataset")
+            raise ValueError(f"width={width!r} is neither an estimator label with n_instances nor a variable "
+                             "of the Dataset")
         width = ds[width]
     if isinstance(width, xr.Dataset):
         if "width" not in width:
@@ -72,8 +77,10 @@ def plot_curves(ds, metric="accuracy", *, ax=None, model=None, sel=None, estimat
         A detector's alarms as 0-based indices (its ``detection_index``): triangles
         on the top edge at ``instance = index + 1``.
     width : str, xarray.DataArray or xarray.Dataset, optional
-        An ADWIN window width on ``time`` (e.g. ``streamtk.drift.adwin.adwin(loss)``),
-        drawn in grey on a second y axis (right).
+        An ADWIN window width drawn in grey on a second y axis (right): the label of
+        an ADWIN estimator of ``ds`` (e.g. ``"adwin=0.002"``; its ``n_instances`` is
+        the window width), or a width on ``time`` such as the Dataset of
+        ``streamtk.drift.adwin.adwin(loss)``.
 
     Returns
     -------
@@ -103,7 +110,7 @@ def plot_curves(ds, metric="accuracy", *, ax=None, model=None, sel=None, estimat
         (line,) = ax.plot(x, da.sel(estimator=lab).values, label=lab, lw=1.2, **line_kw)
         artists.append(line)
     _draw_markers(ax, drifts, detections, artists)
-    w = _width_array(ds, width)
+    w = _width_array(ds, width, _lead_sel(model, sel))
     if w is not None:
         ax2 = ax.twinx()
         ax.set_zorder(ax2.get_zorder() + 1)  # curves above the width line
