@@ -174,31 +174,9 @@ def _cmd_evaluate(args) -> int:
 
 
 # --------------------------------------------------------------------------- compare
-def compare_table(ds) -> str:
-    """Text table of the last checkpoint of a comparison: one row per pair and estimator."""
-    import numpy as np
-
-    last = ds.isel(time=-1)
-    pair_dims = [d for d in ("model_a", "model_b") if d in last.dims]
-    head = f"{'A':<14}{'B':<14}{'estimator':<16}{'n01':>9}{'n10':>9}{'McNemar':>10}{'p':>10}{'reject':>8}{'Q':>9}"
-    lines = [head, "-" * len(head)]
-    if pair_dims:
-        pairs = [(a, b) for i, a in enumerate(last.model_a.values) for j, b in enumerate(last.model_b.values)
-                 if i < j]
-    else:
-        pairs = [(last.attrs.get("model_a", "A"), last.attrs.get("model_b", "B"))]
-    for a, b in pairs:
-        row = last.sel(model_a=a, model_b=b) if pair_dims else last
-        for e in row.estimator.values:
-            r = row.sel(estimator=e)
-            vals = [float(r[v]) for v in ("n01", "n10", "mcnemar", "p_value")]
-            lines.append(f"{str(a):<14}{str(b):<14}{str(e):<16}{vals[0]:>9.1f}{vals[1]:>9.1f}{vals[2]:>10.2f}"
-                         f"{vals[3]:>10.2g}{'yes' if bool(r['reject']) else 'no':>8}{float(r['q']):>9.3f}")
-    return "\n".join(lines) + ("\n(M > 0 and Q > 0: A makes more errors)" if np.size(pairs) else "")
-
-
 def _cmd_compare(args) -> int:
     from .compare import compare
+    from .demo import comparison_table
 
     log = _read_log(args.log, args.format)
     n = log.sizes["time"]
@@ -220,7 +198,7 @@ def _cmd_compare(args) -> int:
     drifts = _drifts_of(args, log)
     if drifts:
         ds.attrs["drifts"] = drifts
-    _say(args, compare_table(ds))
+    _say(args, comparison_table(ds))
     if args.output:
         _say(args, f"\nwrote {_write(ds, args.output)}")
     return 0

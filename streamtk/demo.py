@@ -72,7 +72,7 @@ def comparison_table(ds) -> str:
     lines = [head, "-" * len(head)]
     if "model_a" in last.dims:
         va, vb = list(last.model_a.values), list(last.model_b.values)
-        pairs = [(a, b) for i, a in enumerate(va) for b in vb[i + 1:] if b in vb and vb.index(b) > i]
+        pairs = [(a, b) for i, a in enumerate(va) for b in vb[i + 1:]]  # each unordered pair once
     else:
         pairs = [(last.attrs.get("model_a", "A"), last.attrs.get("model_b", "B"))]
     for a, b in pairs:
