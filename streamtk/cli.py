@@ -481,8 +481,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", action="append", help="model to monitor (repeatable; default all)")
     p.add_argument("--drifts", help="comma-separated true drift positions (0-based indices)")
     p.add_argument("--max-delay", type=int, help="longest delay counted as a detection (default: next drift)")
-    p.add_argument("--ph-variant", choices=["gama2013", "moa"], default="gama2013",
-                   help="Page-Hinkley form (default gama2013)")
+    p.add_argument("--ph-variant", choices=["moa", "gama2013"], default="moa",
+                   help="Page-Hinkley form: MOA's PageHinkleyDM (default; delta 0.005, lambda 50) or Gama et al. "
+                        "2013 (delta 0.1, lambda 100)")
     p.add_argument("--ph-delta", type=float, help="Page-Hinkley delta (default of the variant)")
     p.add_argument("--ph-lambda", type=float, help="Page-Hinkley threshold lambda (default of the variant)")
     p.add_argument("--adwin-delta", type=float, default=0.002, help="ADWIN confidence (default 0.002)")
