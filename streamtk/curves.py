@@ -35,7 +35,6 @@ def _class_coord(classes: np.ndarray) -> np.ndarray:
 
 def _build_dataset(core: EngineCore, lead: LeadingDims, positions, out, outc, *, time_extra=None, title=None,
                    extra_attrs=None):
-    L, C = out.shape[:2]
     lead_names = lead.names
     coords = {}
     coords.update(estimator_coords(core.specs))
@@ -44,19 +43,15 @@ def _build_dataset(core: EngineCore, lead: LeadingDims, positions, out, outc, *,
     coords["class"] = ("class", _class_coord(core.encoding.classes))
     data_vars = {}
     for j, m in enumerate(core.scalar):
-        arr = lead.reshape(out[:, :, :, j])  # (*lead, C, E)
-        arr = np.moveaxis(arr, -1, -2)  # (*lead, E, C)
         data_vars[m.name] = xr.Variable(
             lead_names + ("estimator", "time"),
-            arr,
+            lead.reshape(out[:, :, j, :]),  # (*lead, E, C)
             attrs={"long_name": m.long_name, "units": m.units, "formula": m.formula, "reference": m.reference},
         )
     for j, m in enumerate(core.per_class):
-        arr = lead.reshape(outc[:, :, :, j, :])  # (*lead, C, E, k)
-        arr = np.moveaxis(arr, -2, -3)  # (*lead, E, C, k)
         data_vars[m.name] = xr.Variable(
             lead_names + ("estimator", "time", "class"),
-            arr,
+            lead.reshape(outc[:, :, j]),  # (*lead, E, C, k)
             attrs={"long_name": m.long_name, "units": m.units, "formula": m.formula, "reference": m.reference},
         )
     attrs = base_attrs(
@@ -380,10 +375,10 @@ def evaluate_holdout(
         ypc = enc.encode(flat[:, c, :], "y_pred_holdout", allow_missing=False).astype(np.int32)
         core.update(ytc, ypc, None)
         _, out, outc = core.collect()
-        outs.append(out[:, -1:])
-        outcs.append(outc[:, -1:])
-    out = np.concatenate(outs, axis=1)
-    outc = np.concatenate(outcs, axis=1)
+        outs.append(out[..., -1:])
+        outcs.append(outc[..., -1:, :])
+    out = np.concatenate(outs, axis=-1)
+    outc = np.concatenate(outcs, axis=-2)
     ds = _build_dataset(core, lead, inst.astype(np.int64) - 1, out, outc, title="streamtk holdout evaluation",
                         extra_attrs={"holdout_size": m})
     ds = ds.assign_coords(estimator=["holdout"], estimator_kind=("estimator", ["holdout"]))

@@ -263,8 +263,9 @@ class EngineCore:
             positions = np.append(positions, start + T - 1)
         ck_index = positions - start + h
         C = positions.shape[0]
-        out = np.empty((L, C, len(self.specs), len(self.scalar)), dtype=np.float64)
-        outc = np.empty((L, C, len(self.specs), len(self.per_class), self.k), dtype=np.float64)
+        # time last: each metric's curve per estimator is contiguous (and written contiguously)
+        out = np.empty((L, len(self.specs), len(self.scalar), C), dtype=np.float64)
+        outc = np.empty((L, len(self.specs), len(self.per_class), C, self.k), dtype=np.float64)
         K.run(
             np.ascontiguousarray(yt, dtype=np.int32),
             np.ascontiguousarray(yp, dtype=np.int32),
@@ -355,30 +356,47 @@ class EngineCore:
         self.hist_start = keep_from
 
     # ------------------------------------------------------------------ output
-    def collect(self):
-        """All checkpoint rows plus the final instance: ``(positions, out, outc)``.
-
-        ``out`` is ``(L, C, E, M)`` and ``outc`` is ``(L, C, E, MC, k)``. Each chunk
-        also finalised its last instance; those rows are kept only where they are
-        regular checkpoints or the end of the stream.
-        """
-        if self.L is None or self.n_seen == 0:
-            raise ValueError("no instances were evaluated: y_true is empty")
-        last = self.n_seen - 1
+    def _rows(self, pieces, last):
         positions, outs, outcs = [], [], []
-        for pos, out, outc in self._outputs:
+        for pos, out, outc in pieces:
             keep = ((pos + 1) % self.every == 0) | (pos == last)
             if keep.all():
                 positions.append(pos)
                 outs.append(out)
                 outcs.append(outc)
-            else:
+            elif keep.any():
                 positions.append(pos[keep])
-                outs.append(out[:, keep])
-                outcs.append(outc[:, keep])
+                outs.append(out[..., keep])
+                outcs.append(outc[..., keep, :])
+        if not outs:
+            L, E = self.L, len(self.specs)
+            return (np.zeros(0, dtype=np.int64), np.zeros((L, E, len(self.scalar), 0)),
+                    np.zeros((L, E, len(self.per_class), 0, self.k)))
         if len(outs) == 1:
             return positions[0], outs[0], outcs[0]
-        return np.concatenate(positions), np.concatenate(outs, axis=1), np.concatenate(outcs, axis=1)
+        return np.concatenate(positions), np.concatenate(outs, axis=-1), np.concatenate(outcs, axis=-2)
+
+    def collect(self):
+        """All checkpoint rows plus the final instance: ``(positions, out, outc)``.
+
+        ``out`` is ``(L, E, M, C)`` and ``outc`` is ``(L, E, MC, C, k)``. Each chunk
+        also finalised its last instance; those rows are kept only where they are
+        regular checkpoints or the end of the stream.
+        """
+        if self.L is None or self.n_seen == 0:
+            raise ValueError("no instances were evaluated: y_true is empty")
+        return self._rows(self._outputs, self.n_seen - 1)
+
+    def drain(self, *, final: bool):
+        """Like :meth:`collect` but only the rows produced since the last drain, which are then dropped.
+
+        For streaming the curves out (bounded memory): every regular checkpoint
+        row, and the last instance's row when ``final`` (the stream ended).
+        """
+        if self.L is None:
+            raise ValueError("no instances were evaluated yet")
+        pieces, self._outputs = self._outputs, []
+        return self._rows(pieces, self.n_seen - 1 if final else -1)
 
 
 def encode_inputs(y_true, y_pred_2d, *, classes):

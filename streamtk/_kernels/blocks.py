@@ -19,7 +19,8 @@ import numba as nb
 import numpy as np
 
 from .finalise import (
-    BI, BM, BN, BP, BW, EC, EI, EN, EQ, EW, P_BC, P_BS, P_EC, P_ES, RENORM, finalise, majority_of,
+    BI, BM, BN, BP, BW, EC, EI, EN, EQ, EW, P_BC, P_BS, P_EC, P_ES, RENORM, finalise_columns, majority_of,
+    take_snapshot,
 )
 
 # ----------------------------------------------------------------------------
@@ -28,8 +29,12 @@ from .finalise import (
 
 @nb.njit(cache=True, error_model="numpy")
 def _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fading, inv_alpha, moa, k,
-                      ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, e):
-    """Prequential (``fading=False``) or fading-factor block: add only."""
+                      ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, e, snap, tmp):
+    """Prequential (``fading=False``) or fading-factor block: add only.
+
+    The states at the block's checkpoints are collected in ``snap`` and finalised
+    together at the end of the block (:func:`finalise_columns`).
+    """
     row = cl[0]
     col = cl[1]
     dia = cl[2]
@@ -43,6 +48,8 @@ def _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fadi
     BPv = sc[BP]
     mb = sc[BI]
     nck = ck_index.shape[0]
+    ns = 0
+    c_first = ci
     for t in range(b0, b1):
         y = ytrue[t]
         w = wl[t] if has_w else 1.0
@@ -91,9 +98,12 @@ def _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fadi
                     BPv /= mb
                     mb = 1.0
         if ci < nck and ck_index[ci] == t:
-            finalise(W, N, C, m, BWv, BNv, BMv, BPv, sc, row, col, dia, k, moa, pos, n_classes_total,
-                     metric_ids, metric_arg, class_ids, out, outc, ci, e, 0.0 if fading else np.nan)
+            take_snapshot(snap, ns, W, N, C, m, BWv, BNv, BMv, BPv, sc, row, col, dia, k, nq)
+            ns += 1
             ci += 1
+    if ns > 0:
+        finalise_columns(snap, ns, k, nq, moa, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc,
+                         c_first, e, 0.0 if fading else np.nan, tmp)
     sc[EW] = W
     sc[EN] = N
     sc[EC] = C
@@ -107,7 +117,8 @@ def _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fadi
 
 @nb.njit(cache=True, error_model="numpy")
 def _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, pt, perhit, majh, wsize, wvar, dense, moa, k,
-                  base, ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, e):
+                  base, ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, e, snap,
+                  tmp):
     """Sliding window of the last ``wsize`` members: add, then remove the oldest member(s).
 
     ``wvar`` (length ``>= b1 - b0``, or empty): a per-step window size (the ADWIN
@@ -136,6 +147,8 @@ def _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, pt, perhit, majh
     variable = wvar.shape[0] > 0
     lim = wsize
     nck = ck_index.shape[0]
+    ns = 0
+    c_first = ci
     for t in range(b0, b1):
         y = ytrue[t]
         w = wl[t] if has_w else 1.0
@@ -212,9 +225,12 @@ def _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, pt, perhit, majh
                 bs = r + 1
                 bc -= 1
         if ci < nck and ck_index[ci] == t:
-            finalise(W, N, C, 1.0, BWv, BNv, BMv, BPv, sc, row, col, dia, k, moa, pos, n_classes_total,
-                     metric_ids, metric_arg, class_ids, out, outc, ci, e)
+            take_snapshot(snap, ns, W, N, C, 1.0, BWv, BNv, BMv, BPv, sc, row, col, dia, k, nq)
+            ns += 1
             ci += 1
+    if ns > 0:
+        finalise_columns(snap, ns, k, nq, moa, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc,
+                         c_first, e, np.nan, tmp)
     sc[EW] = W
     sc[EN] = N
     sc[EC] = C
@@ -260,7 +276,7 @@ def _window_state_from_sums(ring, mring, j, t, held, sc, cl):
 
 @nb.njit(cache=True, error_model="numpy")
 def dense_windows2(ytrue, yp, b0, b1, wins, wsize, hslot, sc, cls, ptr, perhit, majhit, ring, mring, moa, base,
-                   ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc):
+                   ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, snap, tmp):
     """Every fixed sliding window of a two-class dense stream at once, by differences of running sums.
 
     All windows share the running sums ``S`` of the per-instance indicators (count,
@@ -276,6 +292,8 @@ def dense_windows2(ytrue, yp, b0, b1, wins, wsize, hslot, sc, cls, ptr, perhit, 
     mask = ring.shape[1] - 1
     nw = wins.shape[0]
     nck = ck_index.shape[0]
+    ns = 0
+    c_first = ci
     i0 = b0 & mask
     s_n = ring[0, i0]
     s_c = ring[1, i0]
@@ -321,10 +339,14 @@ def dense_windows2(ytrue, yp, b0, b1, wins, wsize, hslot, sc, cls, ptr, perhit, 
                 _window_state_from_sums(ring, mring, j, t, ptr[e, P_EC], sc[e], cls[e])
                 c = cls[e]
                 s = sc[e]
-                finalise(s[EW], s[EN], s[EC], 1.0, s[BW], s[BN], s[BM], s[BP], s, c[0], c[1], c[2], 2, moa, pos,
-                         n_classes_total, metric_ids, metric_arg, class_ids, out, outc, ci, e)
+                take_snapshot(snap[e], ns, s[EW], s[EN], s[EC], 1.0, s[BW], s[BN], s[BM], s[BP], s, c[0], c[1],
+                              c[2], 2, 0)
+            ns += 1
             ci += 1
     for j in range(nw):
+        if ns > 0:
+            finalise_columns(snap[wins[j]], ns, 2, 0, moa, pos, n_classes_total, metric_ids, metric_arg, class_ids,
+                             out, outc, c_first, wins[j], np.nan, tmp)
         e = wins[j]
         held = ptr[e, P_EC]
         _window_state_from_sums(ring, mring, j, b1 - 1, held, sc[e], cls[e])

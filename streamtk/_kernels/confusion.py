@@ -51,7 +51,7 @@ import numpy as np
 
 from .adwin import adwin_run_one
 from .blocks import _cumulative_block, _window_block, dense_windows2
-from .finalise import BLOCK, KIND_ADWIN, KIND_FADING, KIND_WINDOW
+from .finalise import BLOCK, F_Q, KIND_ADWIN, KIND_FADING, KIND_WINDOW, N_TMP
 
 # ----------------------------------------------------------------------------
 # the one-pass driver
@@ -88,8 +88,8 @@ def run(
     metric_arg,
     class_ids,
     n_classes_total,
-    out,  # (L, C, E, M) float64
-    outc,  # (L, C, E, MC, k) float64
+    out,  # (L, E, M, C) float64
+    outc,  # (L, E, MC, C, k) float64
 ):
     L = ypred.shape[0]
     T = ytrue.shape[0]
@@ -123,6 +123,8 @@ def run(
         ci0 = 0
         ring = np.zeros((6, hl), dtype=np.float64)
         mring = np.zeros((nwin, hl), dtype=np.float64)
+        snap = np.empty((E, F_Q + nq + 3 * k, BLOCK), dtype=np.float64)
+        tmp = np.empty((N_TMP, BLOCK), dtype=np.float64)
         if prefix and nwin > 0:
             # running sums over the kept history (earlier chunks), as they were when it was processed
             mask = hl - 1
@@ -160,7 +162,7 @@ def run(
             if prefix and nwin > 0:
                 dense_windows2(ytrue, yp, b0, b1, wins, wsize, hslot, sc[l], cls[l], ptr[l], ph, majhit[l], ring,
                                mring, moa, base, ck_index, ci0, pos, n_classes_total, metric_ids, metric_arg,
-                               class_ids, out[l], outc[l])
+                               class_ids, out[l], outc[l], snap, tmp)
             for e in range(E):
                 kind = kinds[e]
                 var = no_var
@@ -188,9 +190,11 @@ def run(
                 if kind == KIND_WINDOW or kind == KIND_ADWIN:
                     _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ptr[l, e], ph,
                                   majhit[l, hslot[e]], wsize[e], var, dense, moa, k, base, ck_index, ci0, pos,
-                                  n_classes_total, metric_ids, metric_arg, class_ids, out[l], outc[l], e)
+                                  n_classes_total, metric_ids, metric_arg, class_ids, out[l], outc[l], e, snap[e],
+                                  tmp)
                 else:
                     _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ph,
                                       kind == KIND_FADING, 1.0 / alphas[e], moa, k, ck_index, ci0, pos,
-                                      n_classes_total, metric_ids, metric_arg, class_ids, out[l], outc[l], e)
+                                      n_classes_total, metric_ids, metric_arg, class_ids, out[l], outc[l], e,
+                                      snap[e], tmp)
             ci0 = ci1

@@ -109,111 +109,205 @@ def kappa_z(kappa, p_ran, n):
     return kappa / math.sqrt(p_ran / (n * (1.0 - p_ran)))
 
 
-@nb.njit(cache=True, error_model="numpy", inline="always")
-def finalise(W, N, C, EIv, BWv, BNv, BMv, BPv, sc, row, col, dia, k, moa, pos, n_classes_total,
-             metric_ids, metric_arg, class_ids, out, outc, ci, e, empty=np.nan):
-    """Write every requested metric of one estimator's state into ``out[ci, e]`` / ``outc[ci, e]``.
+# snapshot fields: an estimator's state at a checkpoint, one column per checkpoint
+F_W, F_N, F_C, F_EI, F_BW, F_BN, F_BM, F_BP, F_Q = 0, 1, 2, 3, 4, 5, 6, 7, 8
+N_TMP = 12
 
-    ``out[ci, e, j]`` receives scalar metric ``metric_ids[j]``; ``outc[ci, e, j, i]``
-    receives per-class metric ``class_ids[j]`` of class ``i`` (indices are passed
-    rather than sub-array views: a view per call costs reference counting). ``W, N, C`` are the eval
-    side's weight sum, count and weighted hits, ``EIv`` its lazy fading
-    multiplier; ``BWv, BNv, BMv, BPv`` the base side's weight sum, count and
-    Majority / Persistent hits; ``sc[EQ + j]`` the weighted sums of extra quantities.
+
+def snapshot_size(nq: int, k: int) -> int:
+    """Rows of a snapshot buffer: 8 scalars, ``nq`` quantity sums, ROW, COL, DIAG."""
+    return F_Q + nq + 3 * k
+
+
+@nb.njit(cache=True, inline="always")
+def take_snapshot(snap, i, W, N, C, EIv, BWv, BNv, BMv, BPv, sc, row, col, dia, k, nq):
+    """Store one estimator state as column ``i`` of ``snap``."""
+    snap[F_W, i] = W
+    snap[F_N, i] = N
+    snap[F_C, i] = C
+    snap[F_EI, i] = EIv
+    snap[F_BW, i] = BWv
+    snap[F_BN, i] = BNv
+    snap[F_BM, i] = BMv
+    snap[F_BP, i] = BPv
+    for j in range(nq):
+        snap[F_Q + j, i] = sc[EQ + j]
+    r0 = F_Q + nq
+    for c in range(k):
+        snap[r0 + c, i] = row[c]
+        snap[r0 + k + c, i] = col[c]
+        snap[r0 + 2 * k + c, i] = dia[c]
+
+
+@nb.njit(cache=True, error_model="numpy")
+def finalise_columns(snap, ns, k, nq, moa, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, c0,
+                     e, empty, tmp):
+    """Every requested metric of ``ns`` snapshots of estimator ``e`` (checkpoints ``c0 .. c0 + ns - 1``).
+
+    ``snap`` holds one state per column (see :func:`take_snapshot`): eval side
+    ``W, N, C`` (weight sum, count, weighted hits), its lazy fading multiplier, the
+    base side ``BW, BN, BM, BP`` (weight sum, count, Majority / Persistent hits), the
+    extra quantity sums and the class vectors ROW (true), COL (predicted), DIAG (hits).
+    ``out[e, j, c0 + i]`` receives scalar metric ``metric_ids[j]`` of snapshot ``i``;
+    ``outc[e, j, c0 + i, c]`` per-class metric ``class_ids[j]`` of class ``c``. The loops
+    are metric-major over the snapshots (no per-value dispatch; they vectorise).
     ``empty``: MOA's estimate before anything was observed (0 for its fading
-    estimator, NaN for the others).
+    estimator, NaN otherwise). Each formula below is the only place it is written.
     """
-    # MOA divides weighted sums by the number of instances, not the weight total
-    den = N if moa else W
-    bden = BNv if moa else BWv
-    n_eff = N / EIv  # true (faded) number of evaluated instances
-    nothing_yet = moa and N == 0.0
-    if nothing_yet:
-        # MOA: nothing observed yet -> kappas are 0 and estimates 0/0 (fading: 0)
-        p0 = empty
-        pc = empty
-        pmaj = empty
-        pper = empty
-        kap = 0.0
-        kap_per = 0.0
-    else:
-        p0 = C / den
-        rc = 0.0
-        for i in range(k):
-            rc += row[i] * col[i]
-        pc = rc / (den * den)
-        pmaj = BMv / bden
-        pper = BPv / bden
-        kap = chance_corrected(p0, pc, moa)
-        kap_per = chance_corrected(p0, pper, moa)
+    r0 = F_Q + nq
+    c_0 = r0 + k
+    d0 = r0 + 2 * k
+    W = snap[F_W]
+    N = snap[F_N]
+    den = tmp[0]
+    p0 = tmp[1]
+    pc = tmp[2]
+    pmaj = tmp[3]
+    pper = tmp[4]
+    kap = tmp[5]
+    kper = tmp[6]
+    neff = tmp[7]
+    a1 = tmp[8]
+    a2 = tmp[9]
+    a3 = tmp[10]
+    a4 = tmp[11]
+    # simple branch-free loops (they vectorise): denominators, estimates, chance-corrected ratios
+    bsrc = snap[F_BN] if moa else snap[F_BW]
+    dsrc = N if moa else W  # MOA divides weighted sums by the number of instances, not the weight total
+    for i in range(ns):
+        den[i] = dsrc[i]
+        neff[i] = N[i] / snap[F_EI, i]  # true (faded) number of evaluated instances
+        pc[i] = 0.0
+    for c in range(k):
+        rr = snap[r0 + c]
+        cc = snap[c_0 + c]
+        for i in range(ns):
+            pc[i] += rr[i] * cc[i]
+    for i in range(ns):
+        d = den[i]
+        p0[i] = snap[F_C, i] / d
+        pc[i] = pc[i] / (d * d)
+        pmaj[i] = snap[F_BM, i] / bsrc[i]
+        pper[i] = snap[F_BP, i] / bsrc[i]
+    for i in range(ns):
+        kap[i] = chance_corrected(p0[i], pc[i], moa)
+        kper[i] = chance_corrected(p0[i], pper[i], moa)
+    if moa:
+        for i in range(ns):
+            if N[i] == 0.0:
+                # MOA: nothing observed yet -> kappas are 0 and estimates 0/0 (fading: 0)
+                p0[i] = empty
+                pc[i] = empty
+                pmaj[i] = empty
+                pper[i] = empty
+                kap[i] = 0.0
+                kper[i] = 0.0
     for j in range(metric_ids.shape[0]):
         m = metric_ids[j]
+        o = out[e, j]
         if m == M_ACCURACY:
-            v = p0
-        elif m == M_KAPPA:
-            v = kap
-        elif m == M_KAPPA_M:
-            v = 0.0 if nothing_yet else chance_corrected(p0, pmaj, moa)
-        elif m == M_KAPPA_PER:
-            v = kap_per
-        elif m == M_KAPPA_PLUS:
-            v = kappa_plus(kap, kap_per)
-        elif m == M_F1:
-            v = ratio_or_nan(2.0 * dia[pos], row[pos] + col[pos])
-        elif m == M_MCC:
-            v = matthews(row, col, k, C, W)
-        elif m == M_ARITHMETIC_MEAN or m == M_GEOMETRIC_MEAN or m == M_HARMONIC_MEAN:
-            v = recall_mean(row, dia, k, m)
+            for i in range(ns):
+                o[c0 + i] = p0[i]
         elif m == M_ERROR:
-            v = 1.0 - p0
+            for i in range(ns):
+                o[c0 + i] = 1.0 - p0[i]
+        elif m == M_KAPPA:
+            for i in range(ns):
+                o[c0 + i] = kap[i]
+        elif m == M_KAPPA_M:
+            for i in range(ns):
+                o[c0 + i] = 0.0 if (moa and N[i] == 0.0) else chance_corrected(p0[i], pmaj[i], moa)
+        elif m == M_KAPPA_PER:
+            for i in range(ns):
+                o[c0 + i] = kper[i]
+        elif m == M_KAPPA_PLUS:
+            for i in range(ns):
+                o[c0 + i] = kappa_plus(kap[i], kper[i])
         elif m == M_P_RAN:
-            v = pc
+            for i in range(ns):
+                o[c0 + i] = pc[i]
         elif m == M_P_MAJ:
-            v = pmaj
+            for i in range(ns):
+                o[c0 + i] = pmaj[i]
         elif m == M_P_PER:
-            v = pper
+            for i in range(ns):
+                o[c0 + i] = pper[i]
         elif m == M_P_NO_INFO:
-            v = 1.0 / n_classes_total
+            for i in range(ns):
+                o[c0 + i] = 1.0 / n_classes_total
         elif m == M_KAPPA_SE:
-            v = kappa_standard_error(p0, pc, n_eff)
+            for i in range(ns):
+                o[c0 + i] = kappa_standard_error(p0[i], pc[i], neff[i])
         elif m == M_KAPPA_Z:
-            v = kappa_z(kap, pc, n_eff)
+            for i in range(ns):
+                o[c0 + i] = kappa_z(kap[i], pc[i], neff[i])
+        elif m == M_ARITHMETIC_MEAN or m == M_GEOMETRIC_MEAN or m == M_HARMONIC_MEAN:
+            recall_means(snap, ns, r0, d0, k, m, a1, a2, a3, a4, o, c0)
+        elif m == M_F1:
+            for i in range(ns):
+                o[c0 + i] = ratio_or_nan(2.0 * snap[d0 + pos, i], snap[r0 + pos, i] + snap[c_0 + pos, i])
         elif m == M_MACRO_F1:
-            acc = 0.0
-            c = 0
-            for i in range(k):
-                d = row[i] + col[i]
-                if d > 0.0:
-                    acc += 2.0 * dia[i] / d
-                    c += 1
-            v = acc / c if c > 0 else np.nan
+            for i in range(ns):
+                a1[i] = 0.0
+                a2[i] = 0.0
+            for c in range(k):
+                for i in range(ns):
+                    dd = snap[r0 + c, i] + snap[c_0 + c, i]
+                    if dd > 0.0:
+                        a1[i] += 2.0 * snap[d0 + c, i] / dd
+                        a2[i] += 1.0
+            for i in range(ns):
+                o[c0 + i] = a1[i] / a2[i] if a2[i] > 0.0 else np.nan
+        elif m == M_MCC:
+            # Matthews correlation, multi-class form (Gorodkin 2004):
+            # (C W - sum ROW_i COL_i) / sqrt((W^2 - sum COL_i^2)(W^2 - sum ROW_i^2)); binary: Bifet sec. 5.1.
+            # NaN when the denominator is 0 (scikit-learn returns 0).
+            for i in range(ns):
+                a1[i] = 0.0
+                a2[i] = 0.0
+                a3[i] = 0.0
+            for c in range(k):
+                for i in range(ns):
+                    rr = snap[r0 + c, i]
+                    cc = snap[c_0 + c, i]
+                    a1[i] += rr * cc
+                    a2[i] += rr * rr
+                    a3[i] += cc * cc
+            for i in range(ns):
+                w = W[i]
+                dd = (w * w - a3[i]) * (w * w - a2[i])
+                o[c0 + i] = (snap[F_C, i] * w - a1[i]) / math.sqrt(dd) if dd > 0.0 else np.nan
         elif m == M_CMD:
             # determinant of the binary confusion matrix of proportions: (TP TN - FN FP) / W^2
-            tp = dia[1]
-            tn = dia[0]
-            v = ratio_or_nan(tp * tn - (row[1] - tp) * (row[0] - tn), W * W)
+            for i in range(ns):
+                tp = snap[d0 + 1, i]
+                tn = snap[d0, i]
+                o[c0 + i] = ratio_or_nan(tp * tn - (snap[r0 + 1, i] - tp) * (snap[r0, i] - tn), W[i] * W[i])
         elif m == M_QUANTITY_MEAN:
-            v = sc[EQ + metric_arg[j]] / den
-            if not moa and den == 0.0:
-                v = np.nan
+            f = F_Q + metric_arg[j]
+            for i in range(ns):
+                o[c0 + i] = snap[f, i] / den[i] if (moa or den[i] != 0.0) else np.nan
         elif m == M_N_INSTANCES:
-            v = n_eff
+            for i in range(ns):
+                o[c0 + i] = neff[i]
         else:
-            v = np.nan
-        out[ci, e, j] = v
+            for i in range(ns):
+                o[c0 + i] = np.nan
     for j in range(class_ids.shape[0]):
-        c = class_ids[j]
-        for i in range(k):
-            if c == C_RECALL:
-                outc[ci, e, j, i] = ratio_or_nan(dia[i], row[i])
-            elif c == C_PRECISION:
-                outc[ci, e, j, i] = ratio_or_nan(dia[i], col[i])
-            else:
-                outc[ci, e, j, i] = ratio_or_nan(2.0 * dia[i], row[i] + col[i])
+        cm = class_ids[j]
+        for c in range(k):
+            for i in range(ns):
+                if cm == C_RECALL:
+                    v = ratio_or_nan(snap[d0 + c, i], snap[r0 + c, i])
+                elif cm == C_PRECISION:
+                    v = ratio_or_nan(snap[d0 + c, i], snap[c_0 + c, i])
+                else:
+                    v = ratio_or_nan(2.0 * snap[d0 + c, i], snap[r0 + c, i] + snap[c_0 + c, i])
+                outc[e, j, c0 + i, c] = v
 
 
-@nb.njit(cache=True, error_model="numpy", inline="always")
-def recall_mean(row, dia, k, which):
+@nb.njit(cache=True, error_model="numpy")
+def recall_means(snap, ns, r0, d0, k, which, cnt, total, acc, inv, o, c0):
     """Arithmetic / geometric / harmonic mean of the class recalls ``A_i = DIAG_i / ROW_i``.
 
     Bifet et al. (2015) sec. 5.2: ``A = (1/c) sum A_i``, ``G = (prod A_i)^(1/c)``,
@@ -221,61 +315,49 @@ def recall_mean(row, dia, k, which):
     the estimator holds (classes absent from it have no recall). ``H = G = 0``
     when some ``A_i = 0``. NaN when no class is present.
     """
-    c = 0
-    total = 0.0
-    logsum = 0.0
-    prod = 1.0
-    inv = 0.0
-    zero = False
-    for i in range(k):
-        r = row[i]
-        if r > 0.0:
-            a = dia[i] / r
-            c += 1
-            total += a
-            if a <= 0.0:
-                zero = True
+    geo_log = which == M_GEOMETRIC_MEAN and k > 2
+    for i in range(ns):
+        cnt[i] = 0.0
+        total[i] = 0.0
+        acc[i] = 0.0 if geo_log else 1.0  # log-sum or product of recalls (NaN-free)
+        inv[i] = 0.0  # sum of 1/A_i, +inf once some A_i = 0
+    for c in range(k):
+        for i in range(ns):
+            r = snap[r0 + c, i]
+            if r > 0.0:
+                a = snap[d0 + c, i] / r
+                cnt[i] += 1.0
+                total[i] += a
+                if a <= 0.0:
+                    inv[i] = np.inf
+                    if geo_log:
+                        acc[i] = -np.inf
+                    else:
+                        acc[i] = 0.0
+                else:
+                    inv[i] += 1.0 / a
+                    if geo_log:
+                        acc[i] += math.log(a)
+                    else:
+                        acc[i] *= a
+    for i in range(ns):
+        c = cnt[i]
+        if c == 0.0:
+            v = np.nan
+        elif which == M_ARITHMETIC_MEAN:
+            v = total[i] / c
+        elif inv[i] == np.inf:
+            v = 0.0
+        elif which == M_GEOMETRIC_MEAN:
+            if geo_log:
+                v = math.exp(acc[i] / c)
+            elif c == 1.0:
+                v = acc[i]
             else:
-                prod *= a
-                inv += 1.0 / a
-                if which == M_GEOMETRIC_MEAN and k > 2:
-                    logsum += math.log(a)
-    if c == 0:
-        return np.nan
-    if which == M_ARITHMETIC_MEAN:
-        return total / c
-    if zero:
-        return 0.0
-    if which == M_GEOMETRIC_MEAN:
-        if c == 1:
-            return prod
-        if c == 2:
-            return math.sqrt(prod)
-        return math.exp(logsum / c)
-    return c / inv
-
-
-@nb.njit(cache=True, error_model="numpy", inline="always")
-def matthews(row, col, k, correct, w):
-    """Matthews correlation coefficient, multi-class form (Gorodkin 2004).
-
-    ``(C W - sum_i ROW_i COL_i) / sqrt((W^2 - sum_i COL_i^2)(W^2 - sum_i ROW_i^2))``,
-    which for two classes is ``(TP TN - FN FP) / sqrt((TP+FN)(TP+FP)(TN+FP)(TN+FN))``
-    (Bifet et al. 2015 sec. 5.1). NaN when the denominator is 0 (scikit-learn returns 0).
-    """
-    rc = 0.0
-    rr = 0.0
-    cc = 0.0
-    for i in range(k):
-        r = row[i]
-        q = col[i]
-        rc += r * q
-        rr += r * r
-        cc += q * q
-    den = (w * w - cc) * (w * w - rr)
-    if den <= 0.0:
-        return np.nan
-    return (correct * w - rc) / math.sqrt(den)
+                v = math.sqrt(acc[i])
+        else:
+            v = c / inv[i]
+        o[c0 + i] = v
 
 
 @nb.njit(cache=True, inline="always")

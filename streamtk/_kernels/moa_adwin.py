@@ -20,7 +20,7 @@ import numba as nb
 import numpy as np
 
 from .adwin import TOTAL, WIDTH, adwin_update
-from .finalise import M_N_INSTANCES, finalise
+from .finalise import BLOCK, F_N, F_Q, M_N_INSTANCES, N_TMP, finalise_columns, take_snapshot
 
 
 @nb.njit(cache=True, inline="always", error_model="numpy")
@@ -45,12 +45,17 @@ def run_moa_adwin(ytrue, ypred, weights, eidx, deltas, a_sums, a_vars, a_counts,
         col = np.empty(k, dtype=np.float64)
         dia = np.full(k, np.nan)
         dummy = np.zeros(16, dtype=np.float64)
+        snap = np.empty((F_Q + 3 * k, BLOCK), dtype=np.float64)
+        widths = np.empty(BLOCK, dtype=np.float64)
+        tmp = np.empty((N_TMP, BLOCK), dtype=np.float64)
         for a in range(EA):
             b = (l * EA + a) * Q
             d = deltas[a]
+            e = eidx[a]
             pv = prev[l, a]
             tw = seen[l, a]
             ci = 0
+            ns = 0
             for t in range(t_begin, T):
                 y = ytrue[t]
                 w = weights[l, t] if has_w else 1.0
@@ -78,17 +83,24 @@ def run_moa_adwin(ytrue, ypred, weights, eidx, deltas, a_sums, a_vars, a_counts,
                                  w if maj == y else 0.0, d, clock, min_window, variant)
                     pv = y
                 if ci < nck and ck_index[ci] == t:
+                    # the estimates as a state with W = N = 1 (MOA divides by counts: den = N)
                     for i in range(k):
                         col[i] = _estimate(a_ist, a_fst, b + 1 + i)
                         row[i] = _estimate(a_ist, a_fst, b + 1 + k + i)
-                    p0 = _estimate(a_ist, a_fst, b)
-                    finalise(1.0, 1.0 if tw > 0.0 else 0.0, p0, 1.0, 1.0, 1.0,
-                             _estimate(a_ist, a_fst, b + 2 * k + 2), _estimate(a_ist, a_fst, b + 2 * k + 1),
-                             dummy, row, col, dia, k, True, pos, n_classes_total, metric_ids, metric_arg,
-                             class_ids, out[l], outc[l], ci, eidx[a])
-                    for j in range(metric_ids.shape[0]):
-                        if metric_ids[j] == M_N_INSTANCES:
-                            out[l, ci, eidx[a], j] = a_ist[b, WIDTH]
+                    take_snapshot(snap, ns, 1.0, 1.0 if tw > 0.0 else 0.0, _estimate(a_ist, a_fst, b), 1.0, 1.0,
+                                  1.0, _estimate(a_ist, a_fst, b + 2 * k + 2), _estimate(a_ist, a_fst, b + 2 * k + 1),
+                                  dummy, row, col, dia, k, 0)
+                    widths[ns] = a_ist[b, WIDTH]
+                    ns += 1
                     ci += 1
+                    if ns == BLOCK or ci == nck:
+                        c0 = ci - ns
+                        finalise_columns(snap, ns, k, 0, True, pos, n_classes_total, metric_ids, metric_arg,
+                                         class_ids, out[l], outc[l], c0, e, np.nan, tmp)
+                        for j in range(metric_ids.shape[0]):
+                            if metric_ids[j] == M_N_INSTANCES:
+                                for i in range(ns):
+                                    out[l, e, j, c0 + i] = widths[i]
+                        ns = 0
             prev[l, a] = pv
             seen[l, a] = tw
