@@ -38,11 +38,10 @@ def dataset_kind(ds: xr.Dataset) -> str:
     (:func:`streamtk.folds.significance_curves`), ``"dependence"``
     (:func:`streamtk.temporal.label_dependence`), ``"detector"`` (a drift detector's
     run), ``"folds"`` (per-fold curves or their :func:`streamtk.folds.fold_summary`),
-    ``"curves"`` (:func:`streamtk.evaluate`) or ``"log"`` (recorded predictions,
+    ``"curves"`` (any other ``(..., estimator, time)`` result: :func:`streamtk.evaluate`,
+    :func:`streamtk.scores.auc_curves`, loss and resource curves) or ``"log"`` (recorded predictions,
     :mod:`streamtk.io`); raises ``ValueError`` for anything else.
     """
-    from streamtk.metrics import REGISTRY
-
     v = set(map(str, ds.variables))
     if {"q", "loss_a", "loss_b"} <= v:
         return "comparison"
@@ -54,7 +53,8 @@ def dataset_kind(ds: xr.Dataset) -> str:
         return "dependence"
     if "detection_index" in v or {"width", "mean", "detection"} <= v:
         return "detector"
-    metric_vars = [name for name in ds.data_vars if str(name) in REGISTRY and "estimator" in ds[name].dims]
+    # evaluate / evaluate_holdout / auc_curves / loss and resource curves: (..., estimator, time)
+    metric_vars = [name for name in ds.data_vars if {"estimator", "time"} <= set(ds[name].dims)]
     if metric_vars:
         dims = set(ds[metric_vars[0]].dims)
         return "folds" if ("fold" in dims or "summary" in dims) else "curves"

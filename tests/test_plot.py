@@ -362,3 +362,12 @@ def test_plot_curves_width_of_an_adwin_estimator(log):
     expected = ds.n_instances.sel(model="adaptive", estimator="adwin=0.002").values
     np.testing.assert_array_equal(width_line.get_ydata(), expected)
     assert expected.min() < expected.max() < N  # the window shrank after the drift
+
+
+def test_accessor_knows_auc_curves(log):
+    from streamtk.scores import auc_curves
+
+    auc = auc_curves(log.y_true, log.y_score.sel({"class": 1}), windows=[500], every=100)
+    assert auc.streamtk.kind == "curves"
+    lines = auc.streamtk.plot("auc", model="static")
+    np.testing.assert_array_equal(lines[1].get_ydata(), auc.auc.sel(model="static", estimator="window=500").values)
