@@ -27,7 +27,7 @@ def compute(ctx):
     import streamtk
     from streamtk.baselines import majority_class
 
-    n = ctx.n(12000, 45312)
+    n = ctx.n(6000, 45312)
     log, _ = dataset_log(ctx, "electricity", n, models=("NB", "HT", "HAT"))
     y = log["y_true"].values
     maj = np.asarray(majority_class(y, window=1000))

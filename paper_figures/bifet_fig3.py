@@ -21,7 +21,7 @@ from paper_figures._common import dataset_log, new_figure, script_main  # noqa: 
 def compute(ctx):
     import streamtk
 
-    n = ctx.n(12000, 45312)
+    n = ctx.n(6000, 45312)
     log, _ = dataset_log(ctx, "electricity", n, models=("NB", "HT", "HAT"))
     ds = streamtk.evaluate(log["y_true"].values, log["y_pred"].sel(model="HT").values,
                            windows=(100, 1000, 10000), adwin=(0.002,), every=max(n // 1000, 1),

@@ -26,7 +26,7 @@ MODELS = ("NB", "HT", "HAT")
 def datasets(ctx):
     """(loader name, number of instances) per mode."""
     if ctx.quick:
-        return [("electricity", 12000), ("ozone", 2536)]
+        return [("electricity", 6000), ("ozone", 2536)]
     return [("electricity", 45312), ("ozone", 2536), ("covertype", 50000)]
 
 
@@ -89,7 +89,7 @@ def run(ctx):
              "classifiers and their kappa_per is negative although kappa is high; on shuffled data kappa_per and "
              "kappa agree. HAT stands in for the paper's adaptive classifiers (DDM, HAT, LBAG). The paper gives "
              "no numbers for this figure. "
-             + ("Quick mode: Elec2 first 12,000 instances and Ozone." if ctx.quick else
+             + ("Quick mode: Elec2 first 6,000 instances and Ozone." if ctx.quick else
                 "Full mode: Elec2 and Ozone whole, Covertype first 50,000 instances (river learners are slow)."))
 
 

@@ -27,7 +27,7 @@ ALPHA = 0.001
 
 def datasets(ctx):
     if ctx.quick:
-        return [("electricity", 12000), ("ozone", 2536)]
+        return [("electricity", 6000), ("ozone", 2536)]
     return [("electricity", 45312), ("ozone", 2536), ("covertype", 50000)]
 
 

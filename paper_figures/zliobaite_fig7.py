@@ -28,7 +28,7 @@ ORDERS = {"original": "original", "label_order": "temporal (labels kept)", "iid"
 
 def settings(ctx):
     if ctx.quick:
-        return [("electricity", 3000)], [1e-3, 1e-2, 1e-1, 1.0]
+        return [("electricity", 2000)], [1e-3, 1e-2, 1e-1, 1.0]
     return [("electricity", 45312), ("covertype", 20000)], [1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1, 1.0]
 
 
