@@ -83,15 +83,23 @@ def _read_log(path, fmt):
     return log
 
 
+def _check_output(path):
+    """Refuse an output name we cannot write before any work is done."""
+    if path is None:
+        return
+    path = Path(path)
+    if path.suffix not in (".nc", ".nc4", ".netcdf", ".zarr"):
+        raise UsageError(f"output {path}: use a .nc (netCDF) or .zarr file name")
+    if not path.parent.is_dir():
+        raise UsageError(f"output {path}: the directory {path.parent} does not exist")
+
+
 def _write(ds, path) -> Path:
     from .io import to_netcdf, to_zarr
 
+    _check_output(path)
     path = Path(path)
-    if path.suffix == ".zarr":
-        return to_zarr(ds, path)
-    if path.suffix not in (".nc", ".nc4", ".netcdf"):
-        raise ValueError(f"output {path}: use a .nc (netCDF) or .zarr file name")
-    return to_netcdf(ds, path)
+    return to_zarr(ds, path) if path.suffix == ".zarr" else to_netcdf(ds, path)
 
 
 def _every(args, n):
@@ -139,6 +147,7 @@ def _cmd_evaluate(args) -> int:
     from .curves import Evaluator
     from .demo import summary_table
 
+    _check_output(args.output)
     log = _read_log(args.log, args.format)
     n = log.sizes["time"]
     every = _every(args, n)
@@ -178,6 +187,7 @@ def _cmd_compare(args) -> int:
     from .compare import compare
     from .demo import comparison_table
 
+    _check_output(args.output)
     log = _read_log(args.log, args.format)
     n = log.sizes["time"]
     every = _every(args, n)
@@ -243,6 +253,7 @@ def _cmd_drift(args) -> int:
 
     from .drift.scoring import score_detections
 
+    _check_output(args.output)
     log = _read_log(args.log, args.format)
     models = [str(m) for m in log.model.values]
     if args.model:

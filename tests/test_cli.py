@@ -90,13 +90,16 @@ def test_evaluate_quiet_and_progress(files, capsys):
         (["evaluate", "{csv}", "--every", "0"], ["--every must be a positive integer, got 0"]),
         (["evaluate", "{csv}", "--chunk-size", "0"], ["--chunk-size"]),
         (["evaluate", "{csv}", "-o", "out.txt"], ["out.txt", ".nc"]),
+        (["evaluate", "{csv}", "-o", "{dir}/no/such/dir/c.nc"], ["does not exist"]),
+        (["compare", "{csv}", "-o", "cmp.csv"], ["cmp.csv", ".zarr"]),
+        (["drift", "{csv}", "-o", "d.png"], ["d.png"]),
         (["evaluate", "{csv}", "--metrics", "accuracy,nope"], ["nope"]),
         (["evaluate", "{csv}", "--window", "0"], ["0"]),
         (["evaluate", "{csv}", "--fading", "1.5"], ["1.5"]),
         (["evaluate", "{dir}/not-a-log.xyz"], ["not-a-log.xyz"]),
     ],
 )
-def test_evaluate_input_errors(files, capsys, args, needles):
+def test_input_errors(files, capsys, args, needles):
     args = [a.format(csv=files["csv"], dir=files["dir"]) for a in args]
     rc, _, err = run(capsys, *args)
     assert_one_line_error(rc, err, *needles)
