@@ -306,7 +306,6 @@ def evaluate_store(source, *, chunk=1_000_000, out=None, classes=None, y_true="y
     dets = _check_detectors(detectors)
     ev = Evaluator(classes=classes, **options)
     core = ev._core
-    every = core.every
     sink = _Sink(out, check_positive_int(out_chunk, "out_chunk"))
     bar = None
     if progress is True:
@@ -327,7 +326,7 @@ def evaluate_store(source, *, chunk=1_000_000, out=None, classes=None, y_true="y
             if adwin_hits is None:
                 adwin_hits = {k: [[] for _ in range(ev._lead.size)] for k in dets}
             _feed_detectors(dets, adwin_hits, _loss(yt, yp.values, ev._lead.size), ev._lead)
-        sink.write(_drain(core, ev._lead, every, n))
+        sink.write(_drain(core, ev._lead, n))
         if bar is not None:
             bar.update(e - s)
         elif callable(progress):
@@ -350,21 +349,13 @@ def _loss(yt, yp, L) -> np.ndarray:
     return (yp.reshape(L, -1) != yt[None, :]).astype(np.float64)
 
 
-def _drain(core, lead, every, n_total) -> xr.Dataset:
+def _drain(core, lead, n_total) -> xr.Dataset:
     """Dataset of the finished checkpoint rows of the chunks processed since the last drain."""
-    pieces = core._outputs
-    core._outputs = []
-    positions, outs, outcs = [], [], []
-    for pos, out, outc in pieces:
-        keep = ((pos + 1) % every == 0) | (pos == n_total - 1)
-        positions.append(pos[keep])
-        outs.append(out[:, keep])
-        outcs.append(outc[:, keep])
-    return _build_dataset(core, lead, np.concatenate(positions), np.concatenate(outs, axis=1),
-                          np.concatenate(outcs, axis=1))
+    positions, out, outc = core.drain(final=core.n_seen == n_total)
+    return _build_dataset(core, lead, positions, out, outc)
 
 
 def _empty_rows(core):
     L, E = core.L, len(core.specs)
-    return (np.zeros(0, dtype=np.int64), np.zeros((L, 0, E, len(core.scalar))),
-            np.zeros((L, 0, E, len(core.per_class), core.k)))
+    return (np.zeros(0, dtype=np.int64), np.zeros((L, E, len(core.scalar), 0)),
+            np.zeros((L, E, len(core.per_class), 0, core.k)))
