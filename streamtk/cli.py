@@ -10,7 +10,6 @@ failed, 130 when interrupted.
 from __future__ import annotations
 
 import argparse
-import inspect
 import sys
 from pathlib import Path
 
@@ -118,13 +117,6 @@ def _split_list(text, name, cast=str):
         raise UsageError(f"{name} must be a comma-separated list of {cast.__name__}, got {text!r}") from None
 
 
-def _evaluator_supports_adwin() -> bool:
-    from .curves import Evaluator, evaluate
-
-    return ("adwin" in inspect.signature(evaluate).parameters
-            and "adwin" in inspect.signature(Evaluator.__init__).parameters)
-
-
 def _log_classes(log):
     from .labels import encode_labels
 
@@ -156,7 +148,7 @@ def _cmd_evaluate(args) -> int:
         raise UsageError(f"--chunk-size must be a positive integer, got {args.chunk_size}")
     options = dict(classes=_log_classes(log), windows=args.window or (), fading=args.fading or (), every=every,
                    metrics=metrics, convention=args.convention)
-    if getattr(args, "adwin", None):
+    if args.adwin:
         options["adwin"] = args.adwin
     ev = Evaluator(**options)
     bar = _progress(n, "evaluate", _progress_enabled(args))
@@ -455,7 +447,7 @@ def build_parser() -> argparse.ArgumentParser:
              "  streamtk evaluate run.csv --window 1000 --fading 0.999 --every 100 -o curves.nc\n"
              "  streamtk evaluate run.pred --convention moa --window 1000 --metrics accuracy,kappa,kappa_per\n")
     _add_log_args(p)
-    _add_estimator_args(p, adwin=_evaluator_supports_adwin())
+    _add_estimator_args(p, adwin=True)
     p.add_argument("--metrics", help="comma-separated metric names (default: every applicable one)")
     p.add_argument("--convention", choices=["streamtk", "moa"], default="streamtk",
                    help="'moa' reproduces MOA's evaluators exactly (default streamtk)")

@@ -61,19 +61,15 @@ def test_evaluate_writes_the_library_result_chunk_by_chunk(files, capsys, tmp_pa
     assert f"wrote {out}" in text
 
 
-def test_evaluate_adwin_option_when_the_engine_has_it(files, capsys, tmp_path):
-    from streamtk.cli import _evaluator_supports_adwin
-
-    if not _evaluator_supports_adwin():
-        rc, _, err = run(capsys, "evaluate", files["csv"], "--adwin", 0.002)
-        assert rc == 2 and "unrecognized arguments: --adwin" in err
-        return
+def test_evaluate_adwin_option(files, capsys, tmp_path):
     out = tmp_path / "adwin.nc"
     rc, _, _ = run(capsys, "evaluate", files["nc"], "--adwin", 0.002, "--metrics", "accuracy", "-o", out, "-q")
     assert rc == 0
     log = files["log"]
     ref = streamtk.evaluate(log.y_true.values, log.y_pred, adwin=[0.002], metrics=["accuracy"], every=N // 1000)
     np.testing.assert_array_equal(open_dataset(out).accuracy.values, ref.accuracy.values)
+    rc, _, err = run(capsys, "evaluate", files["csv"], "--adwin", 1.5)
+    assert_one_line_error(rc, err, "1.5")
 
 
 def test_evaluate_quiet_and_progress(files, capsys):
