@@ -136,7 +136,6 @@ def _drifts_of(args, log):
 
 # --------------------------------------------------------------------------- evaluate
 def _cmd_evaluate(args) -> int:
-    from .curves import Evaluator
     from .demo import summary_table
 
     _check_output(args.output)
@@ -150,18 +149,11 @@ def _cmd_evaluate(args) -> int:
                    metrics=metrics, convention=args.convention)
     if args.adwin:
         options["adwin"] = args.adwin
-    ev = Evaluator(**options)
-    bar = _progress(n, "evaluate", _progress_enabled(args))
     weights = log["weights"] if "weights" in log else None
-    try:
-        for start in range(0, n, args.chunk_size):
-            part = slice(start, min(n, start + args.chunk_size))
-            w = None if weights is None else weights.isel(time=part).values
-            ev.update(log.y_true.isel(time=part).values, log.y_pred.isel(time=part), w)
-            bar.update(part.stop - part.start)
-    finally:
-        bar.close()
-    ds = ev.result()
+    if args.scores:
+        ds = _evaluate_with_scores(args, log, options, weights)
+    else:
+        ds = _evaluate_chunked(args, log, options, weights)
     ds.attrs["source_log"] = str(args.log)
     drifts = _drifts_of(args, log)
     if drifts:
@@ -172,6 +164,34 @@ def _cmd_evaluate(args) -> int:
         _say(args, f"\nwrote {out} ({n} instances, {ds.sizes.get('model', 1)} model(s), "
                    f"{ds.sizes['estimator']} estimator(s), {ds.sizes['time']} checkpoints)")
     return 0
+
+
+def _evaluate_with_scores(args, log, options, weights):
+    """One pass with the class scores (the exact AUC ranks the whole stream, so no chunks)."""
+    from .curves import evaluate
+
+    if "y_score" not in log:
+        raise UsageError(f"{args.log} holds no class scores (y_score); drop --scores")
+    w = None if weights is None else weights.values
+    return evaluate(log.y_true.values, log.y_pred, y_score=log.y_score, weights=w, **options)
+
+
+def _evaluate_chunked(args, log, options, weights):
+    """Chunk by chunk with a progress bar (identical to one pass)."""
+    from .curves import Evaluator
+
+    n = log.sizes["time"]
+    ev = Evaluator(**options)
+    bar = _progress(n, "evaluate", _progress_enabled(args))
+    try:
+        for start in range(0, n, args.chunk_size):
+            part = slice(start, min(n, start + args.chunk_size))
+            w = None if weights is None else weights.isel(time=part).values
+            ev.update(log.y_true.isel(time=part).values, log.y_pred.isel(time=part), w)
+            bar.update(part.stop - part.start)
+    finally:
+        bar.close()
+    return ev.result()
 
 
 # --------------------------------------------------------------------------- compare
@@ -445,12 +465,15 @@ def build_parser() -> argparse.ArgumentParser:
              "prequential estimator plus every window and fading factor given; print the final values and "
              "write the curves.",
              "  streamtk evaluate run.csv --window 1000 --fading 0.999 --every 100 -o curves.nc\n"
-             "  streamtk evaluate run.pred --convention moa --window 1000 --metrics accuracy,kappa,kappa_per\n")
+             "  streamtk evaluate run.pred --convention moa --window 1000 --metrics accuracy,kappa,kappa_per\n"
+             "  streamtk evaluate run.parquet --scores --fading 0.999 -o curves.nc   (adds AUC, log loss, Brier)\n")
     _add_log_args(p)
     _add_estimator_args(p, adwin=True)
     p.add_argument("--metrics", help="comma-separated metric names (default: every applicable one)")
     p.add_argument("--convention", choices=["streamtk", "moa"], default="streamtk",
                    help="'moa' reproduces MOA's evaluators exactly (default streamtk)")
+    p.add_argument("--scores", action="store_true",
+                   help="also evaluate the log's class scores (y_score): AUC, log loss, Brier (one pass, no chunks)")
     p.add_argument("--chunk-size", type=int, default=1_000_000, metavar="N",
                    help="instances per chunk (default 1000000)")
     p.add_argument("-o", "--output", help="write the curves to this .nc or .zarr file")

@@ -41,6 +41,8 @@ def summary_table(ds, metrics=None, *, estimators=None) -> str:
     """
     if metrics is None:
         metrics = [m for m in TABLE_METRICS if m in ds]
+        auc = [m for m in ("auc", "auc_macro") if m in ds and "class" not in ds[m].dims]
+        metrics += auc[:1]  # scores were evaluated
     metrics = list(metrics)
     missing = [m for m in metrics if m not in ds]
     if missing:

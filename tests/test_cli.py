@@ -72,6 +72,20 @@ def test_evaluate_adwin_option(files, capsys, tmp_path):
     assert_one_line_error(rc, err, "1.5")
 
 
+def test_evaluate_scores(files, capsys, tmp_path):
+    out = tmp_path / "auc.nc"
+    rc, text, _ = run(capsys, "evaluate", files["nc"], "--scores", "-f", 0.999, "--every", 200, "-o", out)
+    assert rc == 0
+    log = files["log"]
+    ref = streamtk.evaluate(log.y_true.values, log.y_pred, y_score=log.y_score, fading=[0.999], every=200)
+    got = open_dataset(out)
+    np.testing.assert_array_equal(got.auc_macro.values, ref.auc_macro.values)
+    np.testing.assert_array_equal(got.log_loss.values, ref.log_loss.values)
+    assert "auc_macro" in text.splitlines()[0]
+    rc, _, err = run(capsys, "evaluate", files["csv"], "--scores")
+    assert_one_line_error(rc, err, "no class scores")
+
+
 def test_evaluate_quiet_and_progress(files, capsys):
     rc, out, err = run(capsys, "evaluate", files["csv"], "--metrics", "accuracy", "-q")
     assert rc == 0 and out == "" and err == ""  # stderr is not a terminal: no bar by default
