@@ -235,10 +235,11 @@ def run_demo(outdir=".", *, n=100_000, seed=0, quiet=False) -> dict:
         print(comparison_table(cmp))
         print(f"\nDrift detectors on the adaptive model's errors (true drifts at {drifts[0]} and {drifts[1]})\n")
         print(detector_table(alarms, scores, drifts))
+        verdict = ("temporal dependence: read kappa_per / the Persistent baseline" if bool(qt.temporal_dependence)
+                   else "no strong dependence")
         print(f"\nTemporal dependence of the labels: P(M) = {float(last_dep.p_m):.3f}, "
               f"P(T) = {float(last_dep.p_t):.3f}; quick test on the first 100 labels: "
-              f"p_per = {float(qt.p_per):.2f} vs p_maj = {float(qt.p_maj):.2f} -> "
-              f"{'temporal dependence: use kappa_per / Persistent baselines' if bool(qt.temporal_dependence) else 'no strong dependence'}")
+              f"p_per = {float(qt.p_per):.2f} vs p_maj = {float(qt.p_maj):.2f} -> {verdict}")
         print(f"\nwrote {nc} and {png} ({n} instances, {ds.sizes['model']} models, {ds.sizes['estimator']} "
               f"estimators, {elapsed:.1f} s)")
     return {"netcdf": nc, "png": png, "seconds": elapsed, "dataset": ds, "comparison": cmp, "detectors": runs,

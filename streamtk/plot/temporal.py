@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from ._common import draw_drifts, new_axes, require, select, x_of
 
 __all__ = ["plot_dependence", "plot_evidence"]
