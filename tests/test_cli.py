@@ -308,3 +308,13 @@ def test_plot_a_group_of_a_netcdf_file(files, capsys, tmp_path):
     assert rc == 0 and (tmp_path / "c.png").stat().st_size > 20_000
     rc, _, err = run(capsys, "plot", path, "--group", "nope")
     assert_one_line_error(rc, err, "no group 'nope'", "groups: comparison")
+
+
+def test_console_script(tmp_path):
+    import shutil
+
+    exe = shutil.which("streamtk")
+    if exe is None:
+        pytest.skip("the streamtk console script is not installed (pip install -e .)")
+    r = subprocess.run([exe, "plot", str(tmp_path / "x.nc")], capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.strip() == f"streamtk plot: error: {tmp_path / 'x.nc'}: no such file"
