@@ -35,6 +35,9 @@ state with streamtk's formulas.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
 import numpy as np
 
 from . import metrics as _metrics
@@ -48,6 +51,24 @@ from .labels import MISSING, Encoding, encode_labels
 from .score_curves import score_losses
 
 ADWIN_DEFAULTS = {"max_buckets": 5, "clock": 32, "min_window": 5, "variant": "moa"}
+
+
+def in_parallel(run, L: int) -> None:
+    """Call ``run(lo, hi)`` on contiguous groups of the ``L`` leading series, one thread each.
+
+    The kernels release the GIL (``nogil=True``), so the groups run in parallel on
+    ``numba.config.NUMBA_NUM_THREADS`` threads (set ``NUMBA_NUM_THREADS=1`` for one
+    core). Threads instead of ``prange`` keep the engine's compile time down.
+    """
+    nthreads = max(1, min(int(numba.config.NUMBA_NUM_THREADS), L))
+    if nthreads == 1:
+        run(0, L)
+        return
+    bounds = np.linspace(0, L, nthreads + 1).round().astype(int)
+    with ThreadPoolExecutor(max_workers=nthreads) as pool:
+        futures = [pool.submit(run, int(lo), int(hi)) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+        for f in futures:
+            f.result()
 
 
 def _check_adwin_options(options) -> dict:
@@ -266,51 +287,38 @@ class EngineCore:
         # time last: each metric's curve per estimator is contiguous (and written contiguously)
         out = np.empty((L, len(self.specs), len(self.scalar), C), dtype=np.float64)
         outc = np.empty((L, len(self.specs), len(self.per_class), C, self.k), dtype=np.float64)
-        K.run(
-            np.ascontiguousarray(yt, dtype=np.int32),
-            np.ascontiguousarray(yp, dtype=np.int32),
-            np.ascontiguousarray(w, dtype=np.float64),
-            qq,
-            self.kinds,
-            self.wsize,
-            self.alphas,
-            self.hslot,
-            self.aslot,
-            self.deltas,
-            *self.adwin_state,
-            self.adwin_options["clock"],
-            self.adwin_options["min_window"],
-            ADWIN_VARIANTS[self.adwin_options["variant"]],
-            self.convention == "moa",
-            dense,
-            self.pos,
-            self.k,
-            self.hist_start,
-            h,
-            ck_index,
-            self.sc,
-            self.cls,
-            self.ptr,
-            self.prev,
-            per,
-            maj,
-            self.metric_ids,
-            self.metric_arg,
-            self.class_ids,
-            float(self.k),
-            out,
-            outc,
-        )
+        yt32 = np.ascontiguousarray(yt, dtype=np.int32)
+        yp32 = np.ascontiguousarray(yp, dtype=np.int32)
+        w64 = np.ascontiguousarray(w, dtype=np.float64)
+        opts = self.adwin_options
+
+        def run(lo, hi):
+            a = slice(lo, hi)
+            K.run(
+                yt32, yp32[a], w64[a], qq[a], self.kinds, self.wsize, self.alphas, self.hslot, self.aslot,
+                self.deltas, *(st[a] for st in self.adwin_state), opts["clock"], opts["min_window"],
+                ADWIN_VARIANTS[opts["variant"]], self.convention == "moa", dense, self.pos, self.k,
+                self.hist_start, h, ck_index, self.sc[a], self.cls[a], self.ptr[a], self.prev[a], per[a], maj[a],
+                self.metric_ids, self.metric_arg, self.class_ids, float(self.k), out[a], outc[a],
+            )
+
+        in_parallel(run, L)
         if self.convention == "moa" and self.n_adwin:
             eidx = np.flatnonzero(self.kinds == F.KIND_ADWIN).astype(np.int64)
-            run_moa_adwin(
-                np.ascontiguousarray(yt, dtype=np.int32), np.ascontiguousarray(yp, dtype=np.int32),
-                np.ascontiguousarray(w, dtype=np.float64), eidx, self.deltas[eidx], *self.moa_adwin_state,
-                self.adwin_options["clock"], self.adwin_options["min_window"],
-                ADWIN_VARIANTS[self.adwin_options["variant"]], self.k, h, ck_index, self.moa_adwin_prev,
-                self.moa_adwin_seen, self.pos, float(self.k), self.metric_ids, self.metric_arg, self.class_ids,
-                out, outc,
-            )
+            Q = 2 * self.k + 3
+            EA = self.n_adwin
+
+            def run_moa(lo, hi):
+                a = slice(lo, hi)
+                st = tuple(arr[lo * EA * Q: hi * EA * Q] for arr in self.moa_adwin_state)
+                run_moa_adwin(
+                    yt32, yp32[a], w64[a], eidx, self.deltas[eidx], *st, opts["clock"], opts["min_window"],
+                    ADWIN_VARIANTS[opts["variant"]], self.k, h, ck_index, self.moa_adwin_prev[a],
+                    self.moa_adwin_seen[a], self.pos, float(self.k), self.metric_ids, self.metric_arg,
+                    self.class_ids, out[a], outc[a],
+                )
+
+            in_parallel(run_moa, L)
         self._outputs.append((positions, out, outc))
         self.n_seen = start + T
         self._keep_history(yt, yp, w if weights is not None else None, qq, per, maj)

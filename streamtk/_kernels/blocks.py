@@ -48,7 +48,7 @@ def _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fadi
     BPv = sc[BP]
     mb = sc[BI]
     nck = ck_index.shape[0]
-    ns = 0
+    ns = np.int64(0)  # np.int64: a literal 0 would make numba compile callees once more for Literal[int]
     c_first = ci
     for t in range(b0, b1):
         y = ytrue[t]
@@ -147,7 +147,7 @@ def _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, pt, perhit, majh
     variable = wvar.shape[0] > 0
     lim = wsize
     nck = ck_index.shape[0]
-    ns = 0
+    ns = np.int64(0)  # np.int64: a literal 0 would make numba compile callees once more for Literal[int]
     c_first = ci
     for t in range(b0, b1):
         y = ytrue[t]
@@ -292,7 +292,7 @@ def dense_windows2(ytrue, yp, b0, b1, wins, wsize, hslot, sc, cls, ptr, perhit, 
     mask = ring.shape[1] - 1
     nw = wins.shape[0]
     nck = ck_index.shape[0]
-    ns = 0
+    ns = np.int64(0)  # np.int64: a literal 0 would make numba compile callees once more for Literal[int]
     c_first = ci
     i0 = b0 & mask
     s_n = ring[0, i0]
@@ -340,12 +340,12 @@ def dense_windows2(ytrue, yp, b0, b1, wins, wsize, hslot, sc, cls, ptr, perhit, 
                 c = cls[e]
                 s = sc[e]
                 take_snapshot(snap[e], ns, s[EW], s[EN], s[EC], 1.0, s[BW], s[BN], s[BM], s[BP], s, c[0], c[1],
-                              c[2], 2, 0)
+                              c[2], np.int64(2), np.int64(0))
             ns += 1
             ci += 1
     for j in range(nw):
         if ns > 0:
-            finalise_columns(snap[wins[j]], ns, 2, 0, moa, pos, n_classes_total, metric_ids, metric_arg, class_ids,
+            finalise_columns(snap[wins[j]], ns, np.int64(2), np.int64(0), moa, pos, n_classes_total, metric_ids, metric_arg, class_ids,
                              out, outc, c_first, wins[j], np.nan, tmp)
         e = wins[j]
         held = ptr[e, P_EC]

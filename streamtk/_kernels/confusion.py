@@ -57,7 +57,7 @@ from .finalise import BLOCK, F_Q, KIND_ADWIN, KIND_FADING, KIND_WINDOW, N_TMP
 # the one-pass driver
 
 
-@nb.njit(cache=True, parallel=True, error_model="numpy")
+@nb.njit(cache=True, nogil=True, error_model="numpy")
 def run(
     ytrue,  # (T,) int32 codes, -1 = missing label
     ypred,  # (L, T) int32 codes
@@ -115,12 +115,12 @@ def run(
     hl = 1
     while hl < maxw + 2:
         hl *= 2
-    for l in nb.prange(L):
+    for l in range(L):
         yp = ypred[l]
         wl = weights[l]
         ql = q[l]
         ph = perhit[l]
-        ci0 = 0
+        ci0 = np.int64(0)  # not a literal: callees are compiled once, for int64
         ring = np.zeros((6, hl), dtype=np.float64)
         mring = np.zeros((nwin, hl), dtype=np.float64)
         snap = np.empty((E, F_Q + nq + 3 * k, BLOCK), dtype=np.float64)

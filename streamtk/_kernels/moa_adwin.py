@@ -28,7 +28,7 @@ def _estimate(ist, fst, i):
     return fst[i, TOTAL] / ist[i, WIDTH]
 
 
-@nb.njit(cache=True, parallel=True, error_model="numpy")
+@nb.njit(cache=True, nogil=True, error_model="numpy")
 def run_moa_adwin(ytrue, ypred, weights, eidx, deltas, a_sums, a_vars, a_counts, a_ist, a_fst, clock, min_window,
                   variant, k, t_begin, ck_index, prev, seen, pos, n_classes_total, metric_ids, metric_arg,
                   class_ids, out, outc):
@@ -39,7 +39,7 @@ def run_moa_adwin(ytrue, ypred, weights, eidx, deltas, a_sums, a_vars, a_counts,
     Q = 2 * k + 3
     has_w = weights.shape[1] > 0
     nck = ck_index.shape[0]
-    for l in nb.prange(L):
+    for l in range(L):
         work = np.empty((4, a_sums.shape[1] * a_sums.shape[2]), dtype=np.float64)
         row = np.empty(k, dtype=np.float64)
         col = np.empty(k, dtype=np.float64)
@@ -49,13 +49,13 @@ def run_moa_adwin(ytrue, ypred, weights, eidx, deltas, a_sums, a_vars, a_counts,
         widths = np.empty(BLOCK, dtype=np.float64)
         tmp = np.empty((N_TMP, BLOCK), dtype=np.float64)
         for a in range(EA):
-            b = (l * EA + a) * Q
+            b = (l * EA + a) * Q  # ADWIN instance of quantity 0 (state arrays cover these leads only)
             d = deltas[a]
             e = eidx[a]
             pv = prev[l, a]
             tw = seen[l, a]
-            ci = 0
-            ns = 0
+            ci = np.int64(0)
+            ns = np.int64(0)
             for t in range(t_begin, T):
                 y = ytrue[t]
                 w = weights[l, t] if has_w else 1.0
@@ -89,18 +89,18 @@ def run_moa_adwin(ytrue, ypred, weights, eidx, deltas, a_sums, a_vars, a_counts,
                         row[i] = _estimate(a_ist, a_fst, b + 1 + k + i)
                     take_snapshot(snap, ns, 1.0, 1.0 if tw > 0.0 else 0.0, _estimate(a_ist, a_fst, b), 1.0, 1.0,
                                   1.0, _estimate(a_ist, a_fst, b + 2 * k + 2), _estimate(a_ist, a_fst, b + 2 * k + 1),
-                                  dummy, row, col, dia, k, 0)
+                                  dummy, row, col, dia, k, np.int64(0))
                     widths[ns] = a_ist[b, WIDTH]
                     ns += 1
                     ci += 1
                     if ns == BLOCK or ci == nck:
                         c0 = ci - ns
-                        finalise_columns(snap, ns, k, 0, True, pos, n_classes_total, metric_ids, metric_arg,
+                        finalise_columns(snap, ns, k, np.int64(0), True, pos, n_classes_total, metric_ids, metric_arg,
                                          class_ids, out[l], outc[l], c0, e, np.nan, tmp)
                         for j in range(metric_ids.shape[0]):
                             if metric_ids[j] == M_N_INSTANCES:
                                 for i in range(ns):
                                     out[l, e, j, c0 + i] = widths[i]
-                        ns = 0
+                        ns = np.int64(0)
             prev[l, a] = pv
             seen[l, a] = tw
