@@ -18,11 +18,12 @@ import importlib
 from ._version import __version__
 from .curves import Evaluator, evaluate, evaluate_holdout
 from .metrics import REGISTRY as METRICS
+from . import accessor as _accessor  # noqa: F401  (registers the ``ds.streamtk`` accessor)
 
 _SUBMODULES = {
     "arff", "baselines", "bounds", "correction", "datasets", "drift", "engine", "estimators", "experiments",
     "folds", "io", "labels", "metrics", "noise", "plot", "scores", "shuffle", "simulate", "stats", "temporal",
-    "validation", "compare", "losses", "scale",
+    "validation", "compare", "losses", "distributed", "outofcore", "cli", "demo", "accessor",
 }
 _FUNCTIONS = {
     "label_dependence": "temporal", "LabelDependence": "temporal", "quick_test": "temporal",
@@ -36,6 +37,7 @@ _FUNCTIONS = {
     "loss_curves": "losses", "regression_curves": "losses", "regression_losses": "losses",
     "resource_curves": "losses",
     "auc_curves": "scores", "roc_pr_curves": "scores", "log_loss": "scores", "brier_score": "scores",
+    "evaluate_dask": "distributed", "evaluate_store": "outofcore",
 }
 
 __all__ = ["__version__", "evaluate", "Evaluator", "evaluate_holdout", "METRICS", *sorted(_FUNCTIONS)]

@@ -90,11 +90,16 @@ def _prepare(y_true, y_pred, weights, lead_dims):
     if yp2.shape[1] != n:
         raise ValueError(f"y_pred has {yp2.shape[1]} instances along its last axis but y_true has {n}")
     if isinstance(weights, xr.DataArray):
-        w2, wlead, _ = split_leading(weights, "weights")
-        if wlead.names and wlead.names != lead.names:
-            weights = weights.broadcast_like(y_pred if isinstance(y_pred, xr.DataArray) else weights)
-            w2, _, _ = split_leading(weights.transpose(*lead.names, ...), "weights")
-        weights = w2 if wlead.names else w2[0]
+        # align a labelled weight array with y_pred's leading dims by name (time last)
+        tdim = weights.dims[-1]
+        extra = [d for d in weights.dims[:-1] if d not in lead.names]
+        if extra:
+            raise ValueError(f"weights has dims {extra} that y_pred does not have (y_pred's: {lead.names})")
+        w = weights
+        for name, size in zip(lead.names, lead.shape):
+            if name not in w.dims:
+                w = w.expand_dims({name: size})
+        weights = w.transpose(*lead.names, tdim).values
     return y_true, yp2, lead, tcoords, n, weights
 
 

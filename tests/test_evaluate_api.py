@@ -205,3 +205,17 @@ def test_weights_broadcast_against_leading_dims():
                                           one.accuracy.values)
     with pytest.raises(ValueError, match="do not broadcast"):
         streamtk.evaluate(y, preds, weights=np.ones((3, 40)))
+
+
+def test_dataarray_weights_align_by_dim_name():
+    y, p = _stream(30)
+    preds = xr.DataArray(np.stack([[p, y], [y, p], [p, p]]), dims=("model", "fold", "time"))
+    rng = np.random.default_rng(1)
+    mask = xr.DataArray(rng.choice([0.0, 1.0], size=(2, 30)), dims=("fold", "time"))  # per fold, shared by models
+    ds = streamtk.evaluate(y, preds, weights=mask, windows=[4])
+    for i in range(3):
+        for j in range(2):
+            one = streamtk.evaluate(y, preds.values[i, j], weights=mask.values[j], windows=[4])
+            np.testing.assert_array_equal(ds.accuracy.values[i, j], one.accuracy.values)
+    with pytest.raises(ValueError, match="weights has dims"):
+        streamtk.evaluate(y, preds, weights=xr.DataArray(np.ones((2, 30)), dims=("run", "time")))
