@@ -388,7 +388,8 @@ def dataset_log(ctx, name, n, *, models=("NB", "HT", "HAT"), order="original", s
         X = np.asarray(augment_with_past_labels(X, y, order=1, classes=st.classes), dtype=float)
         feats = feats + [f"prev_label_{c}" for c in range(X.shape[1] - len(feats))]
     key = f"{name}_{order}{'_aug' if augmented else ''}_s{seed}_n{n}_{'-'.join(models)}"
-    desc = (f"{'+'.join(models)} test-then-train on {name} ({order} order{', seed %d' % seed if order != 'original' else ''}"
+    seed_txt = f", seed {seed}" if order != "original" else ""
+    desc = (f"{'+'.join(models)} test-then-train on {name} ({order} order{seed_txt}"
             f"{', inputs + previous label' if augmented else ''}), first {n} instances")
     log = river_log(ctx, key, dataset_stream(X, y, feats), learner_factories(models, seed),
                     classes=st.classes.tolist(), n=n, description=desc)

@@ -117,7 +117,8 @@ def compute(ctx):
 
 def run(ctx):
     """Bifet et al. 2015 Tables 2-4 at reduced scale."""
-    sec = ctx.section("bifet_tables2_4", "Bifet et al. 2015 — Tables 2-4 (Type I / II rejection rates, reduced scale)",
+    sec = ctx.section("bifet_tables2_4",
+                      "Bifet et al. 2015 — Tables 2-4 (Type I / II rejection rates, reduced scale)",
                       "seed 000, sec. 4.1, Tables 2, 3 (McNemar) and 4 (Wilcoxon)")
     n, runs, res = compute(ctx)
     get = {(t, v, c, s): f for t, v, c, s, f in res}

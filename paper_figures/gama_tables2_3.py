@@ -105,7 +105,8 @@ def _cell(s):
 
 def run(ctx):
     """Gama et al. 2013 Tables 2-3 at reduced scale."""
-    sec = ctx.section("gama_tables2_3", "Gama et al. 2013 — Tables 2-3 (Page-Hinkley detection delays, reduced scale)",
+    sec = ctx.section("gama_tables2_3",
+                      "Gama et al. 2013 — Tables 2-3 (Page-Hinkley detection delays, reduced scale)",
                       "seed 004, sec. 5.2-5.3, Tables 2 and 3")
     streams, drift, runs, out = compute(ctx)
     rows = []
