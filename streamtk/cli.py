@@ -381,7 +381,9 @@ def _cmd_figures(args) -> int:
         cmd = [sys.executable, str(make_all)]
         cmd += ["--list"] if args.list else []
         cmd += ["--quick"] if args.quick else []
-        cmd += ["--out", str(Path(args.out).resolve())] if args.out else []
+        if not args.list:
+            # never write into the repository: default to ./paper_figures_output in the working directory
+            cmd += ["--out", str(Path(args.out or "paper_figures_output").resolve())]
         cmd += ["--data", str(Path(args.data).resolve())] if args.data else []
         cmd += ["--only", *args.only] if args.only else []
         rc = subprocess.run(cmd).returncode
