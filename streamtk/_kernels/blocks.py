@@ -65,9 +65,9 @@ def _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fadi
                 N += m
                 row[y] += g
                 col[yp_t] += g
-                if y == yp_t:
-                    C += g
-                    dia[y] += g
+                gh = g if y == yp_t else 0.0  # branch-free: hits are unpredictable
+                C += gh
+                dia[y] += gh
                 for j in range(nq):
                     sc[EQ + j] += g * ql[j, t]
                 if fading and m > RENORM:
