@@ -45,6 +45,7 @@ SCRIPTS = (
     "gama_fig4_7",
     "gama_fig8",
     "gama_tables2_3",
+    "gama_slides_fading_delay",
     "gama_appendix_a",
     "amidst_auc",
 )

@@ -219,3 +219,17 @@ def test_gama_tables2_3_pattern_on_cached_logs(quick_run, data_dir):
     assert d["fading=0.997"] < d["fading=0.999"] < d["fading=0.9994"]
     ratio = float(t3.sel(model="NBa", estimator="fading_ratio=0.9994/0.997")["delay_mean"].squeeze())
     assert ratio < d["fading=0.997"]
+
+
+def test_gama_slides_fading_delay_pattern(tmp_path):
+    # the slides' finding: smaller fading factors detect sooner; the unfaded estimate is slowest
+    from paper_figures import gama_slides_fading_delay as script
+
+    ctx = Context(tmp_path, quick=True)
+    seg, drifts, runs, ph = script.compute(ctx)
+    d = script.delays(ph, drifts, 5 * seg)
+    first = [d[f"fading={a!r}"][:, 0].mean() for a in script.FADING]
+    assert np.all(np.diff(first) >= -5), first  # non-decreasing up to noise
+    pre = d["prequential"]
+    assert np.isnan(pre).sum() > 0 or pre[:, 0].mean() > 3 * first[-1]
+    assert not np.isnan(np.stack([d[f"fading={a!r}"] for a in script.FADING])).any()
