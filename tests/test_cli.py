@@ -279,7 +279,7 @@ def test_figures_lists_the_repository_scripts(capsys):
 
     folder = _figures_dir(None)
     if not (folder / "make_all.py").exists():
-        pytest.skip(f"no paper_figures/make_all.py in {folder} (not a source checkout)")
+        pytest.skip(reason=f"no paper_figures/make_all.py in {folder} (not a source checkout)")
     r = subprocess.run([sys.executable, "-m", "streamtk", "figures", "--list"], capture_output=True, text=True)
     assert r.returncode == 0
     listed = set(r.stdout.split())
@@ -315,6 +315,6 @@ def test_console_script(tmp_path):
 
     exe = shutil.which("streamtk")
     if exe is None:
-        pytest.skip("the streamtk console script is not installed (pip install -e .)")
+        pytest.skip(reason="the streamtk console script is not installed (pip install -e .)")
     r = subprocess.run([exe, "plot", str(tmp_path / "x.nc")], capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.strip() == f"streamtk plot: error: {tmp_path / 'x.nc'}: no such file"

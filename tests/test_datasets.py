@@ -244,7 +244,7 @@ def test_fetch_from_the_scikit_multiflow_wheel(isolated, name):
     except D.FetchError as exc:
         if _pypi_reachable():
             raise
-        pytest.skip(f"PyPI (pypi.org:443) is unreachable, so pip download cannot run: {exc}")
+        pytest.skip(reason=f"PyPI (pypi.org:443) is unreachable, so pip download cannot run: {exc}")
     assert stored == isolated / "cache" / D.info(name).relpath
     assert D.find(name) == stored  # STREAMTK_DATA is unset: found in the cache
     rows, k, pm, pt = README_STATS[name]
