@@ -132,6 +132,7 @@ class Context:
     quick: bool = True
     data: Path | None = None
     cache: Path | None = None
+    producer: str = "river"  # "river" or "capymoa" (MOA through capymoa, when installed)
     report: Report = field(default_factory=Report)
     current: Section | None = None
 
@@ -145,6 +146,11 @@ class Context:
         self.cache.mkdir(parents=True, exist_ok=True)
         if self.data is not None:
             self.data = Path(self.data)
+        if self.producer not in ("river", "capymoa"):
+            raise ValueError(f"producer must be 'river' or 'capymoa', got {self.producer!r}")
+        if self.producer == "capymoa" and not has_capymoa():
+            raise ValueError("producer 'capymoa' needs the capymoa package (pip install capymoa; it ships MOA's jar "
+                             "and needs a Java runtime)")
 
     # data through the project loader only
     def load(self, name):
@@ -190,6 +196,95 @@ def river_version():
     import river
 
     return f"river {river.__version__}"
+
+
+def has_capymoa() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("capymoa") is not None
+
+
+class MoaLearner:
+    """A MOA classifier (through capymoa) behind river's ``predict_proba_one`` / ``learn_one``.
+
+    The MOA schema (numeric attributes in first-seen order, the nominal class with the given
+    labels) is built from the first instance; an attribute missing from a later instance is
+    passed as NaN (MOA's missing value). MOA's class votes are returned as probabilities.
+    """
+
+    #: river model class name -> capymoa classifier class name
+    MOA_EQUIVALENT = {
+        "HoeffdingTreeClassifier": "HoeffdingTree",
+        "GaussianNB": "NaiveBayes",
+        "HoeffdingAdaptiveTreeClassifier": "HoeffdingAdaptiveTree",
+        "LeveragingBaggingClassifier": "LeveragingBagging",
+        "ARFClassifier": "AdaptiveRandomForestClassifier",
+    }
+
+    def __init__(self, moa_name, classes):
+        self.moa_name = moa_name
+        self.classes = list(classes)
+        self.model = None
+        self.keys = None
+
+    def _setup(self, x):
+        import capymoa.classifier as cc
+        from capymoa.stream import Schema
+
+        self.keys = list(x)
+        names = [f"x{i}" for i in range(len(self.keys))]
+        self.schema = Schema.from_custom(features=names + ["class"], target="class",
+                                         categories={"class": [str(c) for c in self.classes]}, name="streamtk")
+        self.model = getattr(cc, self.moa_name)(schema=self.schema)
+
+    def _instance(self, x, y=None):
+        from capymoa.core import Instance, LabeledInstance
+
+        # an attribute absent from this instance is missing (NaN, MOA's missing value)
+        arr = np.array([float(x.get(k, np.nan)) for k in self.keys])
+        if y is None:
+            return Instance.from_array(self.schema, arr)
+        return LabeledInstance.from_array(self.schema, arr, self.classes.index(y))
+
+    def predict_proba_one(self, x):
+        if self.model is None:
+            self._setup(x)
+        votes = self.model.predict_proba(self._instance(x))
+        if votes is None:
+            return {}
+        return {c: float(v) for c, v in zip(self.classes, votes)}
+
+    def learn_one(self, x, y):
+        if self.model is None:
+            self._setup(x)
+        self.model.train(self._instance(x, y))
+
+
+def producer_models(ctx, models: dict, classes) -> dict:
+    """The factories to use: the river ones, or their MOA equivalents when ``ctx.producer == "capymoa"``.
+
+    Models without a MOA equivalent (wrappers such as the DDM relearner) stay river models; the
+    log's ``producer`` attribute names what made each one.
+    """
+    if ctx.producer != "capymoa":
+        return models
+    out = {}
+    for name, factory in models.items():
+        moa = MoaLearner.MOA_EQUIVALENT.get(type(factory()).__name__)
+        out[name] = (lambda moa=moa: MoaLearner(moa, classes)) if moa else factory
+    return out
+
+
+def producer_name(ctx, learners) -> str:
+    parts = []
+    for m in learners:
+        if isinstance(m, MoaLearner):
+            import capymoa
+
+            parts.append(f"MOA {m.moa_name} via capymoa {capymoa.__version__}")
+        else:
+            parts.append(f"{river_version()} {type(m).__name__}")
+    return "; ".join(parts)
 
 
 # ----------------------------------------------------------------------------- learners
@@ -284,6 +379,9 @@ def river_log(ctx: Context, key: str, stream, models: dict, *, classes, n, descr
     from streamtk.io import make_log, to_netcdf, open_dataset
 
     sec = section or ctx.current
+    if ctx.producer != "river":
+        key = f"{key}_{ctx.producer}"
+    models = producer_models(ctx, models, classes)
     path = ctx.cache / f"{key}.nc"
     if path.exists():
         log = open_dataset(path).load()
@@ -317,7 +415,8 @@ def river_log(ctx: Context, key: str, stream, models: dict, *, classes, n, descr
     if i + 1 < n:
         raise ValueError(f"stream {key!r} ended after {i + 1} items, fewer than n={n}")
     seconds = time.perf_counter() - t0
-    producer = f"{river_version()} ({', '.join(type(m).__name__ for m in learners)})"
+    producer = producer_name(ctx, learners) if ctx.producer != "river" else \
+        f"{river_version()} ({', '.join(type(m).__name__ for m in learners)})"
     log = make_log(np.array(classes)[y_true], np.array(classes)[y_pred], models=names, y_score=y_score,
                    classes=classes, attrs={"producer": producer, "description": description,
                                            "produce_seconds": seconds})
@@ -472,8 +571,9 @@ def script_main(run, argv=None):
     p.add_argument("--quick", action="store_true")
     p.add_argument("--out", default="paper_figures_output")
     p.add_argument("--data", default=None)
+    p.add_argument("--producer", choices=("river", "capymoa"), default="river")
     a = p.parse_args(argv)
-    ctx = Context(Path(a.out), quick=a.quick, data=a.data)
+    ctx = Context(Path(a.out), quick=a.quick, data=a.data, producer=a.producer)
     ok = run_script(run, ctx)
     ctx.report.write(ctx.out / "REPORT.md")
     for s in ctx.report.sections.values():

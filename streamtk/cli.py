@@ -386,6 +386,7 @@ def _cmd_figures(args) -> int:
             cmd += ["--out", str(Path(args.out or "paper_figures_output").resolve())]
         cmd += ["--data", str(Path(args.data).resolve())] if args.data else []
         cmd += ["--only", *args.only] if args.only else []
+        cmd += ["--producer", args.producer] if args.producer != "river" else []
         rc = subprocess.run(cmd).returncode
         if rc != 0:
             print(f"streamtk figures: {make_all} exited with status {rc}", file=sys.stderr)
@@ -548,6 +549,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--out", help="output directory (default: make_all's, ./paper_figures_output)")
     p.add_argument("--data", help="data directory for streamtk.datasets (default $STREAMTK_DATA)")
     p.add_argument("--only", nargs="+", metavar="NAME", help="run only these scripts")
+    p.add_argument("--producer", choices=("river", "capymoa"), default="river",
+                   help="who trains the learners of the recorded logs: river (default) or MOA via capymoa")
     _add_common(p, progress=False)
     p.set_defaults(func=_cmd_figures)
 

@@ -233,3 +233,22 @@ def test_gama_slides_fading_delay_pattern(tmp_path):
     pre = d["prequential"]
     assert np.isnan(pre).sum() > 0 or pre[:, 0].mean() > 3 * first[-1]
     assert not np.isnan(np.stack([d[f"fading={a!r}"] for a in script.FADING])).any()
+
+
+def test_capymoa_producer_makes_the_logs_with_moa(tmp_path, data_dir):
+    # issue 10: MOA (through capymoa, when installed) is offered as the alternative log producer
+    pytest.importorskip("capymoa", reason="the MOA producer needs the optional capymoa package and Java")
+    out = tmp_path / "moa"
+    assert make_all.main(["--quick", "--producer", "capymoa", "--only", "bifet_fig2", "--out", str(out),
+                          "--data", str(data_dir)]) == 0
+    report = (out / "REPORT.md").read_text()
+    assert "MOA HoeffdingTree via capymoa" in report
+    assert "produced with capymoa" in report
+    assert list((out / "cache").glob("*_capymoa.nc"))
+
+
+def test_unknown_or_unavailable_producer_is_refused(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        make_all.main(["--producer", "weka", "--list"])
+    with pytest.raises(ValueError, match="producer must be 'river' or 'capymoa'"):
+        Context(tmp_path, producer="weka")
