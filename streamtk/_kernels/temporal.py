@@ -98,7 +98,7 @@ def dependence_pass(
         run = run0
         tprev = tcursor[e, 0]
         trun = tcursor[e, 1]
-        ci = 0
+        ci = np.int64(0)  # not a literal: callees compile once
         while ci < n_cp and checkpoints[ci] <= start:
             _snapshot(e, ci, g, cnt, trans, ev_n, ev_h, snap_cnt, snap_trans, snap_ev_n, snap_ev_h)
             ci += 1
@@ -228,7 +228,7 @@ def majority_pass(codes, k, kind, param, out):
     """
     n = codes.shape[0]
     counts = np.zeros(k, dtype=np.float64)
-    best = 0
+    best = np.int64(0)
     g = 1.0
     w = int(param) if kind == 1 else 0
     tail = 0
