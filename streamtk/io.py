@@ -504,6 +504,10 @@ def _read_csv_pandas(path: Path, sep: str, opts: dict):
         return None
     if [str(c) for c in frame.columns] != header:  # pandas renamed duplicate or odd names
         return None
+    if frame.isna().to_numpy().any():
+        # a missing value, or a short row that some pandas versions pad with NaN: the exact reader
+        # tells the two apart (and reports the short row with its line and column)
+        return None
 
     def labels(c):
         col = frame[c]
