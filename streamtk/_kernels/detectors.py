@@ -354,7 +354,7 @@ def page_hinkley_grid(
                     q = gmembers[k]
                     if in_sync[r, q]:
                         continue
-                    _ph_private(r, q, vals[sest[q]], start[q], nb, j0, count0, delta, lam, alpha, min_count,
+                    _ph_private(np.int64(r), q, vals[sest[q]], start[q], nb, j0, count0, delta, lam, alpha, min_count,
                                 incremental, direction, reset, ph_state, trace, stat_out, det_out, det_idx,
                                 det_n)  # fmt: skip
                     start[q] = 0
@@ -548,7 +548,7 @@ def ddm_grid(x, count0, min_n, warn_level, drift_level, gstart, gmembers, state,
                     q = gmembers[k]
                     if in_sync[r, q]:
                         continue
-                    _ddm_private(r, q, xrow, start[q], nb, j0, count0, min_n, warn_level, drift_level, state,
+                    _ddm_private(np.int64(r), q, xrow, start[q], nb, j0, count0, min_n, warn_level, drift_level, state,
                                  trace, stat_out, thr_out, wthr_out, warn_out, det_out, det_idx, det_n)  # fmt: skip
                     start[q] = 0
 

@@ -100,7 +100,7 @@ def dependence_pass(
         trun = tcursor[e, 1]
         ci = np.int64(0)  # not a literal: callees compile once
         while ci < n_cp and checkpoints[ci] <= start:
-            _snapshot(e, ci, g, cnt, trans, ev_n, ev_h, snap_cnt, snap_trans, snap_ev_n, snap_ev_h)
+            _snapshot(np.int64(e), ci, g, cnt, trans, ev_n, ev_h, snap_cnt, snap_trans, snap_ev_n, snap_ev_h)
             ci += 1
         for s in range(start, m):
             c = codes[s]
@@ -108,7 +108,7 @@ def dependence_pass(
             if kind == 2:
                 g = g * param
                 if g < RENORM:
-                    _rescale(e, g, cnt, trans, ev_n, ev_h)
+                    _rescale(np.int64(e), g, cnt, trans, ev_n, ev_h)
                     g = 1.0
                 inc = 1.0 / g
             cnt[e, c] += inc
@@ -138,7 +138,7 @@ def dependence_pass(
                     tprev = r
                     trun = 1
             while ci < n_cp and checkpoints[ci] == s + 1:
-                _snapshot(e, ci, g, cnt, trans, ev_n, ev_h, snap_cnt, snap_trans, snap_ev_n, snap_ev_h)
+                _snapshot(np.int64(e), ci, g, cnt, trans, ev_n, ev_h, snap_cnt, snap_trans, snap_ev_n, snap_ev_h)
                 ci += 1
         scale[e] = g
         tcursor[e, 0] = tprev
