@@ -14,7 +14,7 @@ import xarray as xr
 
 from ._version import __version__
 
-__all__ = ["LeadingDims", "split_leading", "base_attrs", "netcdf_safe", "time_coords", "stack_leading"]
+__all__ = ["LeadingDims", "split_leading", "base_attrs", "netcdf_safe", "time_coords"]
 
 DEFAULT_LEADING_NAMES = ("model", "fold", "run")
 
@@ -77,26 +77,6 @@ def split_leading(values, name: str, *, lead_dims=None, time_dim: str | None = N
         coords = {}
     lead = LeadingDims(names, arr.shape[:-1], coords)
     return arr.reshape((lead.size, arr.shape[-1])), lead, time_coord
-
-
-def stack_leading(shapes_and_leads: list):
-    """Broadcast several :class:`LeadingDims` (e.g. of y_pred and weights) to one.
-
-    Each entry is ``LeadingDims``; returns the common one (largest) after
-    checking that the others are equal or scalar (size 1, no dims).
-    """
-    common = None
-    for lead in shapes_and_leads:
-        if lead is None or not lead.names:
-            continue
-        if common is None:
-            common = lead
-        elif (common.names, common.shape) != (lead.names, lead.shape):
-            raise ValueError(
-                f"leading dimensions do not agree: {dict(zip(common.names, common.shape))} vs "
-                f"{dict(zip(lead.names, lead.shape))}"
-            )
-    return common if common is not None else LeadingDims((), (), {})
 
 
 def time_coords(instance: np.ndarray, extra: dict | None = None) -> dict:

@@ -23,6 +23,7 @@ __all__ = [
     "check_same_length",
     "check_window",
     "check_nonnegative_weights",
+    "check_weights",
     "as_tuple_of",
 ]
 
@@ -173,3 +174,25 @@ def as_rng(seed, name: str = "seed") -> np.random.Generator:
         f"{name} must be a non-negative int, a numpy.random.SeedSequence or a "
         f"numpy.random.Generator, got {seed!r}"
     )
+
+
+def check_weights(weights, lead_shape: tuple, n: int, *, against: str = "y_pred", what: str = "prediction"):
+    """Weights broadcastable to ``(*lead_shape, n)`` -> ``(L, n)`` float64, finite and >= 0 (None stays None).
+
+    ``against`` / ``what`` name the array the weights go with, for the error message.
+    """
+    if weights is None:
+        return None
+    w = check_nonnegative_weights(weights, "weights")
+    if w.ndim == 0 or w.shape[-1] != n:
+        got = w.shape[-1] if w.ndim else "no"
+        raise ValueError(f"weights has {got} instances along its last axis but y_true has {n}")
+    try:
+        w = np.broadcast_to(w, tuple(lead_shape) + (n,))
+    except ValueError:
+        L = int(np.prod(lead_shape, dtype=np.int64))
+        raise ValueError(
+            f"weights of shape {w.shape} do not broadcast against {against}'s leading shape {tuple(lead_shape)}: "
+            f"it does not match the {L} {what} series and {n} instances"
+        ) from None
+    return np.ascontiguousarray(w.reshape(-1, n))

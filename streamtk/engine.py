@@ -43,8 +43,8 @@ import numpy as np
 from . import metrics as _metrics
 from ._kernels import confusion as K
 from ._kernels import finalise as F
-from ._validation import check_choice, check_positive_int, check_nonnegative_weights, as_float_array
-from .estimators import build_estimators
+from ._validation import as_float_array, check_choice, check_positive_int, check_weights  # noqa: F401 (re-export)
+from .estimators import build_estimators, checkpoint_positions  # noqa: F401 (re-export)
 from ._kernels.adwin import VARIANT_CODES as ADWIN_VARIANTS, adwin_state_new
 from ._kernels.moa_adwin import run_moa_adwin
 from .labels import MISSING, Encoding, encode_labels
@@ -91,14 +91,6 @@ def _check_adwin_options(options) -> dict:
 __all__ = ["EngineCore", "CONVENTIONS"]
 
 CONVENTIONS = ("streamtk", "moa")
-
-
-def checkpoint_positions(start: int, stop: int, every: int) -> np.ndarray:
-    """0-based positions ``p`` in ``[start, stop)`` with ``(p + 1) % every == 0``."""
-    first = ((start // every) + 1) * every - 1
-    if first < start:
-        first += every
-    return np.arange(first, stop, every, dtype=np.int64)
 
 
 class EngineCore:
@@ -416,24 +408,6 @@ def encode_inputs(y_true, y_pred_2d, *, classes):
         raise ValueError("y_true is empty: there is nothing to evaluate")
     enc, (yt, yp) = encode_labels(y_true, y_pred_2d, classes=classes)
     return enc, yt.astype(np.int32, copy=False), yp.astype(np.int32, copy=False)
-
-
-def check_weights(weights, lead_shape: tuple, n: int) -> np.ndarray | None:
-    """Weights broadcastable to ``(*lead_shape, n)`` -> ``(L, n)`` float64, finite and >= 0."""
-    if weights is None:
-        return None
-    w = check_nonnegative_weights(weights, "weights")
-    if w.ndim == 0 or w.shape[-1] != n:
-        got = w.shape[-1] if w.ndim else "no"
-        raise ValueError(f"weights has {got} instances along its last axis but y_true has {n}")
-    try:
-        w = np.broadcast_to(w, tuple(lead_shape) + (n,))
-    except ValueError:
-        raise ValueError(
-            f"weights of shape {w.shape} do not broadcast against y_pred's leading shape {tuple(lead_shape)} "
-            f"and {n} instances"
-        ) from None
-    return np.ascontiguousarray(w.reshape(-1, n))
 
 
 __all__ += ["encode_inputs", "check_weights", "checkpoint_positions", "MISSING"]

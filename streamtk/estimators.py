@@ -30,7 +30,7 @@ import numpy as np
 
 from ._validation import as_tuple_of, check_fading_factor, check_in_open_unit_interval, check_window
 
-__all__ = ["EstimatorSpec", "build_estimators", "estimator_coords", "KIND_CODES"]
+__all__ = ["EstimatorSpec", "build_estimators", "estimator_coords", "checkpoint_positions", "KIND_CODES"]
 
 #: integer codes used by the kernels
 KIND_CODES = {"prequential": 0, "window": 1, "fading": 2, "adwin": 3, "holdout": 4}
@@ -90,3 +90,14 @@ def estimator_coords(specs: list[EstimatorSpec]) -> dict:
         "estimator_kind": ("estimator", np.array([s.kind for s in specs]).astype(str)),
         "estimator_param": ("estimator", np.array([s.param_value for s in specs], dtype=np.float64)),
     }
+
+
+def checkpoint_positions(start: int, stop: int, every: int) -> np.ndarray:
+    """0-based positions ``p`` in ``[start, stop)`` with ``(p + 1) % every == 0``.
+
+    Every curve-producing function writes these checkpoints plus the last instance.
+    """
+    first = ((start // every) + 1) * every - 1
+    if first < start:
+        first += every
+    return np.arange(first, stop, every, dtype=np.int64)

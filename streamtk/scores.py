@@ -35,8 +35,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._kernels import auc as K
-from ._validation import as_float_array, check_choice, check_nonnegative_weights, check_positive_int
-from .estimators import build_estimators
+from ._validation import as_float_array, check_choice, check_positive_int, check_weights
+from .estimators import build_estimators, checkpoint_positions
 from .estimators import estimator_coords
 from .labels import MISSING, encode_labels
 
@@ -253,22 +253,9 @@ def _nanmean(a):
 
 
 # ---------------------------------------------------------------------------- driver
-def check_weights(weights, L, n):
-    """Weights ``(n,)`` or ``(..., n)`` with ``L`` (or 1) leading rows -> float64 ``(L or 1, n)``; None stays None."""
-    if weights is None:
-        return None
-    w = check_nonnegative_weights(weights, "weights")
-    if w.shape[-1] != n:
-        raise ValueError(f"weights has {w.shape[-1]} instances along its last axis but y_true has {n}")
-    w2 = np.ascontiguousarray(w.reshape(-1, n))
-    if w2.shape[0] not in (1, L):
-        raise ValueError(f"weights has leading shape {w.shape[:-1]}, which does not match the {L} score series")
-    return w2
-
-
 def checkpoints(n, every):
     """0-based instance positions of the checkpoints: every ``every`` instances, plus the last."""
-    pos = np.arange(every - 1, n, every, dtype=np.int64)
+    pos = checkpoint_positions(0, n, every)
     if pos.size == 0 or pos[-1] != n - 1:
         pos = np.append(pos, np.int64(n - 1))
     return pos
@@ -348,7 +335,7 @@ def auc_statistics(y_true, y_score, *, windows=(), fading=(), prequential=True, 
         y = binary_targets(yt, pos_label=pos_label)
         ranks, R = rank_compress(s.reshape(-1, n))
         L = ranks.shape[0]
-    w = check_weights(weights, L, n)
+    w = check_weights(weights, (L,), n, against="y_score", what="score")
     w = np.ones((1, n)) if w is None else w
     kinds = np.array([sp.code for sp in specs], dtype=np.int64)
     params = np.array([sp.param if sp.param is not None else 0.0 for sp in specs], dtype=np.float64)
@@ -562,7 +549,7 @@ def roc_pr_curves(y_true, y_score, *, at, windows=(), fading=(), prequential=Tru
     at = np.atleast_1d(np.asarray(at))
     if at.ndim != 1 or at.size == 0 or not np.issubdtype(at.dtype, np.integer) or at.min() < 1 or at.max() > n:
         raise ValueError(f"at must be instance numbers in [1, {n}], got {at!r}")
-    w = check_weights(weights, arr.shape[0], n)
+    w = check_weights(weights, (arr.shape[0],), n, against="y_score", what="score")
     w = np.ones((arr.shape[0], n)) if w is None else np.broadcast_to(w, (arr.shape[0], n))
     curves = {}
     for l in range(arr.shape[0]):
