@@ -281,7 +281,7 @@ def test_load_labels_fast_path_equals_full_load(loaded, name):
 
 def test_numpy_fallback_without_pandas(data_dir, monkeypatch):
     with_pandas = D.load("electricity")
-    monkeypatch.setattr(D, "_pandas", lambda: None)
+    monkeypatch.setattr(D.loaders, "_pandas", lambda: None)
     without = D.load("electricity")
     np.testing.assert_array_equal(without.X, with_pandas.X)
     np.testing.assert_array_equal(without.y, with_pandas.y)

@@ -112,7 +112,7 @@ WRITERS = {
 def csv_path_kind(request, monkeypatch):
     """Run CSV tests through the pandas fast path and through the exact reader."""
     if request.param == "exact":
-        monkeypatch.setattr(sio, "_read_csv_pandas", lambda *a: None)
+        monkeypatch.setattr(sio.csv, "_read_csv_pandas", lambda *a: None)
     return request.param
 
 
@@ -120,7 +120,7 @@ def csv_path_kind(request, monkeypatch):
 @pytest.mark.parametrize("kind", ["strings", "ints", "minimal", "bools"])
 def test_round_trip(tmp_path, fmt, kind, monkeypatch):
     if fmt.endswith("-exact"):  # CSV through the exact reader instead of the pandas fast path
-        monkeypatch.setattr(sio, "_read_csv_pandas", lambda *a: None)
+        monkeypatch.setattr(sio.csv, "_read_csv_pandas", lambda *a: None)
         fmt = fmt[: -len("-exact")]
     if kind == "strings":
         log = _full_log()
@@ -165,7 +165,7 @@ def test_csv_round_trip_property(tmp_path_factory, y, scores):
     path = tmp_path_factory.mktemp("prop") / "log.csv"
     _assert_same(sio.read_csv(sio.write_csv(log, path)), log)
     with pytest.MonkeyPatch.context() as m:  # the exact reader agrees with the pandas fast path
-        m.setattr(sio, "_read_csv_pandas", lambda *a: None)
+        m.setattr(sio.csv, "_read_csv_pandas", lambda *a: None)
         _assert_same(sio.read_csv(path), log)
 
 
@@ -441,7 +441,7 @@ def test_optional_dependencies_give_clear_errors(tmp_path, monkeypatch):
 @pytest.mark.parametrize("exact", [False, True])
 def test_csv_byte_order_mark_and_crlf(tmp_path, monkeypatch, exact):
     if exact:
-        monkeypatch.setattr(sio, "_read_csv_pandas", lambda *a: None)
+        monkeypatch.setattr(sio.csv, "_read_csv_pandas", lambda *a: None)
     p = tmp_path / "bom.csv"
     p.write_bytes(b"\xef\xbb\xbfy_true,y_pred\r\n1,0\r\n0,0\r\n")
     log = sio.read_csv(p)

@@ -1,0 +1,68 @@
+"""Logs of stream-classification runs: the standard in-memory form, readers and writers.
+
+A *log* is an :class:`xarray.Dataset` holding what a run recorded, instance by instance:
+
+==================== ======================== ===============================================
+variable             dims                     meaning
+==================== ======================== ===============================================
+``y_true``           ``(time,)``              true label (missing: NaN, or None for text)
+``y_pred``           ``(model, time)``        predicted label of each model
+``y_score``          ``(model, time, class)`` class scores (optional)
+``weights``          ``(time,)`` or           instance weights (optional)
+                     ``(model, time)``
+``time_s``           ``(model, time)``        processing time of the instance, s (optional)
+``memory_bytes``     ``(model, time)``        model size after the instance (optional)
+==================== ======================== ===============================================
+
+with coordinates ``model`` (names), ``instance`` on ``time`` (1-based count of instances seen)
+and ``class`` (when scores are present). ``streamtk.evaluate(log.y_true, log.y_pred)`` evaluates
+it directly.
+
+Readers: :func:`read_csv` (CSV/TSV, optionally gzip), :func:`read_parquet` (needs pyarrow),
+:func:`read_npz`, :func:`read_moa_predictions` (MOA's ``EvaluatePrequential -o`` dump),
+:func:`from_capymoa`, :func:`from_river`, and :func:`read_log` which picks a reader from the
+file name. Writers: :func:`write_csv`, :func:`write_parquet`, :func:`write_npz`, and
+:func:`to_netcdf` / :func:`to_zarr` for logs and result Datasets (read back with
+:func:`open_dataset`). Malformed files raise :class:`LogFormatError` naming the file, the line
+(1-based) and the column (1-based field number, with its name).
+
+Wide table layout (CSV, TSV, Parquet): columns ``y_true``; ``y_pred:<model>`` (or a single
+``y_pred``); ``y_score:<model>:<class>``; ``weights``; ``time_s:<model>``;
+``memory_bytes:<model>``. Every name can be given explicitly instead.
+
+Modules: :mod:`~streamtk.io.log` (the layout, :func:`make_log`), :mod:`~streamtk.io.table` (the wide
+table layout), :mod:`~streamtk.io.csv`, :mod:`~streamtk.io.parquet`, :mod:`~streamtk.io.npz`,
+:mod:`~streamtk.io.moa`, :mod:`~streamtk.io.capymoa`, :mod:`~streamtk.io.river`,
+:mod:`~streamtk.io.netcdf` (netCDF and zarr) and :mod:`~streamtk.io.dispatch` (:func:`read_log`).
+"""
+
+from __future__ import annotations
+
+from .capymoa import from_capymoa
+from .csv import read_csv, write_csv
+from .dispatch import read_log
+from .log import MISSING_TOKENS, LogFormatError, make_log
+from .moa import read_moa_predictions
+from .netcdf import _decode_strings, _encode_strings  # noqa: F401 - streamtk.outofcore encodes its stores alike
+from .netcdf import open_dataset, to_netcdf, to_zarr
+from .npz import read_npz, write_npz
+from .parquet import read_parquet, write_parquet
+from .river import from_river
+
+__all__ = [
+    "LogFormatError",
+    "from_capymoa",
+    "from_river",
+    "make_log",
+    "open_dataset",
+    "read_csv",
+    "read_log",
+    "read_moa_predictions",
+    "read_npz",
+    "read_parquet",
+    "to_netcdf",
+    "to_zarr",
+    "write_csv",
+    "write_npz",
+    "write_parquet",
+]

@@ -1,0 +1,112 @@
+"""The wide table layout shared by CSV/TSV and Parquet: which column holds what, and back.
+
+Columns ``y_true``; ``y_pred:<model>`` (or a single ``y_pred``); ``y_score:<model>:<class>``;
+``weights``; ``time_s:<model>``; ``memory_bytes:<model>`` (every name can be given explicitly).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import xarray as xr
+
+from .log import LogFormatError, _log_parts, _parse_labels, make_log
+
+
+def _resolve(names, *, y_true, y_pred, y_score, classes, weights, time_s, memory_bytes, models, path):
+    """Map log variables to table columns: returns a dict of specs."""
+    names = list(names)
+
+    def need(col):
+        if col not in names:
+            raise LogFormatError(f"no column named {col!r}; columns are {names}", path=path, line=1)
+        return col
+
+    spec = {"y_true": need(y_true)}
+    if y_pred is None:
+        if "y_pred" in names:
+            y_pred = {(models[0] if models else "model0"): "y_pred"}
+        else:
+            y_pred = {c.split(":", 1)[1]: c for c in names if c.startswith("y_pred:")}
+            if not y_pred:
+                raise LogFormatError(f"no 'y_pred' or 'y_pred:<model>' column; columns are {names}", path=path, line=1)
+    elif isinstance(y_pred, str):
+        y_pred = {(models[0] if models else y_pred): y_pred}
+    elif not isinstance(y_pred, Mapping):
+        cols = list(y_pred)
+        y_pred = dict(zip(models if models else cols, cols))
+    spec["y_pred"] = {str(k): need(v) for k, v in y_pred.items()}
+    mnames = list(spec["y_pred"])
+    if y_score is None:
+        found = {}
+        for c in names:
+            parts = c.split(":")
+            if parts[0] == "y_score" and len(parts) >= 3:
+                found.setdefault(parts[1], {})[":".join(parts[2:])] = c
+        if found:
+            if set(found) != set(mnames):
+                raise LogFormatError(f"y_score columns name models {sorted(found)}, y_pred names {mnames}", path=path, line=1)
+            keys = list(found[mnames[0]])
+            if any(list(found[mn]) != keys for mn in mnames):
+                raise LogFormatError("y_score columns must list the same classes for every model", path=path, line=1)
+            y_score = {mn: [found[mn][k] for k in keys] for mn in mnames}
+            classes = keys if classes is None else classes
+    elif not isinstance(y_score, Mapping):
+        y_score = {mnames[0]: list(y_score)}
+    if y_score is not None:
+        spec["y_score"] = {k: [need(c) for c in y_score[k]] for k in mnames}
+        spec["classes"] = classes
+    if weights is None and "weights" in names:
+        weights = "weights"
+    if weights is not None:
+        spec["weights"] = need(weights)
+    for var, given in (("time_s", time_s), ("memory_bytes", memory_bytes)):
+        if given is None:
+            cols = {mn: f"{var}:{mn}" for mn in mnames if f"{var}:{mn}" in names}
+            if not cols and var in names and len(mnames) == 1:
+                cols = {mnames[0]: var}
+            given = cols if len(cols) == len(mnames) else None
+        elif isinstance(given, str):
+            given = {mnames[0]: given}
+        if given is not None:
+            spec[var] = {mn: need(given[mn]) for mn in mnames}
+    return spec
+
+
+def _assemble(spec, get_labels, get_numbers, attrs):
+    mnames = list(spec["y_pred"])
+    kw = {}
+    if "y_score" in spec:
+        kw["y_score"] = np.stack([np.column_stack([get_numbers(c) for c in spec["y_score"][mn]]) for mn in mnames])
+        classes = spec["classes"]
+        kw["classes"] = _parse_labels([str(c) for c in classes], "classes") if classes is not None else None
+    if "weights" in spec:
+        kw["weights"] = get_numbers(spec["weights"])
+    for var in ("time_s", "memory_bytes"):
+        if var in spec:
+            kw[var] = np.stack([get_numbers(spec[var][mn]) for mn in mnames])
+    preds = [get_labels(spec["y_pred"][mn]) for mn in mnames]
+    kinds = {p.dtype.kind if p.dtype.kind != "U" else "O" for p in preds}
+    yp = np.stack(preds) if len(kinds) == 1 else np.stack([p.astype(object) for p in preds])
+    return make_log(get_labels(spec["y_true"]), yp, models=mnames, attrs=attrs, **kw)
+
+
+def _wide_columns(log: xr.Dataset) -> dict:
+    mnames = _log_parts(log)
+    out = {"y_true": log["y_true"].values}
+    for i, mn in enumerate(mnames):
+        out[f"y_pred:{mn}"] = log["y_pred"].values[i]
+    if "y_score" in log:
+        for i, mn in enumerate(mnames):
+            for j, c in enumerate(log["class"].values.tolist()):
+                out[f"y_score:{mn}:{c}"] = log["y_score"].values[i, :, j]
+    if "weights" in log:
+        if log["weights"].dims != ("time",):
+            raise ValueError("write_csv/write_parquet store weights of dims ('time',) only")
+        out["weights"] = log["weights"].values
+    for var in ("time_s", "memory_bytes"):
+        if var in log:
+            for i, mn in enumerate(mnames):
+                out[f"{var}:{mn}"] = log[var].values[i]
+    return out
