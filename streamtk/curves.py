@@ -8,7 +8,7 @@ import xarray as xr
 from ._labelled import base_attrs, split_leading, time_coords, LeadingDims
 from ._validation import check_positive_int
 from .engine import ADWIN_VARIANTS, EngineCore, check_weights, encode_inputs
-from .score_curves import auc_arrays, check_scores
+from .score_curves import ChunkedAUC, auc_arrays, auc_variables, check_scores
 from .estimators import estimator_coords
 from .labels import encode_labels, Encoding
 
@@ -202,7 +202,7 @@ def evaluate(
     [1.0, 1.0, 0.667, 0.667, 0.667, 1.0]
     """
     y_true, yp2, lead, tcoords, n, weights = _prepare(y_true, y_pred, weights, lead_dims)
-    enc, yt, yp = encode_inputs(y_true, yp2, classes=classes)
+    enc, yt, yp = encode_inputs(y_true, yp2, classes=classes, compact=True)
     mode, s = (None, None)
     if y_score is not None:
         if isinstance(y_score, xr.DataArray):
@@ -219,7 +219,8 @@ def evaluate(
                   if name not in ("instance",)}
     ds = _build_dataset(core, lead, positions, out, outc, time_extra=time_extra)
     if core.auc_metrics:
-        arrays = auc_arrays(core, yt, yp, w, s, mode, positions, ADWIN_VARIANTS[core.adwin_options["variant"]])
+        arrays = auc_arrays(core, yt.astype(np.int32), yp.astype(np.int32), w, s, mode, positions,
+                            ADWIN_VARIANTS[core.adwin_options["variant"]])
         for m in core.auc_metrics:
             arr = np.swapaxes(lead.reshape(arrays[m.name]), len(lead.shape), len(lead.shape) + 1)
             dims = lead.names + ("estimator", "time") + (("class",) if arr.ndim > len(lead.shape) + 2 else ())
@@ -258,14 +259,9 @@ class Evaluator:
         self._core = EngineCore(encoding=enc, windows=windows, fading=fading, adwin=adwin,
                                 adwin_options=adwin_options, every=every, metrics=metrics, cost=cost,
                                 convention=convention, pos_label=pos_label, scores=scores)
-        if scores is not None and metrics is None:
-            # the exact AUC rank-compresses the whole stream: not available chunk by chunk
-            self._core.auc_metrics = []
-        elif self._core.auc_metrics:
-            raise ValueError(
-                "the AUC metrics need every score up front (they rank-compress the whole stream): use "
-                "streamtk.evaluate, or choose log_loss / brier for chunked evaluation"
-            )
+        # exact AUC with carried state (Fenwick trees over the distinct scores held; see ChunkedAUC)
+        self._auc = (ChunkedAUC(self._core, ADWIN_VARIANTS[self._core.adwin_options["variant"]])
+                     if self._core.auc_metrics else None)
         self._lead = None
         self._lead_dims = lead_dims
         self._time_extra = {}
@@ -296,6 +292,8 @@ class Evaluator:
             if mode != self._core.scores:
                 raise ValueError(f"y_score holds {mode} scores but the Evaluator was made with scores={self._core.scores!r}")
         self._core.update(yt, yp, w, s)
+        if self._auc is not None:
+            self._auc.update(yt, yp, w, s)
 
     @property
     def n_seen(self) -> int:
@@ -307,7 +305,10 @@ class Evaluator:
         if self._lead is None:
             raise ValueError("no instances were evaluated yet: call update() first")
         positions, out, outc = self._core.collect()
-        return _build_dataset(self._core, self._lead, positions, out, outc)
+        ds = _build_dataset(self._core, self._lead, positions, out, outc)
+        if self._auc is not None:
+            ds = ds.assign(auc_variables(self._core, self._lead, self._auc.collect()[1]))
+        return ds
 
 
 def evaluate_holdout(

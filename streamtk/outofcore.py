@@ -20,7 +20,14 @@ of one chunk, and what the estimators must remember:
   grows without bound on a stationary stream (ADWIN only shrinks at a change): on a
   long stationary log this is the one term that is not bounded by the options. The
   benchmark ``benchmarks/bench_outofcore.py`` measures it;
-* detectors keep their state and their detection indices (no per-instance traces).
+* detectors keep their state and their detection indices (no per-instance traces);
+* with ``y_score=``, the exact AUC (:class:`streamtk.score_curves.ChunkedAUC`) keeps,
+  per model and score column, the sorted **distinct scores seen** with Fenwick trees
+  over them for the prequential and fading estimators (``O(distinct scores)``:
+  bounded when the scores take few values, e.g. rounded probabilities, but growing
+  with the stream when every score is distinct: 8 bytes per distinct score plus 16
+  per prequential / fading estimator, twice that while a chunk is merged in), and the scores inside each sliding / ADWIN window with a tree over
+  at most window + chunk keys.
 """
 
 from __future__ import annotations
@@ -229,7 +236,8 @@ def _detector_vars(detectors, adwin_hits, lead) -> xr.Dataset:
 
 
 def evaluate_store(source, *, chunk=1_000_000, out=None, classes=None, y_true="y_true", y_pred="y_pred",
-                   weights=None, detectors=None, progress=None, out_chunk=1024, **options) -> xr.Dataset:
+                   weights=None, y_score=None, detectors=None, progress=None, out_chunk=1024,
+                   **options) -> xr.Dataset:
     """Evaluate a stored log chunk by chunk along time, with bounded memory.
 
     Parameters
@@ -249,6 +257,13 @@ def evaluate_store(source, *, chunk=1_000_000, out=None, classes=None, y_true="y
         The class order; default: a first streaming pass collects the labels.
     y_true, y_pred, weights : str
         Variable names in the log (``weights`` optional).
+    y_score : str, optional
+        Name of the log's scores (e.g. ``"y_score"``): ``(..., time)`` positive-class
+        scores or ``(..., time, class)`` class scores (columns in ``classes`` order).
+        Adds ``log_loss``, ``brier`` and the exact AUC family (``auc``, ``auc_u1``,
+        ``auc_u0``, ``auc_z``; per class one-vs-rest and ``auc_macro`` for class
+        scores), as :func:`streamtk.evaluate` with ``y_score=``; see the module
+        docstring for the memory the AUC keeps.
     detectors : dict of str -> detector, optional
         Fresh chunked detectors fed with each model's 0/1 loss
         ``[y_pred != y_true]`` (the log must then have no missing label):
@@ -291,7 +306,7 @@ def evaluate_store(source, *, chunk=1_000_000, out=None, classes=None, y_true="y
     """
     chunk = check_positive_int(chunk, "chunk")
     log = open_log(source)
-    for name in (y_true, y_pred) + ((weights,) if weights is not None else ()):
+    for name in (y_true, y_pred) + tuple(v for v in (weights, y_score) if v is not None):
         if name not in log:
             raise ValueError(f"the log has no variable {name!r}; it has {sorted(log.data_vars)}")
     tdim = log[y_true].dims[-1] if log[y_true].ndim == 1 else None
@@ -304,6 +319,16 @@ def evaluate_store(source, *, chunk=1_000_000, out=None, classes=None, y_true="y
     if classes is None:
         classes = _scan_classes(log, y_true, y_pred, tdim, chunk)
     dets = _check_detectors(detectors)
+    scda = None
+    if y_score is not None:
+        scda = log[y_score]
+        if tdim not in scda.dims:
+            raise ValueError(f"{y_score} must have the time dim {tdim!r}, got dims {scda.dims}")
+        extra = [d for d in scda.dims if d != tdim and d not in ypda.dims]
+        if len(extra) > 1:
+            raise ValueError(f"{y_score} must have dims (..., {tdim}[, class]), got {scda.dims}")
+        scda = scda.transpose(*[d for d in ypda.dims if d in scda.dims], *extra)
+        options["scores"] = "multi" if extra else "binary"
     ev = Evaluator(classes=classes, **options)
     core = ev._core
     sink = _Sink(out, check_positive_int(out_chunk, "out_chunk"))
@@ -321,12 +346,13 @@ def evaluate_store(source, *, chunk=1_000_000, out=None, classes=None, y_true="y
         yp = xr.DataArray(_labels(yp_da), dims=yp_da.dims,
                           coords={k: v for k, v in yp_da.coords.items() if tdim not in v.dims})
         w = log[weights].isel(sl).transpose(..., tdim) if weights is not None else None
-        ev.update(yt, yp if yp.ndim > 1 else yp.values, weights=w)
+        sc = scda.isel(sl).values if scda is not None else None
+        ev.update(yt, yp if yp.ndim > 1 else yp.values, weights=w, y_score=sc)
         if dets:
             if adwin_hits is None:
                 adwin_hits = {k: [[] for _ in range(ev._lead.size)] for k in dets}
             _feed_detectors(dets, adwin_hits, _loss(yt, yp.values, ev._lead.size), ev._lead)
-        sink.write(_drain(core, ev._lead, n))
+        sink.write(_drain(ev, n))
         if bar is not None:
             bar.update(e - s)
         elif callable(progress):
@@ -349,10 +375,20 @@ def _loss(yt, yp, L) -> np.ndarray:
     return (yp.reshape(L, -1) != yt[None, :]).astype(np.float64)
 
 
-def _drain(core, lead, n_total) -> xr.Dataset:
+def _drain(ev, n_total) -> xr.Dataset:
     """Dataset of the finished checkpoint rows of the chunks processed since the last drain."""
-    positions, out, outc = core.drain(final=core.n_seen == n_total)
-    return _build_dataset(core, lead, positions, out, outc)
+    from .score_curves import auc_variables
+
+    core = ev._core
+    final = core.n_seen == n_total
+    positions, out, outc = core.drain(final=final)
+    ds = _build_dataset(core, ev._lead, positions, out, outc)
+    if ev._auc is not None:
+        pos, arrays = ev._auc.drain(final=final)
+        if not np.array_equal(pos, positions):  # pragma: no cover - same checkpoint rule on both sides
+            raise AssertionError("AUC checkpoint rows differ from the engine's")
+        ds = ds.assign(auc_variables(core, ev._lead, arrays))
+    return ds
 
 
 def _empty_rows(core):

@@ -3,24 +3,31 @@
 * Per-instance score losses (``log_loss``, ``brier``) are extra quantities of the
   engine's one pass, so they are averaged under every estimator (ADWIN included)
   exactly like the empirical risk.
-* The AUC family (``auc``, ``auc_u1``, ``auc_u0``, ``auc_z``, ``auc_macro``) comes
-  from the exact Fenwick-tree kernels of :mod:`streamtk.scores` run over the same
-  estimators and checkpoints (all scores are rank-compressed once, so it needs the
-  whole stream: :class:`streamtk.Evaluator` refuses it), and, for ADWIN windows,
-  from :func:`streamtk._kernels.auc_adwin.adwin_window_auc` driven by the widths of
-  the same ADWIN the engine runs on the 0/1 loss.
+* The AUC family (``auc``, ``auc_u1``, ``auc_u0``, ``auc_z``, ``auc_macro``):
+  :func:`auc_arrays` (one pass over a stream in memory) takes the prequential,
+  window and fading statistics from the exact Fenwick-tree kernels of
+  :mod:`streamtk.scores` (every score rank-compressed once) and the ADWIN-window
+  statistics from :class:`ChunkedAUC`; :class:`ChunkedAUC` computes all of them
+  chunk by chunk with carried state (:class:`streamtk.Evaluator`,
+  :func:`streamtk.outofcore.evaluate_store`), keeping Fenwick trees over the sorted
+  distinct scores the estimators still hold (:mod:`streamtk._kernels.auc_chunked`).
+  ADWIN windows are those of the ADWIN the engine runs on the 0/1 loss (one window
+  for every class: one-vs-rest AUC per class and the macro average for class scores).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ._kernels import auc as AK
+from ._kernels import auc_chunked as AC
 from ._kernels.adwin import adwin_run, adwin_state_new
-from ._kernels.auc_adwin import adwin_window_auc
+from ._kernels.auc_adwin import adwin_auc_run
 from ._validation import as_float_array
-from .scores import auc_statistics, brier_score, finalise_binary, log_loss, rank_compress
+from .estimators import checkpoint_positions
+from .scores import auc_statistics, brier_score, finalise_binary, finalise_multiclass, log_loss
 
-__all__ = ["check_scores", "score_losses", "auc_arrays", "AUC_NAMES"]
+__all__ = ["check_scores", "score_losses", "auc_arrays", "auc_variables", "finalise_auc", "ChunkedAUC", "AUC_NAMES"]
 
 #: Dataset variable -> key of the finalised statistics
 AUC_NAMES = {"auc": "auc", "auc_u1": "u1", "auc_u0": "u0", "auc_z": "mw_z", "auc_macro": "auc_macro"}
@@ -56,35 +63,274 @@ def score_losses(name: str, ytrue, s, mode: str, k: int, pos: int) -> np.ndarray
     return np.nan_to_num(vals, nan=0.0)
 
 
-def _adwin_widths(ytrue, ypred, weights, delta, opts, variant_code):
-    """Width of the ADWIN the engine runs (on the 0/1 loss of evaluated instances) after each instance."""
+def _adwin_widths(ytrue, ypred, weights, delta, opts, variant_code, state):
+    """Width of the ADWIN the engine runs on the 0/1 loss of the evaluated instances, after each instance.
+
+    ``state`` (from :func:`adwin_state_new` with ``L`` instances) is carried across chunks.
+    """
     L, n = ypred.shape
     widths = np.zeros((L, n), dtype=np.int64)
+    none = np.empty((1, 0))
     for l in range(L):
         ev = (ytrue >= 0) & ((weights[l] > 0) if weights is not None else True)
         loss = (ytrue[ev] != ypred[l, ev]).astype(np.float64)
-        st = adwin_state_new(1, opts["max_buckets"])
         wout = np.empty((1, loss.size), dtype=np.int64)
-        none = np.empty((1, 0))
-        adwin_run(loss[None, :], *st, delta, opts["clock"], opts["min_window"], variant_code, wout, none, none,
-                  np.empty((1, 0), dtype=np.int8))
+        adwin_run(loss[None, :], *(a[l:l + 1] for a in state), delta, opts["clock"], opts["min_window"],
+                  variant_code, wout, none, none, np.empty((1, 0), dtype=np.int8))
         widths[l, ev] = wout[0]
     return widths
 
 
+def _key_space(values):
+    """Sorted distinct values per row ``(R, m)`` -> padded ``(R, D)`` keys and counts ``(R,)``."""
+    uniq = [np.unique(v) for v in values]
+    nk = np.array([u.size for u in uniq], dtype=np.int64)
+    keys = np.full((len(uniq), int(nk.max()) if uniq else 0), np.inf)
+    for i, u in enumerate(uniq):
+        keys[i, : u.size] = u
+    return keys, nk
+
+
+def _ranks(keys, nk, s, lo):
+    """Positions ``(L, m, C)`` of the scores ``s (L, m, C)`` in the key spaces ``keys (L, C, D)``.
+
+    Rows before ``lo[l]`` (not held, never read) are clipped into range.
+    """
+    L, m, C = s.shape
+    ranks = np.zeros((L, m, C), dtype=np.int64)
+    for l in range(L):
+        for c in range(C):
+            d = int(nk[l, c])
+            r = np.searchsorted(keys[l, c, :d], s[l, lo[l]:, c])
+            ranks[l, lo[l]:, c] = np.minimum(r, max(d - 1, 0))
+    return ranks
+
+
+class ChunkedAUC:
+    """Exact AUC statistics of an evaluation fed chunk by chunk (the state is carried).
+
+    Works on the engine's codes: ``update(ytrue (T,), ypred (L, T), weights (L, T) or None,
+    scores (L, T) or (L, T, k))`` for each chunk in order, then :meth:`collect` or
+    :meth:`drain` the checkpoint rows. The rows equal the one-pass
+    :func:`streamtk.evaluate` AUC exactly when the sums are exact in float64 (unit
+    weights, no fading factor: U is a count of pairs and halves); with instance
+    weights or fading factors the U, W sums are formed in a different order (the key
+    spaces differ) and agree to a few units in the last place (tested to ``1e-12``
+    relative).
+
+    Memory (per lead and score column): prequential and fading estimators keep one
+    key space of every **distinct score seen** and their trees over it, ``O(distinct
+    scores seen)`` (bounded on a log whose scores take few values, e.g. rounded
+    probabilities; it grows with the stream when every score is distinct); a sliding
+    window of ``w`` keeps the inputs it holds and a tree over ``<= w + chunk`` keys;
+    an ADWIN window keeps the inputs of its current window (which grows on a
+    stationary stream). ``kinds`` restricts the estimators computed (others are NaN).
+    """
+
+    def __init__(self, core, variant_code, kinds=("prequential", "window", "fading", "adwin")):
+        self.core = core
+        self.variant_code = variant_code
+        moa = core.convention == "moa"
+        if moa and core.scores == "multi":
+            raise ValueError("convention='moa' is binary only (MOA's AUC evaluator refuses other problems): "
+                             "give (..., n) positive-class scores or drop the AUC metrics")
+        specs = core.specs
+        ok = [sp.kind in kinds and not (moa and sp.kind in ("fading", "adwin")) for sp in specs]
+        self.computed = np.array(ok, dtype=bool)
+        self.cum = [i for i, sp in enumerate(specs) if ok[i] and sp.kind in ("prequential", "fading")]
+        self.win = [i for i, sp in enumerate(specs) if ok[i] and sp.kind == "window"]
+        self.adw = [i for i, sp in enumerate(specs) if ok[i] and sp.kind == "adwin"]
+        self.unit = moa
+        self.L = None
+        self.n_seen = 0
+        self.rows = []
+
+    def _setup(self, L, C):
+        core = self.core
+        self.L, self.C = L, C
+        if core.scores == "binary":
+            self.grp = np.array([[0, 1]], dtype=np.int64)
+            self.pos_group = np.ones(1, dtype=np.int64)
+        else:
+            self.grp = np.eye(C, dtype=np.int64)
+            self.pos_group = np.ones(C, dtype=np.int64)
+        G = 2
+        self.G = G
+        specs = core.specs
+        Ec = len(self.cum)
+        self.c_kinds = np.array([specs[i].code for i in self.cum], dtype=np.int64)
+        self.c_params = np.array([specs[i].param if specs[i].kind == "fading" else 0.0 for i in self.cum],
+                                 dtype=np.float64)
+        self.c_keys = np.zeros((L, C, 0))
+        self.c_nk = np.zeros((L, C), dtype=np.int64)
+        self.c_tree = np.zeros((L, Ec, C, G, 1))
+        self.c_sums = tuple(np.zeros((L, Ec, C, G)) for _ in range(3))  # W, N, U
+        self.c_inv = np.ones((L, Ec))
+        self.c_inv[:, self.c_kinds == AK.KIND_FADING] = self.c_params[self.c_kinds == AK.KIND_FADING]
+        self.c_istate = np.zeros((L, Ec, 2), dtype=np.int64)
+        # windows and ADWIN windows: sums and (absolute tail, number held) per estimator
+        self.w_sums = {e: tuple(np.zeros((L, 1, C, G)) for _ in range(3)) for e in self.win + self.adw}
+        self.w_istate = {e: np.zeros((L, 1, 2), dtype=np.int64) for e in self.win + self.adw}
+        opts = core.adwin_options
+        self.adwin_state = {e: adwin_state_new(L, opts["max_buckets"]) for e in self.adw}
+        self.hist_start = 0
+        self.h_y = np.zeros(0, dtype=np.int64)
+        self.h_w = None
+        self.h_s = np.zeros((L, 0, C))
+
+    def update(self, ytrue, ypred, weights, s):
+        """Process the next chunk (codes as the engine gets them, scores from :func:`check_scores`)."""
+        core = self.core
+        L, T = ypred.shape
+        s3 = np.asarray(s, dtype=np.float64)
+        s3 = s3[..., None] if core.scores == "binary" else s3
+        if self.L is None:
+            self._setup(L, s3.shape[-1])
+            self.weighted = weights is not None
+        if T == 0:
+            return
+        if np.isnan(s3).any():
+            l, t = (int(i) for i in np.argwhere(np.isnan(s3))[0][:2])
+            raise ValueError(f"y_score contains NaN at instance {self.n_seen + t} (0-based) of series {l}: "
+                             "AUC needs a score for every instance")
+        start = self.n_seen
+        if core.scores == "binary":
+            y = np.where(ytrue >= 0, (ytrue == core.pos).astype(np.int64), -1)
+        else:
+            y = ytrue.astype(np.int64)
+        w = np.ones((1, T)) if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
+        positions = checkpoint_positions(start, start + T, core.every)
+        if positions.size == 0 or positions[-1] != start + T - 1:
+            positions = np.append(positions, np.int64(start + T - 1))
+        E, Tc, C, G = len(core.specs), positions.size, self.C, self.G
+        U = np.full((L, E, Tc, C, G), np.nan)
+        W = np.full((L, E, Tc, C, G), np.nan)
+        N = np.full((L, E, Tc, C, G), np.nan)
+        if self.cum:
+            self._cumulative(y, w, s3, positions - start, U, W, N)
+        if self.win or self.adw:
+            self._windows(y, w, s3, ytrue, ypred, weights, positions - start, U, W, N)
+        self.rows.append((positions, U, W, N))
+        self.n_seen = start + T
+
+    def _cumulative(self, y, w, s3, cps, U, W, N):
+        L, T, C = s3.shape
+        lists = [np.concatenate([self.c_keys[l, c, : self.c_nk[l, c]], s3[l, :, c]]) for l in range(L) for c in range(C)]
+        keys, nk = _key_space(lists)
+        keys, nk = keys.reshape(L, C, -1), nk.reshape(L, C)
+        tree = np.zeros(self.c_tree.shape[:4] + (keys.shape[-1] + 1,))
+        if self.c_keys.shape[-1]:
+            AC.rekey(self.c_tree, self.c_keys, self.c_nk, keys, nk, tree)
+        self.c_keys, self.c_nk, self.c_tree = keys, nk, tree
+        ranks = _ranks(keys, nk, s3, np.zeros(L, dtype=np.int64))
+        Ec = len(self.cum)
+        out = tuple(np.zeros((L, Ec, cps.size, C, self.G)) for _ in range(3))
+        Ws, Ns, Us = self.c_sums
+        AK.auc_run(ranks, np.ascontiguousarray(y[None, :]), w, self.c_kinds, self.c_params, self.grp,
+                   self.pos_group, self.unit, 0, T, cps, 0, tree, Ws, Ns, Us, self.c_inv, self.c_istate, *out)
+        for j, e in enumerate(self.cum):
+            U[:, e], W[:, e], N[:, e] = out[0][:, j], out[1][:, j], out[2][:, j]
+
+    def _windows(self, y, w, s3, ytrue, ypred, weights, cps, U, W, N):
+        core = self.core
+        L, T, C = s3.shape
+        h = self.h_y.size
+        ya = np.ascontiguousarray(np.concatenate([self.h_y, y])[None, :])
+        wa = np.ascontiguousarray(np.concatenate([self.h_w, w], axis=1)) if h else w
+        sa = np.concatenate([self.h_s, s3], axis=1) if h else s3
+        ck = cps + h
+        opts = core.adwin_options
+        for e in self.win + self.adw:
+            ist = self.w_istate[e]
+            rel = ist.copy()
+            rel[:, 0, 0] -= self.hist_start
+            tails = rel[:, 0, 0]
+            lists = [sa[l, tails[l]:, c] for l in range(L) for c in range(C)]
+            keys, nk = _key_space(lists)
+            keys, nk = keys.reshape(L, C, -1), nk.reshape(L, C)
+            ranks = _ranks(keys, nk, sa, tails)
+            tree = np.zeros((L, 1, C, self.G, keys.shape[-1] + 1))
+            AC.build_held(ranks, ya, wa, self.grp, self.unit, tails, h, tree)
+            Ws, Ns, Us = self.w_sums[e]
+            out = tuple(np.zeros((L, 1, cps.size, C, self.G)) for _ in range(3))
+            if e in self.win:
+                AK.auc_run(ranks, ya, wa, np.array([AK.KIND_WINDOW]), np.array([float(core.specs[e].param)]),
+                           self.grp, self.pos_group, self.unit, h, h + T, ck, 0, tree, Ws, Ns, Us,
+                           np.ones((L, 1)), rel, *out)
+            else:
+                widths = _adwin_widths(ytrue, ypred, weights, core.specs[e].param, opts, self.variant_code,
+                                       self.adwin_state[e])
+                adwin_auc_run(ranks, ya, wa, widths, self.grp, self.pos_group, self.unit, h, h + T, ck, tree,
+                              Ws, Ns, Us, rel, *out)
+            ist[:, 0, 0] = rel[:, 0, 0] + self.hist_start
+            ist[:, 0, 1] = rel[:, 0, 1]
+            U[:, e], W[:, e], N[:, e] = out[0][:, 0], out[1][:, 0], out[2][:, 0]
+        # keep the inputs some window still holds
+        keep_from = min(int(self.w_istate[e][:, 0, 0].min()) for e in self.win + self.adw)
+        cut = keep_from - self.hist_start
+        self.h_y = ya[0, cut:].copy()
+        self.h_w = wa[:, cut:].copy()
+        self.h_s = sa[:, cut:].copy()
+        self.hist_start = keep_from
+
+    def _finalise(self, pieces, last):
+        core = self.core
+        keep_rows = []
+        for pos, U, W, N in pieces:
+            keep = ((pos + 1) % core.every == 0) | (pos == last)
+            if keep.any():
+                keep_rows.append((pos[keep], U[:, :, keep], W[:, :, keep], N[:, :, keep]))
+        if keep_rows:
+            pos = np.concatenate([r[0] for r in keep_rows])
+            U, W, N = (np.concatenate([r[i] for r in keep_rows], axis=2) for i in (1, 2, 3))
+        else:
+            pos = np.zeros(0, dtype=np.int64)
+            U = W = N = np.zeros((self.L, len(core.specs), 0, self.C, self.G))
+        return pos, finalise_auc(U, W, N, core, self.computed)
+
+    def collect(self):
+        """``(positions, arrays)``: every checkpoint row plus the last instance (see :func:`finalise_auc`)."""
+        return self._finalise(self.rows, self.n_seen - 1)
+
+    def drain(self, *, final: bool):
+        """The rows produced since the last drain (the last instance's only when ``final``); then dropped."""
+        pieces, self.rows = self.rows, []
+        return self._finalise(pieces, self.n_seen - 1 if final else -1)
+
+
+def finalise_auc(U, W, N, core, computed) -> dict:
+    """The AUC variables of ``core.auc_metrics`` from ``(L, E, T, C, G)`` sums: name -> ``(L, E, T[, k])``.
+
+    Estimators whose AUC is not computed (``computed[e]`` false) are NaN.
+    """
+    if core.scores == "binary":
+        st = finalise_binary(U[..., 0, 0], W[..., 0, 0], W[..., 0, 1], N[..., 0, 0], N[..., 0, 1],
+                             convention=core.convention)
+    else:
+        st = finalise_multiclass(U, W, N, multi_class="ovr")
+    out = {}
+    for m in core.auc_metrics:
+        a = np.array(st[AUC_NAMES[m.name]], dtype=np.float64)
+        a[:, ~computed] = np.nan
+        out[m.name] = a
+    return out
+
+
 def auc_arrays(core, ytrue, ypred, weights, s, mode, positions, variant_code) -> dict:
-    """The AUC variables of ``core.auc_metrics`` as ``(L, C, E[, k])`` arrays (NaN where undefined)."""
+    """The AUC variables of ``core.auc_metrics`` for a whole stream: name -> ``(L, C, E[, k])`` (NaN if undefined).
+
+    Prequential, window and fading estimators come from the one-pass kernels of
+    :func:`streamtk.scores.auc_statistics` (global rank compression, binary fast
+    path); ADWIN windows from :class:`ChunkedAUC` run as one chunk.
+    """
     L = ypred.shape[0]
-    n = ytrue.shape[0]
-    C = positions.size
-    E = len(core.specs)
     k = core.k
     moa = core.convention == "moa"
-    shape_scalar = (L, C, E)
+    E = len(core.specs)
     out = {}
     for m in core.auc_metrics:
         per_class = mode == "multi" and m.name != "auc_macro"
-        out[m.name] = np.full(shape_scalar + ((k,) if per_class else ()), np.nan)
+        out[m.name] = np.full((L, positions.size, E) + ((k,) if per_class else ()), np.nan)
     y = _targets(ytrue, mode, core.pos)
     windows = [sp.param for sp in core.specs if sp.kind == "window"]
     fading = [sp.param for sp in core.specs if sp.kind == "fading"] if not moa else []
@@ -98,22 +344,25 @@ def auc_arrays(core, ytrue, ypred, weights, s, mode, positions, variant_code) ->
     for i, sp in enumerate(specs):
         e = labels.index(sp.label)
         for name, arr in out.items():
-            arr[:, :, e] = np.moveaxis(stats[AUC_NAMES[name]][:, i], 1, 1)
-    adwin_idx = [i for i, sp in enumerate(core.specs) if sp.kind == "adwin"]
-    if adwin_idx and not moa:
-        if mode != "binary":
-            raise ValueError(
-                "AUC over ADWIN windows is computed for binary scores only; for (..., n, k) class scores "
-                "request AUC with windows= / fading= (or drop the AUC metrics)"
-            )
-        ranks, R = rank_compress(s)
-        y2 = np.where(ytrue >= 0, (ytrue == core.pos).astype(np.int64), -1)
-        w = weights if weights is not None else np.ones((L, 0))
-        for e in adwin_idx:
-            widths = _adwin_widths(ytrue, ypred, weights, core.specs[e].param, core.adwin_options, variant_code)
-            st = np.zeros((L, C, 5))
-            adwin_window_auc(ranks, y2, w, weights is not None, widths, R, positions, st)
-            fin = finalise_binary(*np.moveaxis(st, -1, 0), convention=core.convention)
+            arr[:, :, e] = stats[AUC_NAMES[name]][:, i]
+    if any(sp.kind == "adwin" for sp in core.specs) and not moa:
+        ch = ChunkedAUC(core, variant_code, kinds=("adwin",))
+        ch.update(ytrue, ypred, weights, s)
+        _, arrays = ch.collect()
+        for e in ch.adw:
             for name, arr in out.items():
-                arr[:, :, e] = fin[AUC_NAMES[name]]
+                arr[:, :, e] = arrays[name][:, e]
+    return out
+
+
+def auc_variables(core, lead, arrays: dict) -> dict:
+    """Labelled variables (``xarray.Variable``) of the AUC arrays ``name -> (L, E, T[, k])``."""
+    import xarray as xr
+
+    out = {}
+    for m in core.auc_metrics:
+        arr = lead.reshape(arrays[m.name])
+        dims = lead.names + ("estimator", "time") + (("class",) if arr.ndim > len(lead.shape) + 2 else ())
+        out[m.name] = xr.Variable(dims, arr, attrs={"long_name": m.long_name, "units": m.units,
+                                                   "formula": m.formula, "reference": m.reference})
     return out
