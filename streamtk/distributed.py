@@ -36,7 +36,8 @@ import xarray as xr
 
 from .labels import encode_labels
 
-__all__ = ["map_leading", "evaluate_dask", "auc_dask", "compare_dask", "detect_dask", "fold_summary_dask", "DETECTORS"]
+__all__ = ["map_leading", "evaluate_dask", "auc_dask", "compare_dask", "detect_dask", "fold_summary_dask",
+           "significance_curves_dask", "DETECTORS"]
 
 
 def _detectors():
@@ -374,3 +375,91 @@ def fold_summary_dask(data, *, dim: str = "fold"):
     out.attrs = dict(data.attrs)
     out.attrs["cell_methods"] = f"{dim}: summary"
     return out.rename(data.name)
+
+
+def _significance_block(block: xr.Dataset, *, options):
+    from .folds import significance_curves
+
+    return significance_curves(block["a"], block["b"], **options)
+
+
+def significance_curves_dask(a, b=None, *, dim: str = "fold", metrics=None, model_dim: str = "model", models=None,
+                             **options) -> xr.Dataset:
+    """Lazy :func:`streamtk.folds.significance_curves` of dask-backed per-fold results.
+
+    Parameters
+    ----------
+    a, b : xarray.Dataset or DataArray
+        Per-fold results of classifiers A and B (``b=None``: both along
+        ``model_dim``), as for ``significance_curves``. ``dim`` (the folds) must be
+        one chunk, and so must ``model_dim`` when ``b`` is None; every other dim
+        (time, estimator, run, ...) may be chunked freely.
+    dim, metrics, model_dim, models
+        As in ``significance_curves``: pairing the models and stacking the metrics
+        along ``metric`` are done lazily up front.
+    **options
+        ``tests``, ``alpha``, ``alternative``, ``wilcoxon_method``, ``zero_method``,
+        passed to ``significance_curves`` on every block.
+
+    Returns
+    -------
+    xarray.Dataset
+        Dask-backed when an input is, chunked like the inputs along their non-fold
+        dims (``test`` is one chunk). ``.compute()`` equals ``significance_curves``
+        on the whole inputs exactly: the Sign and Wilcoxon tests act on each slice
+        over the folds on its own (Wilcoxon's ``method="auto"`` decides per slice),
+        so the block split cannot change a value. In-memory inputs are passed straight
+        to ``significance_curves``.
+
+    See Also
+    --------
+    streamtk.folds.significance_curves : the in-memory path run on every block.
+    fold_summary_dask : lazy fold summaries of the same inputs.
+
+    Examples
+    --------
+    >>> import numpy as np, xarray as xr
+    >>> from streamtk.folds import significance_curves
+    >>> rng = np.random.default_rng(0)
+    >>> acc = xr.DataArray(rng.random((2, 6, 40)), dims=("model", "fold", "time"))
+    >>> lazy = significance_curves_dask(acc.chunk({"time": 10}))
+    >>> lazy.pvalue.chunks
+    ((2,), (10, 10, 10, 10))
+    >>> bool(lazy.pvalue.equals(significance_curves(acc).pvalue))
+    True
+    """
+    from .folds import _as_pair, _to_array, significance_curves
+
+    for name, x in (("a", a), ("b", b)):
+        if x is not None and not isinstance(x, (xr.Dataset, xr.DataArray)):
+            raise TypeError(f"{name} must be an xarray Dataset or DataArray, got {type(x).__name__}")
+    inputs = [x for x in (a, b) if x is not None]
+    if not any(_lazy(x) for x in inputs):
+        return significance_curves(a, b, dim=dim, metrics=metrics, model_dim=model_dim, models=models, **options)
+    for name, x in zip(("a", "b"), inputs):
+        for d, what in ((dim, "dim"), (model_dim if b is None else None, "model_dim")):
+            chunks = x.chunksizes.get(d, ()) if d is not None else ()
+            if len(chunks) > 1:
+                raise ValueError(f"{name} is chunked along {what}={d!r} (chunks {chunks}); the tests need "
+                                 f"every {'fold' if what == 'dim' else 'model'} in one block: use .chunk({{{d!r}: -1}})")
+    pa, pb = _as_pair(a, b, model_dim, models)
+    da_a, was_ds = _to_array(pa, dim, metrics)
+    da_b, _ = _to_array(pb, dim, metrics if metrics is not None or not was_ds else list(da_a.coords["metric"].values))
+    if dim not in da_a.dims:
+        raise ValueError(f"a has no dimension {dim!r}; its dims are {da_a.dims}")
+    # transposed like significance_curves does it, so each block's result has the template's dim order
+    da_a = da_a.transpose(..., dim)
+    da_b = da_b.transpose(*da_a.dims)
+    ds_in = xr.Dataset({"a": da_a.variable, "b": da_b.variable}, coords=da_a.coords).unify_chunks()
+    if "metric" in ds_in.dims:
+        ds_in = ds_in.chunk({"metric": -1})  # the stacked metrics: one block, as one call handles them all
+    lead = tuple(d for d in ds_in.dims if d != dim)
+    call = functools.partial(_significance_block, options={"dim": dim, **options})
+    template = _template(call, ds_in, {"a": None, "b": None}, lead, dim)
+    return xr.map_blocks(call, ds_in, template=template)
+
+
+def _lazy(x) -> bool:
+    variables = x.data_vars.values() if isinstance(x, xr.Dataset) else [x]
+    return any(v.chunks is not None for v in variables)
+

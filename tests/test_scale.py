@@ -288,3 +288,72 @@ def test_evaluate_store_any_chunking_property(chunk, every, seed):
     log = xr.Dataset({"y_true": ("time", y), "y_pred": p})
     opts = dict(windows=[3, 20], fading=0.9, adwin=0.1, every=every, metrics=["accuracy", "kappa", "recall"])
     _same(evaluate_store(log, chunk=chunk, classes=[0, 1], **opts), streamtk.evaluate(y, p, **opts))
+
+
+# ----------------------------------------------------------------------------- dask significance curves
+
+
+@pytest.fixture(scope="module")
+def per_fold(runs):
+    """Per-fold curves of three models (the runs as folds), one fold value undefined."""
+    y, p = runs
+    res = streamtk.evaluate(y, p.rename(run="fold"), windows=20, fading=0.99, every=25, metrics=["accuracy", "kappa"])
+    res["kappa"][0, 2, 1, 4] = np.nan  # a NaN fold value: NaN statistics and reject=False in both paths
+    return res
+
+
+@pytest.mark.parametrize("chunks", [{"time": 5}, {"time": 3, "estimator": 1}, {"estimator": 2}])
+def test_significance_curves_dask_equals_in_memory(per_fold, chunks):
+    from streamtk.distributed import significance_curves_dask
+    from streamtk.folds import significance_curves
+
+    opts = dict(models=("A", "C"), alpha=0.1, alternative="greater")
+    got = significance_curves_dask(per_fold.chunk(chunks), **opts)
+    assert got.pvalue.chunks is not None and got.pvalue.dims == ("test", "metric", "estimator", "time")
+    assert got.pvalue.chunks[got.pvalue.dims.index("time")] == per_fold.chunk(chunks).chunks["time"]
+    ref = significance_curves(per_fold, **opts)
+    assert bool(ref.reject.any()) and bool(np.isnan(ref.pvalue).any())  # the comparison is not vacuous
+    _same(got, ref)
+
+
+def test_significance_curves_dask_dataarrays_and_pairs(per_fold):
+    from streamtk.distributed import significance_curves_dask
+    from streamtk.folds import significance_curves
+
+    acc = per_fold.accuracy
+    a, b = acc.sel(model="B", drop=True), acc.sel(model="A", drop=True)
+    opts = dict(tests=["wilcoxon"], wilcoxon_method="approx")
+    ref = significance_curves(a, b, **opts)
+    _same(significance_curves_dask(a.chunk({"time": 4}), b.chunk({"time": 6}), **opts), ref)  # chunks unified
+    _same(significance_curves_dask(a.chunk({"time": 4}), b, **opts), ref)  # one lazy input is enough
+    assert significance_curves_dask(a, b).pvalue.chunks is None  # in memory: the in-memory path
+    with pytest.raises(ValueError, match="chunked along dim='fold'"):
+        significance_curves_dask(a.chunk({"fold": 2}), b)
+    with pytest.raises(ValueError, match="chunked along model_dim='model'"):
+        significance_curves_dask(acc.chunk({"model": 1}), models=("A", "B"))
+    with pytest.raises(ValueError, match="tests must be one of"):
+        significance_curves_dask(a.chunk({"time": 4}), b, tests=["t-test"])
+    with pytest.raises(TypeError, match="a must be an xarray Dataset or DataArray, got ndarray"):
+        significance_curves_dask(acc.values, b)
+
+
+@pytest.mark.slow
+def test_significance_curves_dask_on_local_cluster(per_fold):
+    distributed = pytest.importorskip("distributed", reason="dask.distributed is needed for the cluster test")
+    from streamtk.distributed import significance_curves_dask
+    from streamtk.folds import significance_curves
+
+    cluster = client = None
+    try:
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                           dashboard_address=None, silence_logs=40)
+        client = distributed.Client(cluster)
+        lazy = significance_curves_dask(per_fold.chunk({"time": 2}), models=("A", "B"))
+        got = client.compute(lazy, sync=True)
+        assert len(client.run(lambda: 1)) == 2
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+    _same(got, significance_curves(per_fold, models=("A", "B")))
