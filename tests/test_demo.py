@@ -75,6 +75,42 @@ def test_demo_summary_tables(demo):
     assert "P(T) = " in text and "quick test" in text
 
 
+def test_compile_helper_starts_at_the_first_cache_miss():
+    """The helper is started once, when numba first compiles (never on a warm cache)."""
+    import numba
+
+    from streamtk.demo import _HelperOnFirstCompile
+
+    started = []
+    with _HelperOnFirstCompile(lambda: started.append(1) or "helper") as trigger:
+        assert trigger.helper is None
+        numba.njit(lambda x: x + 1)(1)  # not cached: numba compiles it
+        numba.njit(lambda x: x + 2)(1)
+    assert started == [1] and trigger.helper == "helper"
+    with _HelperOnFirstCompile(lambda: started.append(2)) as trigger:
+        pass
+    numba.njit(lambda x: x + 3)(1)  # after the block: not watched any more
+    assert started == [1] and trigger.helper is None
+
+
+@pytest.mark.slow
+def test_background_compile_changes_no_result(demo, tmp_path):
+    from streamtk.demo import run_demo
+
+    _, _, out = demo
+    res = run_demo(tmp_path, n=N, quiet=True, background_compile=True)
+    assert res["background_compile"] == 0  # the helper ran the analyses to the end
+    for group in (None, "comparison", "dependence", "drift_page_hinkley", "drift_ddm", "drift_eddm", "drift_adwin"):
+        got = xr.load_dataset(tmp_path / "streamtk-demo.nc", group=group)
+        ref = xr.load_dataset(out / "streamtk-demo.nc", group=group)
+        xr.testing.assert_equal(got, ref)
+        strip = lambda a: {k: str(v) for k, v in a.items() if k != "created"}  # noqa: E731
+        assert strip(got.attrs) == strip(ref.attrs)
+    assert run_demo(tmp_path, n=3000, quiet=True, background_compile=False)["background_compile"] is None
+    with pytest.raises(TypeError, match="background_compile must be a bool or None, got 'yes'"):
+        run_demo(tmp_path, n=3000, background_compile="yes")
+
+
 def test_module_entry_point_and_errors(tmp_path):
     r = subprocess.run([sys.executable, "-m", "streamtk", "--version"], capture_output=True, text=True)
     assert r.returncode == 0 and r.stdout.startswith("streamtk ")
