@@ -173,6 +173,7 @@ class _HelperOnFirstCompile:
 
     def __init__(self, start):
         self._start = start
+        self._tried = False
         self.helper = None
 
     def __enter__(self):
@@ -182,8 +183,12 @@ class _HelperOnFirstCompile:
 
         class _Listener(event.Listener):
             def on_start(self, ev):
-                if listener.helper is None:  # numba serialises compilations: no race here
-                    listener.helper = listener._start()
+                if not listener._tried:  # numba serialises compilations: no race here
+                    listener._tried = True
+                    try:
+                        listener.helper = listener._start()
+                    except Exception:  # noqa: BLE001 - no helper (e.g. cannot spawn): compile here
+                        listener.helper = None
 
             def on_end(self, ev):
                 pass
@@ -205,8 +210,14 @@ def _warm_up(n: int, seed: int) -> None:
 
 
 def _start_helper(n: int, seed: int):
-    """Start the compile helper: the same interpreter and the same streamtk sources (same cache entries)."""
+    """Start the compile helper: the same interpreter and the same streamtk sources (same cache entries).
+
+    Returns None (no helper) when ``seed`` is not an integer that can be passed on.
+    """
     import streamtk
+
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        return None
 
     env = dict(os.environ)
     root = str(Path(streamtk.__file__).resolve().parents[1])

@@ -92,6 +92,15 @@ def test_compile_helper_starts_at_the_first_cache_miss():
     numba.njit(lambda x: x + 3)(1)  # after the block: not watched any more
     assert started == [1] and trigger.helper is None
 
+    def cannot_start():
+        started.append(3)
+        raise OSError("no processes left")
+
+    with _HelperOnFirstCompile(cannot_start) as trigger:
+        assert numba.njit(lambda x: x + 4)(1) == 5  # the compilation goes on without a helper
+        numba.njit(lambda x: x + 5)(1)
+    assert started == [1, 3] and trigger.helper is None
+
 
 @pytest.mark.slow
 def test_background_compile_changes_no_result(demo, tmp_path):
