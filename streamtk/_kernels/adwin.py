@@ -152,17 +152,17 @@ def _java_int_mul(a, b):
 
 
 @numba.njit(cache=True, error_model="numpy", inline="always")
-def _compress(S, V, C, last, max_buckets):
+def _compress(S, V, C, last, max_buckets, row):
     """Merge the two oldest buckets of every overflowing row into the next row
     (MOA's ``compressBuckets``, called once row 0 holds ``M + 1`` buckets);
-    return the new ``LAST_ROW``.
+    return the new ``LAST_ROW`` and the highest row that changed.
 
     ``S``, ``V``, ``C`` are one instance's ``sums``, ``variances``, ``counts``.
     Bucket sizes are powers of two, so MOA's divisions by ``2**r`` are computed
     as the bit-identical products with ``2**-r``. Slots at or beyond a row's
-    count hold stale values that are never read.
+    count hold stale values that are never read. ``row > 0`` starts the
+    cascade at that row (rows below it must hold at most ``M`` buckets).
     """
-    row = 0
     while C[row] == max_buckets + 1:
         nxt = row + 1
         if last == row:
@@ -182,7 +182,7 @@ def _compress(S, V, C, last, max_buckets):
             V[row, s - 2] = V[row, s]
         C[row] = max_buckets - 1
         row = nxt
-    return last
+    return last, row
 
 
 @numba.njit(cache=True, error_model="numpy")
@@ -206,12 +206,18 @@ def _delete_oldest(S, V, C, w, last, total, var, max_buckets):
     return w, last, total, var
 
 
-# Margins of the division-free pre-test in _scan_fast (see its docstring).
-_MARGIN = 1e-12
-_TINY = 1e-300
+# ---------------------------------------------------------------- cut scan
+
+# Constants of the filter in _scan_filtered (the proof is in its docstring).
+_U = 2.0 ** -53  # unit roundoff of float64
+_KAPPA = 1e-12  # relative safety margin (>= 9000 u)
+_ABS_SLACK = 1e-290  # absorbs every absolute (subnormal) rounding error
+_DD_SLACK = 1e-9  # a cached ln-term is used as lower bound with this relative margin
 _FILTER_MAX_WIDTH = 2 ** 40
-_FILTER_MAX_MAGNITUDE = 1e100
+_FILTER_MAX_X = 1e60
+_FILTER_MAX_SUM = 1e75
 _FILTER_MIN_VARIANCE = 1e-100
+_FILTER_MAX_VARIANCE = 1e130
 
 
 @numba.njit(cache=True, error_model="numpy", inline="always")
@@ -257,127 +263,231 @@ def _scan_exact(S, V, C, w, last, total, var, v, dd, lg, min_window, variant, ma
     return False, w, last, total, var
 
 
-@numba.njit(cache=True, error_model="numpy")
-def _scan_fast(S, V, C, work, w, last, total, var, v, dd, xmax, min_window, max_buckets):
-    """Same result as :func:`_scan_exact` for MOA's bound, faster.
+#: ``dirty`` value of :func:`_scan_filtered` that rebuilds every row of the split grid
+_ALL_ROWS = 1 << 30
 
-    MOA's test ``|u0/n0 - u1/n1| > sqrt(2 m v dd) + 2/3 dd m`` costs four
-    divisions and a square root per split point. Here the prefix sums of all
-    split points are written to ``work`` first; a division-free pre-test then
-    runs over them in one vectorisable loop, and MOA's exact expression is
-    evaluated (in order, oldest first) only at the split points the pre-test
-    cannot clear. The pre-test multiplies the sufficient condition
-    ``|D| + 4u max|x| <= (1 - 7u) (sqrt(2 v dd Mr) + 2/3 dd Mr)``
-    (``D`` the exact difference of the two means, ``Mr = 1/P0 + 1/P1`` with
-    ``P = n - min_window + 1``, ``u = 2**-53``) by ``n0 n1 P0 P1`` and squares
-    the root away. That condition bounds every rounding of MOA's own
-    evaluation (relative ``u`` per operation; absolute ``2**-1074`` for
-    subnormals) from above for ``|d|`` and from below for ``eps``, and each
-    rounding of the pre-test itself is covered by relative margins of ``1e-12``
-    (``>= 4500 u``). So a skipped split point is one where MOA's expression
-    gives ``|d| <= eps``, i.e. no cut: detections are unchanged. The caller
-    only uses this scan when the window is narrower than ``2**40``,
-    ``max|x| W < 1e100`` and ``v`` is 0 or in ``(1e-100, 1e100)``, where the
-    products can neither overflow nor lose their relative accuracy.
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _split_grid(S, C, last, top, max_buckets, work):
+    """Approximate prefix sums of the split points on a fixed ``rows x M`` grid.
+
+    Cell ``j = r M + k`` of ``work`` is the split after bucket ``k`` of row
+    ``r``: ``work[1, j]`` its exact ``n0`` (0 when the bucket does not exist
+    or is the newest one, so the cell fails the ``n0 > min_window + 1`` test),
+    ``work[0, j]`` the sum of the buckets before it (row by row, not in MOA's
+    order: the filter accounts for that). Only rows ``top`` down to 0 are
+    rebuilt: a row's cells depend on it and the older rows only, whose running
+    totals ``work[2, r]`` (sum), ``work[2, R + r]`` (count) and
+    ``work[2, 2R + r]`` (sum of ``|S|``) are kept. Fixed trip counts and
+    selects instead of branches. Returns ``sum |S|`` over all buckets.
     """
-    U0 = work[0]
-    U1 = work[1]
-    F0 = work[2]
-    AMB = work[3]
-    # phase 1: prefix sums at every split point, in MOA's order
-    j = 0
-    n0 = 0
-    u0 = 0.0
-    u1 = total
-    row = last
-    while row > 0:
-        size = np.int64(1) << row
-        for k in range(C[row]):
-            tot = S[row, k]
-            n0 += size
-            u0 += tot
-            u1 -= tot
-            U0[j] = u0
-            U1[j] = u1
-            F0[j] = n0
-            j += 1
-        row -= 1
-    for k in range(C[0] - 1):  # the newest bucket is no split point
-        tot = S[0, k]
-        n0 += 1
-        u0 += tot
-        u1 -= tot
-        U0[j] = u0
-        U1[j] = u1
-        F0[j] = n0
-        j += 1
-    nsplit = j
-    # phase 2: division-free pre-test (vectorisable, no early exit)
+    n_rows = S.shape[0]
+    if top >= last:
+        top = last
+        ub = 0.0
+        nb = 0.0
+        a_all = 0.0
+    else:
+        ub = work[2, top + 1]
+        nb = work[2, n_rows + top + 1]
+        a_all = work[2, 2 * n_rows + top + 1]
+    for r in range(top, -1, -1):
+        size = float(np.int64(1) << r)
+        c = C[r]
+        q = 0.0
+        a = 0.0
+        j = r * max_buckets
+        for k in range(max_buckets):
+            s = S[r, k]
+            valid = k < c
+            s = s if valid else 0.0
+            q += s
+            a += abs(s)
+            work[0, j + k] = ub + q
+            work[1, j + k] = nb + (k + 1) * size if valid else 0.0
+        ub += q
+        nb += c * size
+        a_all += a
+        work[2, r] = ub
+        work[2, n_rows + r] = nb
+        work[2, 2 * n_rows + r] = a_all
+    work[1, C[0] - 1] = 0.0  # the newest bucket is no split point
+    return a_all
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _moa_cannot_cut(e, f0, f1, e_slack, shift, k1, k2):
+    """Filter predicate of MOA's bound at one split (see :func:`_scan_filtered`).
+
+    ``e`` is the computed ``|U W - TOTAL n0|``; ``k1 = (1 - kappa) 2/3 dd_lo Sg``,
+    ``k2 = (1 - kappa) 2 v dd_lo Sg`` (or -1 when ``v == 0``). True only if
+    MOA's floating-point test cannot cut at this split.
+    """
+    big_l = (e + e_slack) * (1.0 + _KAPPA)
+    q = (f0 + shift) * (f1 + shift)
+    g = f0 * f1
+    z = big_l * q - k1 * g
+    return (z <= 0.0) | (z * z * (1.0 + _KAPPA) <= k2 * g * g * q)
+
+
+@numba.njit(cache=True, error_model="numpy", inline="always")
+def _theorem3_cannot_cut(e, f0, f1, e_slack, k3):
+    """Filter predicate of the Theorem 3 bound, ``k3 = (1 - kappa) lg_lo W / 2``."""
+    big_l = (e + e_slack) * (1.0 + _KAPPA)
+    return big_l * big_l * (1.0 + _KAPPA) < k3 * (f0 * f1)
+
+
+@numba.njit(cache=True, error_model="numpy")
+def _ln_terms(w, delta, variant):
+    """MOA's ``dd = ln(2 ln W / delta)`` (variant 0) or ``ln(4 / (delta / W))`` (variant 1)."""
+    if variant == 0:
+        return math.log(2 * math.log(w) / delta)
+    return math.log(4.0 / (delta / w))
+
+
+@numba.njit(cache=True, error_model="numpy")
+def _scan_filtered(S, V, C, work, w, last, total, var, xmax, delta, min_window, variant, max_buckets, w_c, ln_c,
+                   dirty):
+    """Same result as :func:`_scan_exact` (bit for bit), faster.
+
+    MOA's test at a split costs four divisions and a square root. Here every
+    split is first put through a division-free *filter* that can only answer
+    "this split cannot cut"; MOA's exact expression (with MOA's own prefix
+    sums, accumulated in MOA's order) is then evaluated, oldest split first,
+    only where the filter could not answer. A split the filter clears is one
+    where MOA's floating-point test is false, so the first cut, hence every
+    detection, width, mean and variance, is MOA's.
+
+    Why the filter is sound (``u = 2**-53``, ``gamma_k = k u / (1 - k u)``;
+    ``n0, n1`` the sides of a split, ``W = n0 + n1``; ``U0, U1`` MOA's prefix
+    sums; ``A = sum |bucket totals|``, ``T = |TOTAL|``, ``K`` a bound on the
+    number of buckets plus 4):
+
+    1. The filter's ``U`` is summed row by row; it and MOA's ``U0`` are both
+       sums of the same bucket totals, so ``|U - U0| <= 2 gamma_K A`` and
+       ``|U0 + U1 - TOTAL| <= gamma_K (2A + T)``. Hence
+       ``X = |U0 n1 - U1 n0| = |U0 W - (U0 + U1) n0| <= e + 8 K u W (A + T)``
+       with ``e`` the computed ``|U W - TOTAL n0|`` (its own rounding included).
+    2. MOA's ``d = fl(fl(U0/n0) - fl(U1/n1))`` obeys
+       ``n0 n1 |d| <= (1 + u) (X + u W (|U0| + |U1|))``; with 1.,
+       ``n0 n1 |d| <= (1 + u) (e + E)``, ``E = 16 K u W (A + T + max|x|)
+       + 1e-290`` (the last term covers absolute errors of subnormal results).
+    3. MOA's bound evaluates to at least ``(1 - u)**7`` times its exact value
+       at the same ``v`` and ``dd`` (seven roundings, all of non-negative
+       terms); it grows with ``dd``, so a lower bound ``dd_lo`` of MOA's ``dd``
+       (cached from a narrower window, less a relative ``1e-9``) may replace it.
+       With ``P = n - min_window + 1``, ``Sg = P0 + P1``, ``Q = P0 P1``,
+       ``G = n0 n1``, ``L = (e + E)(1 + kappa)``: ``|d| <= eps`` holds if
+       ``L Q <= 2/3 dd_lo Sg G + G sqrt(2 v dd_lo Sg Q)``, i.e. if
+       ``z = L Q - 2/3 dd_lo Sg G <= 0`` or ``z**2 <= 2 v dd_lo Sg G**2 Q``.
+    4. The filter evaluates 3. in floating point with every left side
+       enlarged and every right side shrunk by ``kappa = 1e-12`` (>= 9000 u,
+       far more than its own dozen roundings); the sign of a computed
+       difference is exact.
+    5. Theorem 3 (``cut iff |d| >= sqrt(lg W / (2 n0 n1))`` up to MOA-style
+       rounding): cleared when ``L**2 (1 + kappa) < (1 - kappa) lg_lo W G / 2``.
+
+    The filter is used only where no product can overflow or lose relative
+    accuracy (window narrower than ``2**40``, ``max|x| <= 1e60``,
+    ``A + T <= 1e75``, and for MOA's bound ``v`` zero or in
+    ``(1e-100, 1e130)``); otherwise the scan is :func:`_scan_exact`.
+    ``w_c, ln_c`` cache the ln-term: ``ln_c`` is its exact value at width
+    ``w_c`` (0: none yet); returns ``(cut, w, last, total, var, w_c, ln_c)``.
+    """
+    if max_buckets == 5:  # MOA's M as a constant: LLVM unrolls the slot loop
+        a_all = _split_grid(S, C, last, dirty, 5, work)
+    else:
+        a_all = _split_grid(S, C, last, dirty, max_buckets, work)
+    t_abs = abs(total)
+    v = var / w
+    in_range = (
+        w < _FILTER_MAX_WIDTH
+        and xmax <= _FILTER_MAX_X
+        and a_all + t_abs <= _FILTER_MAX_SUM
+        and (variant != 0 or v == 0.0 or (v > _FILTER_MIN_VARIANCE and v < _FILTER_MAX_VARIANCE))
+    )
+    if not in_range:
+        lnv = _ln_terms(w, delta, variant)
+        cut, w, last, total, var = _scan_exact(S, V, C, w, last, total, var, v, lnv, lnv, min_window, variant,
+                                               max_buckets)
+        return cut, w, last, total, var, w_c, ln_c
+    if w_c == 0 or w < w_c or w > 2 * w_c:  # the ln-term grows with W: reuse it up to 2 W
+        w_c = w
+        ln_c = _ln_terms(w, delta, variant)
+    ln_lo = ln_c * (1.0 - _DD_SLACK)
     fw = float(w)
+    n_terms = (last + 1) * (max_buckets + 1) + 4
+    e_slack = 16.0 * n_terms * _U * fw * (a_all + t_abs + xmax) + _ABS_SLACK
     flim = float(min_window + 1)
     shift = 1.0 - min_window
-    k1 = 2.0 / 3.0 * dd * (1.0 - _MARGIN)
-    k2 = 2.0 * v * dd * (1.0 - _MARGIN) if v > 0.0 else -1.0
-    c3 = _MARGIN * xmax + _TINY
-    up = 1.0 + 3.0 * _MARGIN
-    sq = 1.0 + _MARGIN
+    sg = fw + 2.0 * shift
+    k1 = 2.0 / 3.0 * ln_lo * sg * (1.0 - _KAPPA)
+    k2 = 2.0 * v * ln_lo * sg * (1.0 - _KAPPA) if v > 0.0 else -1.0
+    k3 = ln_lo * fw * 0.5 * (1.0 - _KAPPA)
+    n_cells = (last + 1) * max_buckets
     n_amb = 0
-    for j in range(nsplit):
-        f0 = F0[j]
-        f1 = fw - f0
-        p0 = f0 + shift
-        p1 = f1 + shift
-        g = f0 * f1
-        q = p0 * p1
-        ps = p0 + p1
-        a = abs(U0[j] * f1 - U1[j] * f0)
-        xq = (a + c3 * g) * q * up
-        z = xq - k1 * ps * g
-        amb = (f0 > flim) & (f1 > flim) & (z > 0.0) & (z * z * sq > k2 * g * g * ps * q)
-        AMB[j] = 1.0 if amb else 0.0
-        n_amb += amb
+    if variant == 0:
+        for j in range(n_cells):
+            f0 = work[1, j]
+            f1 = fw - f0
+            e = abs(work[0, j] * fw - total * f0)
+            n_amb += (f0 > flim) & (f1 > flim) & (not _moa_cannot_cut(e, f0, f1, e_slack, shift, k1, k2))
+    else:
+        for j in range(n_cells):
+            f0 = work[1, j]
+            f1 = fw - f0
+            e = abs(work[0, j] * fw - total * f0)
+            n_amb += (f0 > flim) & (f1 > flim) & (not _theorem3_cannot_cut(e, f0, f1, e_slack, k3))
     if n_amb == 0:
-        return False, w, last, total, var
-    # phase 3: MOA's exact test where the pre-test could not clear the split
-    for j in range(nsplit):
-        if AMB[j] != 0.0:
-            n0 = np.int64(F0[j])
-            if _cut_test(U0[j], U1[j], n0, w - n0, v, dd, 0.0, min_window, 0):
-                w, last, total, var = _delete_oldest(S, V, C, w, last, total, var, max_buckets)
-                return True, w, last, total, var
-    return False, w, last, total, var
+        return False, w, last, total, var, w_c, ln_c
+    # MOA's scan with MOA's prefix sums; its exact test only where the filter
+    # (valid for these sums too) cannot clear the split
+    lnv = _ln_terms(w, delta, variant)
+    limit = min_window + 1
+    n0 = 0
+    n1 = w
+    u0 = 0.0
+    u1 = total
+    for row in range(last, -1, -1):
+        size = np.int64(1) << row
+        nb = C[row]
+        for k in range(nb):
+            tot = S[row, k]
+            n0 += size
+            n1 -= size
+            u0 += tot
+            u1 -= tot
+            if row == 0 and k == nb - 1:
+                return False, w, last, total, var, w_c, ln_c
+            if n1 > limit and n0 > limit:
+                f0 = float(n0)
+                e = abs(u0 * fw - total * f0)
+                if variant == 0:
+                    clear = _moa_cannot_cut(e, f0, fw - f0, e_slack, shift, k1, k2)
+                else:
+                    clear = _theorem3_cannot_cut(e, f0, fw - f0, e_slack, k3)
+                if not clear and _cut_test(u0, u1, n0, n1, v, lnv, lnv, min_window, variant):
+                    w, last, total, var = _delete_oldest(S, V, C, w, last, total, var, max_buckets)
+                    return True, w, last, total, var, w_c, ln_c
+    return False, w, last, total, var, w_c, ln_c
 
 
 @numba.njit(cache=True, error_model="numpy")
-def _reduce_window(S, V, C, work, w, last, total, var, xmax, delta, min_window, variant, max_buckets):
+def _reduce_window(S, V, C, work, w, last, total, var, xmax, delta, min_window, variant, max_buckets, w_c, ln_c,
+                   dirty):
     """MOA's ``while (blnReduceWidth)`` loop: scan, drop the oldest bucket at a
-    cut, scan again until no cut. Returns ``(changed, w, last, total, var)``."""
+    cut, scan again until no cut. ``dirty`` is the highest row changed since
+    ``work``'s split grid was last built for this instance (``_ALL_ROWS``:
+    unknown). Returns ``(changed, w, last, total, var, w_c, ln_c)``."""
     changed = False
     cut = True
     while cut:
-        # constant over one scan (MOA recomputes them at every split point: same values)
-        dd = 0.0
-        v = 0.0
-        lg = 0.0
-        if variant == 0:
-            dd = math.log(2 * math.log(w) / delta)
-            v = var / w
-            fast = (
-                w < _FILTER_MAX_WIDTH
-                and xmax * w < _FILTER_MAX_MAGNITUDE
-                and (v == 0.0 or (v > _FILTER_MIN_VARIANCE and v < _FILTER_MAX_MAGNITUDE))
-            )
-        else:
-            lg = math.log(4.0 / (delta / w))
-            fast = False
-        if fast:
-            cut, w, last, total, var = _scan_fast(S, V, C, work, w, last, total, var, v, dd, xmax,
-                                                  min_window, max_buckets)
-        else:
-            cut, w, last, total, var = _scan_exact(S, V, C, w, last, total, var, v, dd, lg,
-                                                   min_window, variant, max_buckets)
+        cut, w, last, total, var, w_c, ln_c = _scan_filtered(S, V, C, work, w, last, total, var, xmax, delta,
+                                                             min_window, variant, max_buckets, w_c, ln_c, dirty)
         changed = changed or cut
-    return changed, w, last, total, var
+        dirty = _ALL_ROWS
+    return changed, w, last, total, var, w_c, ln_c
+
 
 
 @numba.njit(cache=True, error_model="numpy", inline="always")
@@ -416,7 +526,7 @@ def adwin_step(S, V, C, work, w, last, tick, total, var, xmax, mean_before, x, d
     V[0, k] = 0.0
     C[0] = k + 1
     if k == max_buckets:
-        last = _compress(S, V, C, last, max_buckets)
+        last, _ = _compress(S, V, C, last, max_buckets, 0)
     # tick % clock == 0 without a 64-bit division when clock is a power of two
     if clock & (clock - 1) == 0:
         due = (tick & (clock - 1)) == 0
@@ -424,8 +534,8 @@ def adwin_step(S, V, C, work, w, last, tick, total, var, xmax, mean_before, x, d
         due = tick % clock == 0
     change = False
     if due and w > MIN_WIDTH_FOR_CHECK:
-        change, w, last, total, var = _reduce_window(S, V, C, work, w, last, total, var, xmax, delta,
-                                                     min_window, variant, max_buckets)
+        change, w, last, total, var, _, _ = _reduce_window(S, V, C, work, w, last, total, var, xmax, delta,
+                                                           min_window, variant, max_buckets, 0, 0.0, _ALL_ROWS)
     mean_after = total / w
     code = 0
     if change:
@@ -535,7 +645,7 @@ def adwin_rows(istate, i):
 
 @numba.njit(cache=True, error_model="numpy")
 def adwin_run_one(x, S, V, C, ist, fst, delta, clock, min_window, variant, width_out, mean_out, variance_out,
-              detection_out):
+                  detection_out):
     """Serial loop of :func:`adwin_run` over one stream.
 
     ``x`` (n,) float64; ``S, V, C, ist, fst`` are one instance's rows of the
@@ -549,6 +659,14 @@ def adwin_run_one(x, S, V, C, ist, fst, delta, clock, min_window, variant, width
     ``= tick - width``), rather than calling :func:`adwin_update` or
     :func:`adwin_step` per element from another kernel (numba's per-call
     reference counting of the state arrays makes those 2-3x slower).
+
+    Same arithmetic as :func:`adwin_step` input by input (tested bit for bit),
+    organised for speed: the inputs between two cut tests run in one loop
+    without a tick test; row 0's count lives in a register and its
+    variances (always 0) are never rewritten; a row-0 merge (every other
+    input) is written out, the cascade from row 1 on is :func:`_compress`;
+    the cut scan is :func:`_scan_filtered` with the ln-term cached across
+    the scans of one call.
     """
     w = ist[WIDTH]
     last = ist[LAST_ROW]
@@ -559,6 +677,8 @@ def adwin_run_one(x, S, V, C, ist, fst, delta, clock, min_window, variant, width
     xmax = fst[XMAX]
     max_buckets = S.shape[1] - 1
     work = np.empty((4, S.shape[0] * S.shape[1]), dtype=np.float64)
+    w_c = 0
+    ln_c = 0.0
     mean = total / w
     pow2 = clock & (clock - 1) == 0
     n = x.shape[0]
@@ -566,48 +686,88 @@ def adwin_run_one(x, S, V, C, ist, fst, delta, clock, min_window, variant, width
     write_mean = mean_out.shape[0] == n
     write_variance = variance_out.shape[0] == n
     write_detection = detection_out.shape[0] == n
-    for t in range(x.shape[0]):
-        # The body of adwin_step, written out: numba's inlining of a function
-        # that takes arrays costs reference counting at every step (3x slower).
-        # tests/test_adwin.py checks that both give identical results.
-        xt = x[t]
-        tick += 1
-        w += 1
-        if w > 1:
-            dev = xt - mean
-            var = var + (w - 1) * dev * dev / w
-        total = total + xt
-        ax = abs(xt)
-        if ax > xmax:
-            xmax = ax
-        k = C[0]
-        S[0, k] = xt
-        V[0, k] = 0.0
-        C[0] = k + 1
-        if k == max_buckets:
-            if max_buckets == 5:  # MOA's M as a constant: LLVM unrolls the row shifts
-                last = _compress(S, V, C, last, 5)
-            else:
-                last = _compress(S, V, C, last, max_buckets)
-        due = (tick & (clock - 1)) == 0 if pow2 else tick % clock == 0
-        change = False
-        if due and w > MIN_WIDTH_FOR_CHECK:
-            change, w, last, total, var = _reduce_window(S, V, C, work, w, last, total, var, xmax, delta,
-                                                         min_window, variant, max_buckets)
-        mean_after = total / w
-        code = 0
-        if change:
-            code = 1 if mean_after > mean else -1
-            ndet += 1
-        mean = mean_after
-        if write_width:
-            width_out[t] = w
-        if write_mean:
-            mean_out[t] = mean
-        if write_variance:
-            variance_out[t] = var / w
-        if write_detection:
-            detection_out[t] = code
+    c0 = C[0]
+    dirty = _ALL_ROWS  # highest row changed since the last scan (its grid cells are stale)
+    last_scanned = -1
+    a = 0
+    while a < n:
+        since = (tick & (clock - 1)) if pow2 else tick % clock
+        to_test = clock - since  # inputs up to and including the next tick that is a multiple of clock
+        b = a + to_test if to_test < n - a else n
+        mean_before = mean
+        for t in range(a, b):
+            xt = x[t]
+            w += 1
+            if w > 1:
+                dev = xt - mean
+                var = var + (w - 1) * dev * dev / w
+            total = total + xt
+            ax = abs(xt)
+            if ax > xmax:
+                xmax = ax
+            mean_before = mean
+            mean = total / w
+            # x becomes the newest bucket of row 0 (its variance slot is 0 already)
+            if c0 < max_buckets:
+                S[0, c0] = xt
+                c0 += 1
+            else:  # M + 1 buckets: MOA merges the two oldest into row 1 (n1 = n2 = 1)
+                if last == 0:
+                    C[1] = 0
+                    last = 1
+                    dirty = _ALL_ROWS
+                s0 = S[0, 0]
+                s1 = S[0, 1]
+                d = s0 * 1.0 - s1 * 1.0
+                k = C[1]
+                S[1, k] = s0 + s1
+                V[1, k] = 0.0 + 0.0 + d * d * 0.5
+                C[1] = k + 1
+                for s in range(2, max_buckets):
+                    S[0, s - 2] = S[0, s]
+                S[0, max_buckets - 2] = xt
+                c0 = max_buckets - 1
+                if k == max_buckets:
+                    if max_buckets == 5:  # MOA's M as a constant: LLVM unrolls the row shifts
+                        last, top = _compress(S, V, C, last, 5, 1)
+                    else:
+                        last, top = _compress(S, V, C, last, max_buckets, 1)
+                    dirty = max(dirty, top)
+                elif dirty < 1:
+                    dirty = 1
+            if write_width:
+                width_out[t] = w
+            if write_mean:
+                mean_out[t] = mean
+            if write_variance:
+                variance_out[t] = var / w
+            if write_detection:
+                detection_out[t] = 0
+        tick += b - a
+        if b - a == to_test and w > MIN_WIDTH_FOR_CHECK:
+            C[0] = c0
+            if last != last_scanned:  # a new row shifts every split point
+                dirty = _ALL_ROWS
+            change, w, last, total, var, w_c, ln_c = _reduce_window(S, V, C, work, w, last, total, var, xmax, delta,
+                                                                    min_window, variant, max_buckets, w_c, ln_c,
+                                                                    dirty)
+            c0 = C[0]
+            dirty = _ALL_ROWS if change else 0
+            last_scanned = last
+            if change:
+                ndet += 1
+                mean = total / w
+                t = b - 1
+                if write_width:
+                    width_out[t] = w
+                if write_mean:
+                    mean_out[t] = mean
+                if write_variance:
+                    variance_out[t] = var / w
+                if write_detection:
+                    detection_out[t] = 1 if mean > mean_before else -1
+        a = b
+    C[0] = c0
     ist[WIDTH] = w
     ist[LAST_ROW] = last
     ist[TICK] = tick
