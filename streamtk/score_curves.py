@@ -171,6 +171,8 @@ class ChunkedAUC:
         # windows and ADWIN windows: sums and (absolute tail, number held) per estimator
         self.w_sums = {e: tuple(np.zeros((L, 1, C, G)) for _ in range(3)) for e in self.win + self.adw}
         self.w_istate = {e: np.zeros((L, 1, 2), dtype=np.int64) for e in self.win + self.adw}
+        self.w_keys = {e: (np.zeros((L, C, 0)), np.zeros((L, C), dtype=np.int64), np.zeros((L, 1, C, G, 1)),
+                           np.zeros((L, 0, C), dtype=np.int64)) for e in self.win + self.adw}
         opts = core.adwin_options
         self.adwin_state = {e: adwin_state_new(L, opts["max_buckets"]) for e in self.adw}
         self.hist_start = 0
@@ -213,16 +215,39 @@ class ChunkedAUC:
         self.rows.append((positions, U, W, N))
         self.n_seen = start + T
 
+    @staticmethod
+    def _merge_keys(old_keys, old_nk, old_tree, s3):
+        """Key spaces extended by the chunk's scores, the trees moved onto them (``O(D + T log T)``).
+
+        Returns ``(keys, nk, tree, chunk_ranks (L, T, C), remap)``: ``remap[l][c][j]`` is
+        the new position of old key ``j``.
+        """
+        L, T, C = s3.shape
+        uniq, inv = [], []
+        for l in range(L):
+            for c in range(C):
+                u, i = np.unique(np.concatenate([old_keys[l, c, : old_nk[l, c]], s3[l, :, c]]), return_inverse=True)
+                uniq.append(u)
+                inv.append(i)
+        nk = np.array([u.size for u in uniq], dtype=np.int64).reshape(L, C)
+        keys = np.full((L, C, int(nk.max())), np.inf)
+        ranks = np.empty((L, T, C), dtype=np.int64)
+        remap = [[None] * C for _ in range(L)]
+        for l in range(L):
+            for c in range(C):
+                keys[l, c, : nk[l, c]] = uniq[l * C + c]
+                d = old_nk[l, c]
+                remap[l][c] = inv[l * C + c][:d]
+                ranks[l, :, c] = inv[l * C + c][d:]
+        tree = np.zeros(old_tree.shape[:4] + (keys.shape[-1] + 1,))
+        if old_keys.shape[-1]:
+            AC.rekey(old_tree, old_keys, old_nk, keys, nk, tree)
+        return keys, nk, tree, ranks, remap
+
     def _cumulative(self, y, w, s3, cps, U, W, N):
         L, T, C = s3.shape
-        lists = [np.concatenate([self.c_keys[l, c, : self.c_nk[l, c]], s3[l, :, c]]) for l in range(L) for c in range(C)]
-        keys, nk = _key_space(lists)
-        keys, nk = keys.reshape(L, C, -1), nk.reshape(L, C)
-        tree = np.zeros(self.c_tree.shape[:4] + (keys.shape[-1] + 1,))
-        if self.c_keys.shape[-1]:
-            AC.rekey(self.c_tree, self.c_keys, self.c_nk, keys, nk, tree)
+        keys, nk, tree, ranks, _ = self._merge_keys(self.c_keys, self.c_nk, self.c_tree, s3)
         self.c_keys, self.c_nk, self.c_tree = keys, nk, tree
-        ranks = _ranks(keys, nk, s3, np.zeros(L, dtype=np.int64))
         Ec = len(self.cum)
         out = tuple(np.zeros((L, Ec, cps.size, C, self.G)) for _ in range(3))
         Ws, Ns, Us = self.c_sums
@@ -230,6 +255,33 @@ class ChunkedAUC:
                    self.pos_group, self.unit, 0, T, cps, 0, tree, Ws, Ns, Us, self.c_inv, self.c_istate, *out)
         for j, e in enumerate(self.cum):
             U[:, e], W[:, e], N[:, e] = out[0][:, j], out[1][:, j], out[2][:, j]
+
+    def _window_keys(self, e, sa, s3, ya, wa, tails, h):
+        """Key space, tree and ranks ``(L, h + T, C)`` of window ``e`` for the history plus the chunk.
+
+        Normally the key space grows by the chunk's scores and the held instances'
+        ranks are remapped (``O(D + h)``); when it holds more than twice as many keys
+        as the window holds instances (plus the chunk), it is rebuilt from the held
+        instances (``O(held log held)``), which drops the keys no instance has any more.
+        """
+        L, T, C = s3.shape
+        okeys, onk, otree, ohr = self.w_keys[e]
+        held = int(self.w_istate[e][:, 0, 1].max())
+        if int(onk.max()) + T <= 2 * (held + T) + 1024:
+            keys, nk, tree, cr, remap = self._merge_keys(okeys, onk, otree, s3)
+            ranks = np.empty((L, h + T, C), dtype=np.int64)
+            ranks[:, h:] = cr
+            for l in range(L):
+                for c in range(C):
+                    rm = remap[l][c]
+                    ranks[l, :h, c] = rm[ohr[l, :, c]] if rm.size else 0
+        else:
+            keys, nk = _key_space([sa[l, tails[l]:, c] for l in range(L) for c in range(C)])
+            keys, nk = keys.reshape(L, C, -1), nk.reshape(L, C)
+            ranks = _ranks(keys, nk, sa, tails)
+            tree = np.zeros((L, 1, C, self.G, keys.shape[-1] + 1))
+            AC.build_held(ranks, ya, wa, self.grp, self.unit, tails, h, tree)
+        return keys, nk, tree, ranks
 
     def _windows(self, y, w, s3, ytrue, ypred, weights, cps, U, W, N):
         core = self.core
@@ -240,17 +292,14 @@ class ChunkedAUC:
         sa = np.concatenate([self.h_s, s3], axis=1) if h else s3
         ck = cps + h
         opts = core.adwin_options
+        all_ranks = {}
         for e in self.win + self.adw:
             ist = self.w_istate[e]
             rel = ist.copy()
             rel[:, 0, 0] -= self.hist_start
             tails = rel[:, 0, 0]
-            lists = [sa[l, tails[l]:, c] for l in range(L) for c in range(C)]
-            keys, nk = _key_space(lists)
-            keys, nk = keys.reshape(L, C, -1), nk.reshape(L, C)
-            ranks = _ranks(keys, nk, sa, tails)
-            tree = np.zeros((L, 1, C, self.G, keys.shape[-1] + 1))
-            AC.build_held(ranks, ya, wa, self.grp, self.unit, tails, h, tree)
+            keys, nk, tree, ranks = self._window_keys(e, sa, s3, ya, wa, tails, h)
+            all_ranks[e] = ranks
             Ws, Ns, Us = self.w_sums[e]
             out = tuple(np.zeros((L, 1, cps.size, C, self.G)) for _ in range(3))
             if e in self.win:
@@ -264,13 +313,16 @@ class ChunkedAUC:
                               Ws, Ns, Us, rel, *out)
             ist[:, 0, 0] = rel[:, 0, 0] + self.hist_start
             ist[:, 0, 1] = rel[:, 0, 1]
+            self.w_keys[e] = (keys, nk, tree, None)
             U[:, e], W[:, e], N[:, e] = out[0][:, 0], out[1][:, 0], out[2][:, 0]
-        # keep the inputs some window still holds
+        # keep the inputs some window still holds (and each window's ranks of them)
         keep_from = min(int(self.w_istate[e][:, 0, 0].min()) for e in self.win + self.adw)
         cut = keep_from - self.hist_start
         self.h_y = ya[0, cut:].copy()
         self.h_w = wa[:, cut:].copy()
         self.h_s = sa[:, cut:].copy()
+        for e, ranks in all_ranks.items():
+            self.w_keys[e] = self.w_keys[e][:3] + (ranks[:, cut:].copy(),)
         self.hist_start = keep_from
 
     def _finalise(self, pieces, last):
