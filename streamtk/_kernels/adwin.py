@@ -661,12 +661,16 @@ def adwin_run_one(x, S, V, C, ist, fst, delta, clock, min_window, variant, width
     reference counting of the state arrays makes those 2-3x slower).
 
     Same arithmetic as :func:`adwin_step` input by input (tested bit for bit),
-    organised for speed: the inputs between two cut tests run in one loop
-    without a tick test; row 0's count lives in a register and its
-    variances (always 0) are never rewritten; a row-0 merge (every other
-    input) is written out, the cascade from row 1 on is :func:`_compress`;
-    the cut scan is :func:`_scan_filtered` with the ln-term cached across
-    the scans of one call.
+    organised for speed. The inputs between two cut tests run in one loop
+    without a tick test. Nothing reads the two lowest rows between cut tests,
+    so there they live outside the state arrays: row 0 (always the newest
+    ``C[0]`` inputs, each with variance 0) as a read position into ``x``, row
+    1 as a ring buffer; their merges (MOA's expression with ``n1 = n2 = 1``
+    and ``= 2``) need no shifting, and both rows are written back in the
+    canonical layout before every scan and at the end. Rows from 2 on are
+    merged by :func:`_compress`. The cut scan is :func:`_scan_filtered`,
+    with its split grid rebuilt only for the rows that changed and the
+    ln-term cached across the scans of one call.
     """
     w = ist[WIDTH]
     last = ist[LAST_ROW]
@@ -677,6 +681,12 @@ def adwin_run_one(x, S, V, C, ist, fst, delta, clock, min_window, variant, width
     xmax = fst[XMAX]
     max_buckets = S.shape[1] - 1
     work = np.empty((4, S.shape[0] * S.shape[1]), dtype=np.float64)
+    ring_size = 1
+    while ring_size < max_buckets + 1:
+        ring_size <<= 1
+    mask = ring_size - 1
+    ring_s = np.empty(ring_size, dtype=np.float64)  # row 1, oldest at ring position h1
+    ring_v = np.empty(ring_size, dtype=np.float64)
     w_c = 0
     ln_c = 0.0
     mean = total / w
@@ -686,7 +696,6 @@ def adwin_run_one(x, S, V, C, ist, fst, delta, clock, min_window, variant, width
     write_mean = mean_out.shape[0] == n
     write_variance = variance_out.shape[0] == n
     write_detection = detection_out.shape[0] == n
-    c0 = C[0]
     dirty = _ALL_ROWS  # highest row changed since the last scan (its grid cells are stale)
     last_scanned = -1
     a = 0
@@ -694,6 +703,15 @@ def adwin_run_one(x, S, V, C, ist, fst, delta, clock, min_window, variant, width
         since = (tick & (clock - 1)) if pow2 else tick % clock
         to_test = clock - since  # inputs up to and including the next tick that is a multiple of clock
         b = a + to_test if to_test < n - a else n
+        # row 0 is the sequence S[0, :n_old] followed by x[a:]; p0 indexes its oldest bucket
+        n_old = C[0]
+        c0 = n_old
+        p0 = 0
+        c1 = C[1]
+        h1 = 0
+        for k in range(c1):
+            ring_s[k] = S[1, k]
+            ring_v[k] = V[1, k]
         mean_before = mean
         for t in range(a, b):
             xt = x[t]
@@ -707,34 +725,46 @@ def adwin_run_one(x, S, V, C, ist, fst, delta, clock, min_window, variant, width
                 xmax = ax
             mean_before = mean
             mean = total / w
-            # x becomes the newest bucket of row 0 (its variance slot is 0 already)
-            if c0 < max_buckets:
-                S[0, c0] = xt
-                c0 += 1
-            else:  # M + 1 buckets: MOA merges the two oldest into row 1 (n1 = n2 = 1)
+            # x becomes the newest bucket of row 0; at M + 1 buckets MOA merges the two oldest
+            c0 += 1
+            if c0 > max_buckets:
+                s0 = S[0, p0] if p0 < n_old else x[a + p0 - n_old]
+                s1 = S[0, p0 + 1] if p0 + 1 < n_old else x[a + p0 + 1 - n_old]
+                p0 += 2
+                c0 -= 2
+                d = s0 * 1.0 - s1 * 1.0
                 if last == 0:
-                    C[1] = 0
                     last = 1
                     dirty = _ALL_ROWS
-                s0 = S[0, 0]
-                s1 = S[0, 1]
-                d = s0 * 1.0 - s1 * 1.0
-                k = C[1]
-                S[1, k] = s0 + s1
-                V[1, k] = 0.0 + 0.0 + d * d * 0.5
-                C[1] = k + 1
-                for s in range(2, max_buckets):
-                    S[0, s - 2] = S[0, s]
-                S[0, max_buckets - 2] = xt
-                c0 = max_buckets - 1
-                if k == max_buckets:
-                    if max_buckets == 5:  # MOA's M as a constant: LLVM unrolls the row shifts
-                        last, top = _compress(S, V, C, last, 5, 1)
-                    else:
-                        last, top = _compress(S, V, C, last, max_buckets, 1)
-                    dirty = max(dirty, top)
-                elif dirty < 1:
+                if dirty < 1:
                     dirty = 1
+                pos = (h1 + c1) & mask
+                ring_s[pos] = s0 + s1
+                ring_v[pos] = 0.0 + 0.0 + d * d * 0.5
+                c1 += 1
+                if c1 > max_buckets:  # row 1 merges its two oldest into row 2 (n1 = n2 = 2)
+                    r0 = h1
+                    r1 = (h1 + 1) & mask
+                    h1 = (h1 + 2) & mask
+                    c1 -= 2
+                    d = ring_s[r0] * 0.5 - ring_s[r1] * 0.5
+                    if last == 1:
+                        C[2] = 0
+                        last = 2
+                        dirty = _ALL_ROWS
+                    if dirty < 2:
+                        dirty = 2
+                    k = C[2]
+                    S[2, k] = ring_s[r0] + ring_s[r1]
+                    V[2, k] = ring_v[r0] + ring_v[r1] + 4 * d * d * 0.25
+                    C[2] = k + 1
+                    if k == max_buckets:
+                        if max_buckets == 5:  # MOA's M as a constant: LLVM unrolls the row shifts
+                            last, top = _compress(S, V, C, last, 5, 2)
+                        else:
+                            last, top = _compress(S, V, C, last, max_buckets, 2)
+                        if top > dirty:
+                            dirty = top
             if write_width:
                 width_out[t] = w
             if write_mean:
@@ -743,15 +773,23 @@ def adwin_run_one(x, S, V, C, ist, fst, delta, clock, min_window, variant, width
                 variance_out[t] = var / w
             if write_detection:
                 detection_out[t] = 0
+        # rows 0 and 1 back into the canonical layout
+        for k in range(c0):
+            q = p0 + k
+            S[0, k] = S[0, q] if q < n_old else x[a + q - n_old]
+        C[0] = c0
+        for k in range(c1):
+            q = (h1 + k) & mask
+            S[1, k] = ring_s[q]
+            V[1, k] = ring_v[q]
+        C[1] = c1
         tick += b - a
         if b - a == to_test and w > MIN_WIDTH_FOR_CHECK:
-            C[0] = c0
             if last != last_scanned:  # a new row shifts every split point
                 dirty = _ALL_ROWS
             change, w, last, total, var, w_c, ln_c = _reduce_window(S, V, C, work, w, last, total, var, xmax, delta,
                                                                     min_window, variant, max_buckets, w_c, ln_c,
                                                                     dirty)
-            c0 = C[0]
             dirty = _ALL_ROWS if change else 0
             last_scanned = last
             if change:
@@ -767,7 +805,6 @@ def adwin_run_one(x, S, V, C, ist, fst, delta, clock, min_window, variant, width
                 if write_detection:
                     detection_out[t] = 1 if mean > mean_before else -1
         a = b
-    C[0] = c0
     ist[WIDTH] = w
     ist[LAST_ROW] = last
     ist[TICK] = tick
