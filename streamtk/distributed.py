@@ -438,10 +438,11 @@ def significance_curves_dask(a, b=None, *, dim: str = "fold", metrics=None, mode
         return significance_curves(a, b, dim=dim, metrics=metrics, model_dim=model_dim, models=models, **options)
     for name, x in zip(("a", "b"), inputs):
         for d, what in ((dim, "dim"), (model_dim if b is None else None, "model_dim")):
-            chunks = x.chunksizes.get(d, ()) if d is not None else ()
+            chunks = _chunks_along(x, d)
             if len(chunks) > 1:
+                unit = "fold" if what == "dim" else "model"
                 raise ValueError(f"{name} is chunked along {what}={d!r} (chunks {chunks}); the tests need "
-                                 f"every {'fold' if what == 'dim' else 'model'} in one block: use .chunk({{{d!r}: -1}})")
+                                 f"every {unit} in one block: use .chunk({{{d!r}: -1}})")
     pa, pb = _as_pair(a, b, model_dim, models)
     da_a, was_ds = _to_array(pa, dim, metrics)
     da_b, _ = _to_array(pb, dim, metrics if metrics is not None or not was_ds else list(da_a.coords["metric"].values))
@@ -462,4 +463,12 @@ def significance_curves_dask(a, b=None, *, dim: str = "fold", metrics=None, mode
 def _lazy(x) -> bool:
     variables = x.data_vars.values() if isinstance(x, xr.Dataset) else [x]
     return any(v.chunks is not None for v in variables)
+
+
+def _chunks_along(x, dim) -> tuple:
+    """The most finely split chunks of any variable of ``x`` along ``dim`` (``()`` if none)."""
+    if dim is None:
+        return ()
+    variables = x.data_vars.values() if isinstance(x, xr.Dataset) else [x]
+    return max((tuple(v.variable.chunksizes.get(dim, ())) for v in variables), key=len, default=())
 

@@ -331,6 +331,10 @@ def test_significance_curves_dask_dataarrays_and_pairs(per_fold):
         significance_curves_dask(a.chunk({"fold": 2}), b)
     with pytest.raises(ValueError, match="chunked along model_dim='model'"):
         significance_curves_dask(acc.chunk({"model": 1}), models=("A", "B"))
+    mixed = per_fold.chunk({"time": 4})
+    mixed["kappa"] = per_fold.kappa.chunk({"fold": 2})  # one variable split over the folds is enough to refuse
+    with pytest.raises(ValueError, match=r"a is chunked along dim='fold' \(chunks \(2, 2\)\)"):
+        significance_curves_dask(mixed, models=("A", "B"))
     with pytest.raises(ValueError, match="tests must be one of"):
         significance_curves_dask(a.chunk({"time": 4}), b, tests=["t-test"])
     with pytest.raises(TypeError, match="a must be an xarray Dataset or DataArray, got ndarray"):
