@@ -236,11 +236,23 @@ def _write(path, curves, groups):
     return path
 
 
-def _figure(png, ds, cmp, adw, ph, dep, drifts, alarms):
+def _import_plotting():
+    """Import matplotlib (Agg unless a backend is already chosen) and the plot modules; returns pyplot."""
     import matplotlib
 
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
+
+    import streamtk.plot.compare  # noqa: F401
+    import streamtk.plot.curves  # noqa: F401
+    import streamtk.plot.drift  # noqa: F401
+    import streamtk.plot.temporal  # noqa: F401
+
+    return plt
+
+
+def _figure(png, ds, cmp, adw, ph, dep, drifts, alarms):
+    plt = _import_plotting()
 
     from streamtk.plot.compare import plot_comparison
     from streamtk.plot.curves import plot_baselines, plot_curves
@@ -326,6 +338,8 @@ def run_demo(outdir=".", *, n=100_000, seed=0, quiet=False, background_compile=N
             ds = _evaluate(log, n)
         ds.attrs["drifts"] = np.asarray(drifts)
         if helper is not None:
+            if helper.poll() is None:
+                _import_plotting()  # needed later anyway: done while the helper still compiles
             try:  # its kernels are then loaded from the cache instead of being compiled a second time here
                 helper.wait(timeout=600)
             except subprocess.TimeoutExpired:
