@@ -202,7 +202,7 @@ def evaluate(
     [1.0, 1.0, 0.667, 0.667, 0.667, 1.0]
     """
     y_true, yp2, lead, tcoords, n, weights = _prepare(y_true, y_pred, weights, lead_dims)
-    enc, yt, yp = encode_inputs(y_true, yp2, classes=classes)
+    enc, yt, yp = encode_inputs(y_true, yp2, classes=classes, compact=True)
     mode, s = (None, None)
     if y_score is not None:
         if isinstance(y_score, xr.DataArray):
@@ -219,7 +219,8 @@ def evaluate(
                   if name not in ("instance",)}
     ds = _build_dataset(core, lead, positions, out, outc, time_extra=time_extra)
     if core.auc_metrics:
-        arrays = auc_arrays(core, yt, yp, w, s, mode, positions, ADWIN_VARIANTS[core.adwin_options["variant"]])
+        arrays = auc_arrays(core, yt.astype(np.int32), yp.astype(np.int32), w, s, mode, positions,
+                            ADWIN_VARIANTS[core.adwin_options["variant"]])
         for m in core.auc_metrics:
             arr = np.swapaxes(lead.reshape(arrays[m.name]), len(lead.shape), len(lead.shape) + 1)
             dims = lead.names + ("estimator", "time") + (("class",) if arr.ndim > len(lead.shape) + 2 else ())

@@ -120,6 +120,7 @@ class EngineCore:
         self.every = check_positive_int(every, "every")
         self.encoding = encoding
         self.k = encoding.n_classes
+        self.code_dtype = encoding.compact_dtype  # the kernels run on int8 codes up to 127 classes
         self.specs = build_estimators(windows, fading, adwin)
         self.adwin_options = _check_adwin_options(adwin_options)
         self.cost = self._check_cost(cost)
@@ -198,8 +199,8 @@ class EngineCore:
         self.ptr = np.zeros((L, E, 4), dtype=np.int64)
         self.prev = np.zeros(L, dtype=np.int64)
         self.hist_start = 0  # absolute position of the first kept history instance
-        self.h_ytrue = np.zeros(0, dtype=np.int32)
-        self.h_ypred = np.zeros((L, 0), dtype=np.int32)
+        self.h_ytrue = np.zeros(0, dtype=self.code_dtype)
+        self.h_ypred = np.zeros((L, 0), dtype=self.code_dtype)
         self.h_w = None
         self.h_q = np.zeros((L, nq, 0), dtype=np.float64)
         self.h_per = np.zeros((L, 0), dtype=np.uint8)
@@ -237,7 +238,7 @@ class EngineCore:
         return q
 
     def update(self, ytrue: np.ndarray, ypred: np.ndarray, weights: np.ndarray | None, y_score=None):
-        """Process one chunk: ``ytrue`` (T,) int32 codes, ``ypred`` (L, T) int32 codes, weights (L, T) or None.
+        """Process one chunk: ``ytrue`` (T,) codes, ``ypred`` (L, T) codes, weights (L, T) or None.
 
         ``y_score``: ``(L, T)`` positive-class scores or ``(L, T, k)`` class scores (see
         :func:`streamtk.score_curves.check_scores`) when score metrics are requested.
@@ -265,11 +266,11 @@ class EngineCore:
         else:
             w = np.zeros((L, 0), dtype=np.float64)
         qq = np.concatenate([self.h_q, q], axis=2) if h else q
-        per = np.empty((L, h + T), dtype=np.uint8)
+        per = np.zeros((L, h + T), dtype=np.uint8)  # zeros: calloc, pages are touched only where written
         per[:, :h] = self.h_per
-        maj = np.empty((L, self.n_hist, h + T), dtype=np.uint8)
+        maj = np.zeros((L, self.n_hist, h + T), dtype=np.uint8)
         maj[:, :, :h] = self.h_maj
-        dense = weights is None and bool((yt >= 0).all())
+        dense = weights is None and int(yt.min()) >= 0
         positions = checkpoint_positions(start, start + T, self.every)
         if positions.size == 0 or positions[-1] != start + T - 1:
             # the chunk's last instance is finalised too; collect() keeps it only if it ends the stream
@@ -279,15 +280,15 @@ class EngineCore:
         # time last: each metric's curve per estimator is contiguous (and written contiguously)
         out = np.empty((L, len(self.specs), len(self.scalar), C), dtype=np.float64)
         outc = np.empty((L, len(self.specs), len(self.per_class), C, self.k), dtype=np.float64)
-        yt32 = np.ascontiguousarray(yt, dtype=np.int32)
-        yp32 = np.ascontiguousarray(yp, dtype=np.int32)
+        ytc = np.ascontiguousarray(yt, dtype=self.code_dtype)
+        ypc = np.ascontiguousarray(yp, dtype=self.code_dtype)
         w64 = np.ascontiguousarray(w, dtype=np.float64)
         opts = self.adwin_options
 
         def run(lo, hi):
             a = slice(lo, hi)
             K.run(
-                yt32, yp32[a], w64[a], qq[a], self.kinds, self.wsize, self.alphas, self.hslot, self.aslot,
+                ytc, ypc[a], w64[a], qq[a], self.kinds, self.wsize, self.alphas, self.hslot, self.aslot,
                 self.deltas, *(st[a] for st in self.adwin_state), opts["clock"], opts["min_window"],
                 ADWIN_VARIANTS[opts["variant"]], self.convention == "moa", dense, self.pos, self.k,
                 self.hist_start, h, ck_index, self.sc[a], self.cls[a], self.ptr[a], self.prev[a], per[a], maj[a],
@@ -304,7 +305,7 @@ class EngineCore:
                 a = slice(lo, hi)
                 st = tuple(arr[lo * EA * Q: hi * EA * Q] for arr in self.moa_adwin_state)
                 run_moa_adwin(
-                    yt32, yp32[a], w64[a], eidx, self.deltas[eidx], *st, opts["clock"], opts["min_window"],
+                    ytc, ypc[a], w64[a], eidx, self.deltas[eidx], *st, opts["clock"], opts["min_window"],
                     ADWIN_VARIANTS[opts["variant"]], self.k, h, ck_index, self.moa_adwin_prev[a],
                     self.moa_adwin_seen[a], self.pos, float(self.k), self.metric_ids, self.metric_arg,
                     self.class_ids, out[a], outc[a],
@@ -399,15 +400,19 @@ class EngineCore:
         return self._rows(pieces, self.n_seen - 1 if final else -1)
 
 
-def encode_inputs(y_true, y_pred_2d, *, classes):
-    """Encode labels once: returns ``(encoding, ytrue_codes (n,), ypred_codes (L, n))``."""
+def encode_inputs(y_true, y_pred_2d, *, classes, compact=False):
+    """Encode labels once: returns ``(encoding, ytrue_codes (n,), ypred_codes (L, n))``.
+
+    Codes are int32, or with ``compact=True`` the encoding's compact dtype (int8 for
+    up to 127 classes; 8-bit labels ``0 .. k-1`` are passed through without a copy).
+    """
     y_true = np.asarray(y_true) if not isinstance(y_true, np.ma.MaskedArray) else y_true
     if y_true.ndim != 1:
         raise ValueError(f"y_true must be one-dimensional (n,), got shape {y_true.shape}")
     if y_true.shape[0] == 0:
         raise ValueError("y_true is empty: there is nothing to evaluate")
-    enc, (yt, yp) = encode_labels(y_true, y_pred_2d, classes=classes)
-    return enc, yt.astype(np.int32, copy=False), yp.astype(np.int32, copy=False)
+    enc, (yt, yp) = encode_labels(y_true, y_pred_2d, classes=classes, compact=compact)
+    return enc, yt, yp
 
 
 __all__ += ["encode_inputs", "check_weights", "checkpoint_positions", "MISSING"]

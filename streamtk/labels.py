@@ -51,9 +51,17 @@ class Encoding:
     def n_classes(self) -> int:
         return len(self.classes)
 
-    def encode(self, values, name: str, *, allow_missing: bool) -> np.ndarray:
-        """Codes (int32) of ``values``; unknown labels raise, missing -> ``MISSING`` if allowed."""
-        return _encode_with(self, values, name, allow_missing=allow_missing)
+    @property
+    def compact_dtype(self) -> np.dtype:
+        """The smallest code dtype for these classes: int8 up to 127 classes, else int32 (MISSING is -1)."""
+        return np.dtype(np.int8) if self.n_classes <= 127 else np.dtype(np.int32)
+
+    def encode(self, values, name: str, *, allow_missing: bool, dtype=np.int32) -> np.ndarray:
+        """Codes of ``values`` (``dtype``: int32, or :attr:`compact_dtype`); unknown labels raise,
+        missing -> ``MISSING`` if allowed. Integer labels that already equal their codes
+        (classes ``0 .. k-1``) are returned without a copy when ``dtype`` matches their own.
+        """
+        return _encode_with(self, values, name, allow_missing=allow_missing, dtype=np.dtype(dtype))
 
 
 def _key(value):
@@ -88,7 +96,19 @@ def _missing_mask(arr: np.ndarray, mask) -> np.ndarray:
     return miss
 
 
-def _encode_with(enc: Encoding, values, name, *, allow_missing):
+def _encode_with(enc: Encoding, values, name, *, allow_missing, dtype=np.dtype(np.int32)):
+    codes = _encode_int32_or_identity(enc, values, name, allow_missing=allow_missing, dtype=dtype)
+    return codes if codes.dtype == dtype else codes.astype(dtype)
+
+
+def _is_identity(classes: np.ndarray, lo: int, hi: int) -> bool:
+    """True when integer label ``v`` has code ``v`` for every ``v`` in ``[lo, hi]`` (classes ``0 .. k-1``)."""
+    if classes.dtype.kind not in "iub" or lo < 0 or hi >= len(classes):
+        return False
+    return bool((classes[lo: hi + 1].astype(np.int64) == np.arange(lo, hi + 1)).all())
+
+
+def _encode_int32_or_identity(enc: Encoding, values, name, *, allow_missing, dtype):
     arr, mask = _flat_values(values, name)
     miss = _missing_mask(arr, mask)
     if miss.any() and not allow_missing:
@@ -102,6 +122,13 @@ def _encode_with(enc: Encoding, values, name, *, allow_missing):
     rng = _small_int_range(arr) if mask is None else None
     if rng is not None and classes.dtype.kind in "iub":
         lo, hi = rng
+        if _is_identity(classes, lo, hi):
+            # the labels are their own codes: only a dtype change, or nothing (a view) for 8-bit input
+            # (read-only input is copied: the kernels are compiled for writeable arrays only)
+            flat = np.ascontiguousarray(arr.view(np.uint8) if arr.dtype == np.bool_ else arr)
+            if flat.dtype.itemsize == dtype.itemsize and hi <= np.iinfo(dtype).max and flat.flags.writeable:
+                return flat.view(dtype)
+            return flat.astype(dtype)
         lut = np.full(hi - lo + 1, MISSING, dtype=np.int32)
         cls = classes.astype(np.int64)
         inside = (cls >= lo) & (cls <= hi)
@@ -179,6 +206,8 @@ def _observed(values, name):
     rng = _small_int_range(arr) if mask is None else None
     if rng is not None:
         lo, hi = rng
+        if hi - lo <= 1:  # the minimum and the maximum are both present
+            return list(range(lo, hi + 1))
         present = np.zeros(hi - lo + 1, dtype=np.bool_)
         _enc.int_presence(_as_int_1d(arr), lo, hi - lo + 1, present)
         return (np.flatnonzero(present) + lo).tolist()
@@ -192,8 +221,8 @@ def _observed(values, name):
     return np.unique(present).tolist()
 
 
-def encode_labels(y_true, *predictions, classes=None, names=("y_true", "y_pred")):
-    """Encode ``y_true`` (missing allowed) and predictions (missing refused) to int64 codes.
+def encode_labels(y_true, *predictions, classes=None, names=("y_true", "y_pred"), compact=False):
+    """Encode ``y_true`` (missing allowed) and predictions (missing refused) to integer codes.
 
     Parameters
     ----------
@@ -204,11 +233,15 @@ def encode_labels(y_true, *predictions, classes=None, names=("y_true", "y_pred")
         types that cannot be sorted keep first-seen order).
     names : tuple of str
         Argument names used in error messages.
+    compact : bool
+        Return codes in :attr:`Encoding.compact_dtype` (int8 for up to 127 classes)
+        instead of int32; 8-bit integer labels that equal their codes are then
+        returned as views, without a copy.
 
     Returns
     -------
     encoding : Encoding
-    codes : list of numpy.ndarray (int32), ``y_true`` first.
+    codes : list of numpy.ndarray (int32, or the compact dtype), ``y_true`` first.
     """
     if classes is None:
         seen = []
@@ -235,7 +268,8 @@ def encode_labels(y_true, *predictions, classes=None, names=("y_true", "y_pred")
             raise ValueError(f"classes must not contain a missing value, got {classes_list!r}")
         classes_arr = np.asarray(classes_list)
     enc = Encoding(classes_arr)
-    codes = [enc.encode(y_true, names[0], allow_missing=True)]
+    dtype = enc.compact_dtype if compact else np.dtype(np.int32)
+    codes = [enc.encode(y_true, names[0], allow_missing=True, dtype=dtype)]
     for i, p in enumerate(predictions):
-        codes.append(enc.encode(p, names[min(i + 1, len(names) - 1)], allow_missing=False))
+        codes.append(enc.encode(p, names[min(i + 1, len(names) - 1)], allow_missing=False, dtype=dtype))
     return enc, codes

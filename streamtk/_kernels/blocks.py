@@ -3,17 +3,12 @@
 Each function feeds one block of the recorded stream to one estimator whose state
 is held in local variables for the whole block, and finalises at the block's
 checkpoints: ``_cumulative_block`` (prequential and fading) and ``_window_block``
-(sliding and ADWIN windows: a monotone start pointer). ``dense_windows2`` serves
-every fixed window of a two-class stream without missing labels or weights at once,
-from shared running sums (a measured specialisation: windows were the costliest
-estimators; a two-class copy of the cumulative loop measured no faster, so there is
-none).
+(sliding and ADWIN windows: a monotone start pointer). Dense two-class streams take
+the fused loop of :mod:`streamtk._kernels.dense2` instead (bit-identical results).
 """
 
 
 from __future__ import annotations
-
-import math
 
 import numba as nb
 import numpy as np
@@ -242,115 +237,3 @@ def _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, pt, perhit, majh
     pt[P_EC] = ec
     pt[P_BS] = bs + base
     pt[P_BC] = bc
-
-
-# ----------------------------------------------------------------------------
-# every fixed window of a dense two-class stream at once
-
-
-@nb.njit(cache=True, error_model="numpy")
-def _window_state_from_sums(ring, mring, j, t, held, sc, cl):
-    """One window's state over its last ``held`` instances ending at array index ``t``."""
-    mask = ring.shape[1] - 1
-    a = (t + 1) & mask
-    b = (t + 1 - held) & mask
-    n = ring[0, a] - ring[0, b]
-    c = ring[1, a] - ring[1, b]
-    r1 = ring[2, a] - ring[2, b]
-    p1 = ring[3, a] - ring[3, b]
-    d1 = ring[4, a] - ring[4, b]
-    sc[EW] = n
-    sc[EN] = n
-    sc[EC] = c
-    sc[BW] = n
-    sc[BN] = n
-    sc[BM] = mring[j, a] - mring[j, b]
-    sc[BP] = ring[5, a] - ring[5, b]
-    cl[0, 0] = n - r1
-    cl[0, 1] = r1
-    cl[1, 0] = n - p1
-    cl[1, 1] = p1
-    cl[2, 0] = c - d1
-    cl[2, 1] = d1
-
-
-@nb.njit(cache=True, error_model="numpy")
-def dense_windows2(ytrue, yp, b0, b1, wins, wsize, hslot, sc, cls, ptr, perhit, majhit, ring, mring, moa, base,
-                   ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, snap, tmp):
-    """Every fixed sliding window of a two-class dense stream at once, by differences of running sums.
-
-    All windows share the running sums ``S`` of the per-instance indicators (count,
-    hit, true class 1, predicted class 1, true positive, Persistent hit), kept in the
-    ring ``ring[:, (t + 1) & mask]`` = sums up to array index ``t``; a window holding
-    ``h`` instances that ends at ``t`` has the state ``S(t) - S(t - h)``. Per step a
-    window only computes its Majority Class hit (from the true-class-1 count of its
-    window) and adds it to its own running sum ``mring[j]``; its full state is formed
-    only at checkpoints and at the end of the block. All sums are integer-valued, so
-    the results are bit-identical to adding and removing instances one at a time
-    (:func:`_window_block`), at a fraction of the work per step.
-    """
-    mask = ring.shape[1] - 1
-    nw = wins.shape[0]
-    nck = ck_index.shape[0]
-    ns = np.int64(0)  # np.int64: a literal 0 would make numba compile callees once more for Literal[int]
-    c_first = ci
-    i0 = b0 & mask
-    s_n = ring[0, i0]
-    s_c = ring[1, i0]
-    s_y = ring[2, i0]
-    s_p = ring[3, i0]
-    s_d = ring[4, i0]
-    s_h = ring[5, i0]
-    for t in range(b0, b1):
-        y = ytrue[t]
-        yp_t = yp[t]
-        hit = float(1 - abs(y - yp_t))
-        s_n += 1.0
-        s_c += hit
-        s_y += float(y)
-        s_p += float(yp_t)
-        s_d += hit * float(y)
-        s_h += float(perhit[t])
-        slot = (t + 1) & mask
-        ring[0, slot] = s_n
-        ring[1, slot] = s_c
-        ring[2, slot] = s_y
-        ring[3, slot] = s_p
-        ring[4, slot] = s_d
-        ring[5, slot] = s_h
-        for j in range(nw):
-            e = wins[j]
-            pe = ptr[e]
-            held_before = pe[P_EC]
-            held = held_before + 1 if held_before < wsize[e] else held_before
-            if moa:  # MOA: the majority of the window after adding y_t
-                r1 = s_y - ring[2, (t + 1 - held) & mask]
-                maj = 1 if r1 > held - r1 else 0
-            else:  # test-then-train: the majority of the window before t
-                r1 = ring[2, t & mask] - ring[2, (t - held_before) & mask]
-                maj = 1 if r1 > held_before - r1 else 0
-            mh = 1 - abs(maj - y)
-            majhit[hslot[e], t] = mh
-            mring[j, slot] = mring[j, t & mask] + mh
-            pe[P_EC] = held
-        if ci < nck and ck_index[ci] == t:
-            for j in range(nw):
-                e = wins[j]
-                _window_state_from_sums(ring, mring, j, t, ptr[e, P_EC], sc[e], cls[e])
-                c = cls[e]
-                s = sc[e]
-                take_snapshot(snap[e], ns, s[EW], s[EN], s[EC], 1.0, s[BW], s[BN], s[BM], s[BP], s, c[0], c[1],
-                              c[2], np.int64(2), np.int64(0))
-            ns += 1
-            ci += 1
-    for j in range(nw):
-        if ns > 0:
-            finalise_columns(snap[wins[j]], ns, np.int64(2), np.int64(0), moa, pos, n_classes_total, metric_ids, metric_arg, class_ids,
-                             out, outc, c_first, wins[j], np.nan, tmp)
-        e = wins[j]
-        held = ptr[e, P_EC]
-        _window_state_from_sums(ring, mring, j, b1 - 1, held, sc[e], cls[e])
-        start = b1 - held + base
-        ptr[e, P_ES] = start
-        ptr[e, P_BS] = start
-        ptr[e, P_BC] = held

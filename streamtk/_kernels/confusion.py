@@ -50,8 +50,9 @@ import numba as nb
 import numpy as np
 
 from .adwin import adwin_run_one
-from .blocks import _cumulative_block, _window_block, dense_windows2
-from .finalise import BLOCK, F_Q, KIND_ADWIN, KIND_FADING, KIND_WINDOW, N_TMP
+from .blocks import _cumulative_block, _window_block
+from .dense2 import N_BUF, adwin_window2, dense2_fusable, dense_binary_block
+from .finalise import BLOCK, F_Q, KIND_ADWIN, KIND_FADING, KIND_PREQUENTIAL, KIND_WINDOW, N_TMP, finalise_columns
 
 # ----------------------------------------------------------------------------
 # the one-pass driver
@@ -98,34 +99,56 @@ def run(
     has_w = weights.shape[1] > 0
     nck = ck_index.shape[0]
     no_var = np.empty(0, dtype=np.int64)
-    # two-class dense streams: every fixed window at once from shared running sums
+    # dense two-class streams: prequential, windows and fading fused in one loop per block
+    # (streamtk._kernels.dense2); ADWIN windows and everything else take the general loops
     prefix = k == 2 and dense and nq == 0
     nwin = 0
+    nfad = 0
+    pre = -1
+    nadw = 0
     maxw = 1
     for e in range(E):
         if kinds[e] == KIND_WINDOW:
             nwin += 1
             maxw = max(maxw, wsize[e])
+        elif kinds[e] == KIND_FADING:
+            nfad += 1
+        elif kinds[e] == KIND_ADWIN:
+            if not moa:
+                nadw += 1
+        elif kinds[e] == KIND_PREQUENTIAL:
+            pre = e
     wins = np.empty(nwin, dtype=np.int64)
+    fads = np.empty(nfad, dtype=np.int64)
     j = 0
+    jf = 0
     for e in range(E):
         if kinds[e] == KIND_WINDOW:
             wins[j] = e
             j += 1
+        elif kinds[e] == KIND_FADING:
+            fads[jf] = e
+            jf += 1
     hl = 1
-    while hl < maxw + 2:
+    while hl < maxw + BLOCK + 2:  # the largest window plus one block (dense_binary_block reads it after the block)
         hl *= 2
+    # baseline hits are materialised for the general loops only: ADWIN windows read them all, later
+    # chunks read the kept history (at most the largest window) -- see dense_binary_block
+    maj_from = max(t_begin, T - maxw - 2)
+    ph_from = t_begin if nadw > 0 else maj_from
     for l in range(L):
         yp = ypred[l]
         wl = weights[l]
         ql = q[l]
         ph = perhit[l]
         ci0 = np.int64(0)  # not a literal: callees are compiled once, for int64
-        ring = np.zeros((6, hl), dtype=np.float64)
-        mring = np.zeros((nwin, hl), dtype=np.float64)
+        fused = prefix and dense2_fusable(sc[l], cls[l], pre, wins, fads)
+        ring = np.zeros((6, hl if fused else 1), dtype=np.float64)
+        mring = np.zeros((nwin, hl if fused else 1), dtype=np.float64)
+        buf = np.empty((N_BUF, BLOCK if fused else 1), dtype=np.float64)
         snap = np.empty((E, F_Q + nq + 3 * k, BLOCK), dtype=np.float64)
         tmp = np.empty((N_TMP, BLOCK), dtype=np.float64)
-        if prefix and nwin > 0:
+        if fused and nwin > 0:
             # running sums over the kept history (earlier chunks), as they were when it was processed
             mask = hl - 1
             for i in range(t_begin):
@@ -148,28 +171,45 @@ def run(
         none_i = np.empty(0, dtype=np.int8)
         for b0 in range(t_begin, T, BLOCK):
             b1 = min(T, b0 + BLOCK)
-            # Persistent hits of the block, shared by every estimator
-            pv = prev[l]
-            for t in range(b0, b1):
-                y = ytrue[t]
-                if y >= 0 and (wl[t] >= 0.0 if has_w else True):
-                    ph[t] = 1 if pv == y else 0
-                    pv = y
-            prev[l] = pv
             ci1 = ci0
             while ci1 < nck and ck_index[ci1] < b1:
                 ci1 += 1
-            if prefix and nwin > 0:
-                dense_windows2(ytrue, yp, b0, b1, wins, wsize, hslot, sc[l], cls[l], ptr[l], ph, majhit[l], ring,
-                               mring, moa, base, ck_index, ci0, pos, n_classes_total, metric_ids, metric_arg,
-                               class_ids, out[l], outc[l], snap, tmp)
+            if fused:
+                prev[l] = dense_binary_block(ytrue, yp, b0, b1, pre, wins, fads, wsize, alphas, hslot, sc[l],
+                                             cls[l], ptr[l], prev[l], ph, majhit[l], ph_from, maj_from, ring, mring, buf,
+                                             moa, base, ck_index, ci0, pos, n_classes_total, metric_ids,
+                                             metric_arg, class_ids, out[l], outc[l], snap, tmp)
+            else:
+                # Persistent hits of the block, shared by every estimator
+                pv = prev[l]
+                for t in range(b0, b1):
+                    y = ytrue[t]
+                    if y >= 0 and (wl[t] >= 0.0 if has_w else True):
+                        ph[t] = 1 if pv == y else 0
+                        pv = y
+                prev[l] = pv
             for e in range(E):
                 kind = kinds[e]
                 var = no_var
-                if kind == KIND_WINDOW and prefix:
+                if fused and kind != KIND_ADWIN:
                     continue  # done above
                 if kind == KIND_ADWIN and moa:
                     continue  # MOA's per-quantity ADWINs: streamtk._kernels.moa_adwin
+                if kind == KIND_ADWIN and fused:
+                    # dense two-class stream: every instance is evaluated, widths are per position
+                    for t in range(b0, b1):
+                        xbuf[t - b0] = 1.0 - buf[4, t - b0]  # the 0/1 loss, from the block buffer
+                    a = aslot[e]
+                    nbk = b1 - b0
+                    adwin_run_one(xbuf[:nbk], a_sums[l, a], a_vars[l, a], a_counts[l, a], a_ist[l, a],
+                                  a_fst[l, a], deltas[e], a_clock, a_min_window, a_variant, wbuf[:nbk], none_f,
+                                  none_f, none_i)
+                    ns = adwin_window2(ytrue, yp, ph, majhit[l, hslot[e]], buf, b0, b1, wbuf, sc[l, e], cls[l, e],
+                                       ptr[l, e], base, ck_index, ci0, snap[e])
+                    if ns > 0:
+                        finalise_columns(snap[e], ns, np.int64(2), np.int64(0), moa, pos, n_classes_total,
+                                         metric_ids, metric_arg, class_ids, out[l], outc[l], ci0, e, np.nan, tmp)
+                    continue
                 if kind == KIND_ADWIN:
                     # ADWIN on the 0/1 loss of the evaluated instances of this block (block-fused:
                     # the block is read from memory once); its widths drive the window below

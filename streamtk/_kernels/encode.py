@@ -11,20 +11,24 @@ def int_range(a):
     """``(min, max)`` of a non-empty 1-D integer array."""
     lo = a[0]
     hi = a[0]
-    for i in range(1, a.shape[0]):
+    for i in range(1, a.shape[0]):  # branch-free: vectorises
         v = a[i]
-        if v < lo:
-            lo = v
-        elif v > hi:
-            hi = v
+        lo = min(lo, v)
+        hi = max(hi, v)
     return np.int64(lo), np.int64(hi)
 
 
 @nb.njit(cache=True)
 def int_presence(a, lo, nbins, present):
-    """Mark ``present[v - lo] = True`` for every value ``v`` of ``a``."""
+    """Mark ``present[v - lo] = True`` for every value ``v`` of ``a`` (stops once all ``nbins`` are seen)."""
+    found = 0
     for i in range(a.shape[0]):
-        present[np.int64(a[i]) - lo] = True
+        j = np.int64(a[i]) - lo
+        if not present[j]:
+            present[j] = True
+            found += 1
+            if found == nbins:
+                return
 
 
 @nb.njit(cache=True)
