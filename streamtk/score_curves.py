@@ -168,11 +168,16 @@ class ChunkedAUC:
         self.c_inv = np.ones((L, Ec))
         self.c_inv[:, self.c_kinds == AK.KIND_FADING] = self.c_params[self.c_kinds == AK.KIND_FADING]
         self.c_istate = np.zeros((L, Ec, 2), dtype=np.int64)
+        # binary scores: the interleaved layout of streamtk._kernels.auc.cumulative_add
+        self.c_alphas = np.where(self.c_kinds == AK.KIND_FADING, self.c_params, 1.0)
+        self.c_btree = np.zeros((L, 1, 2, Ec))
+        self.c_bstat = np.zeros((L, Ec, 5))
+        self.c_binv = np.ones((L, Ec))
         # windows and ADWIN windows: sums and (absolute tail, number held) per estimator
         self.w_sums = {e: tuple(np.zeros((L, 1, C, G)) for _ in range(3)) for e in self.win + self.adw}
         self.w_istate = {e: np.zeros((L, 1, 2), dtype=np.int64) for e in self.win + self.adw}
         self.w_keys = {e: (np.zeros((L, C, 0)), np.zeros((L, C), dtype=np.int64), np.zeros((L, 1, C, G, 1)),
-                           np.zeros((L, 0, C), dtype=np.int64)) for e in self.win + self.adw}
+                           np.zeros((L, 0, C), dtype=np.int64)) for e in self.adw}
         opts = core.adwin_options
         self.adwin_state = {e: adwin_state_new(L, opts["max_buckets"]) for e in self.adw}
         self.hist_start = 0
@@ -222,30 +227,48 @@ class ChunkedAUC:
         Returns ``(keys, nk, tree, chunk_ranks (L, T, C), remap)``: ``remap[l][c][j]`` is
         the new position of old key ``j``.
         """
-        L, T, C = s3.shape
-        uniq, inv = [], []
-        for l in range(L):
-            for c in range(C):
-                u, i = np.unique(np.concatenate([old_keys[l, c, : old_nk[l, c]], s3[l, :, c]]), return_inverse=True)
-                uniq.append(u)
-                inv.append(i)
-        nk = np.array([u.size for u in uniq], dtype=np.int64).reshape(L, C)
-        keys = np.full((L, C, int(nk.max())), np.inf)
-        ranks = np.empty((L, T, C), dtype=np.int64)
-        remap = [[None] * C for _ in range(L)]
-        for l in range(L):
-            for c in range(C):
-                keys[l, c, : nk[l, c]] = uniq[l * C + c]
-                d = old_nk[l, c]
-                remap[l][c] = inv[l * C + c][:d]
-                ranks[l, :, c] = inv[l * C + c][d:]
+        keys, nk, ranks, remap = ChunkedAUC._extend_keys(old_keys, old_nk, s3)
         tree = np.zeros(old_tree.shape[:4] + (keys.shape[-1] + 1,))
         if old_keys.shape[-1]:
             AC.rekey(old_tree, old_keys, old_nk, keys, nk, tree)
         return keys, nk, tree, ranks, remap
 
+    @staticmethod
+    def _extend_keys(old_keys, old_nk, s3):
+        """``(keys, nk, chunk_ranks, remap)`` of :meth:`_merge_keys` without moving a tree."""
+        L, T, C = s3.shape
+        merged = []
+        ranks = np.empty((L, T, C), dtype=np.int64)
+        remap = [[None] * C for _ in range(L)]
+        for l in range(L):
+            for c in range(C):
+                old = np.ascontiguousarray(old_keys[l, c, : old_nk[l, c]])
+                u, inv = np.unique(s3[l, :, c], return_inverse=True)  # O(T log T)
+                keys_lc, remap[l][c], upos = AC.merge_keys(old, u)  # O(D + T)
+                ranks[l, :, c] = upos[inv]
+                merged.append(keys_lc)
+        nk = np.array([k.size for k in merged], dtype=np.int64).reshape(L, C)
+        keys = np.full((L, C, int(nk.max())), np.inf)
+        for l in range(L):
+            for c in range(C):
+                keys[l, c, : nk[l, c]] = merged[l * C + c]
+        return keys, nk, ranks, remap
+
     def _cumulative(self, y, w, s3, cps, U, W, N):
         L, T, C = s3.shape
+        if self.core.scores == "binary":  # interleaved trees: one Fenwick walk serves every estimator
+            keys, nk, ranks, _ = self._extend_keys(self.c_keys, self.c_nk, s3)
+            tree = np.zeros((L, keys.shape[-1] + 1) + self.c_btree.shape[2:])
+            if self.c_keys.shape[-1]:
+                AC.rekey_interleaved(self.c_btree, self.c_keys, self.c_nk, keys, nk, tree)
+            self.c_keys, self.c_nk, self.c_btree = keys, nk, tree
+            out = np.zeros((L, len(self.cum), cps.size, 5))
+            AC.binary_cumulative_run(np.ascontiguousarray(ranks[:, :, 0]), np.ascontiguousarray(y[None, :]), w,
+                                     self.c_alphas, self.unit, cps, tree, self.c_bstat, self.c_binv, out)
+            for j, e in enumerate(self.cum):
+                U[:, e, :, 0, 0], W[:, e, :, 0, 0], W[:, e, :, 0, 1] = out[:, j, :, 0], out[:, j, :, 1], out[:, j, :, 2]
+                N[:, e, :, 0, 0], N[:, e, :, 0, 1] = out[:, j, :, 3], out[:, j, :, 4]
+            return
         keys, nk, tree, ranks, _ = self._merge_keys(self.c_keys, self.c_nk, self.c_tree, s3)
         self.c_keys, self.c_nk, self.c_tree = keys, nk, tree
         Ec = len(self.cum)
@@ -283,6 +306,46 @@ class ChunkedAUC:
             AC.build_held(ranks, ya, wa, self.grp, self.unit, tails, h, tree)
         return keys, nk, tree, ranks
 
+    def _window_run(self, e, ya, wa, sa, h, T, ck, rel, out):
+        """Sliding window ``e`` over the chunk, in pieces of ``P = max(8 w, 8192)`` instances.
+
+        Each piece works in the key space of the instances the window holds and the
+        piece's scores (``<= w + P`` keys, so the tree stays small and in cache),
+        rebuilt in ``O((w + P) log(w + P))`` from the held instances.
+        """
+        L, C = sa.shape[0], sa.shape[2]
+        win = np.array([AK.KIND_WINDOW])
+        size = float(self.core.specs[e].param)
+        P = max(8 * int(size), 8192)
+        Ws, Ns, Us = self.w_sums[e]
+        for a in range(0, T, P):
+            b = min(a + P, T)
+            base = int(rel[:, 0, 0].min())
+            hi = h + b
+            s_p = sa[:, base:hi]
+            y_p = np.ascontiguousarray(ya[:, base:hi])
+            w_p = np.ascontiguousarray(wa[:, base:hi])
+            tails = rel[:, 0, 0] - base
+            ranks = np.zeros(s_p.shape, dtype=np.int64)
+            D = 1
+            for l in range(L):
+                for c in range(C):
+                    u, ranks[l, tails[l]:, c] = np.unique(s_p[l, tails[l]:, c], return_inverse=True)
+                    D = max(D, u.size)
+            tree = np.zeros((L, 1, C, self.G, D + 1))
+            AC.build_held(ranks, y_p, w_p, self.grp, self.unit, tails, h + a - base, tree)
+            sel = (ck >= h + a) & (ck < hi)
+            sub = tuple(np.zeros((L, 1, int(sel.sum()), C, self.G)) for _ in range(3))
+            loc = rel.copy()
+            loc[:, 0, 0] = tails
+            AK.auc_run(ranks, y_p, w_p, win, np.array([size]), self.grp, self.pos_group, self.unit, h + a - base,
+                       hi - base, np.ascontiguousarray(ck[sel] - base), 0, tree, Ws, Ns, Us, np.ones((L, 1)), loc,
+                       *sub)
+            rel[:, 0, 0] = loc[:, 0, 0] + base
+            rel[:, 0, 1] = loc[:, 0, 1]
+            for o, q in zip(out, sub):
+                o[:, :, sel] = q
+
     def _windows(self, y, w, s3, ytrue, ypred, weights, cps, U, W, N):
         core = self.core
         L, T, C = s3.shape
@@ -298,22 +361,20 @@ class ChunkedAUC:
             rel = ist.copy()
             rel[:, 0, 0] -= self.hist_start
             tails = rel[:, 0, 0]
-            keys, nk, tree, ranks = self._window_keys(e, sa, s3, ya, wa, tails, h)
-            all_ranks[e] = ranks
             Ws, Ns, Us = self.w_sums[e]
             out = tuple(np.zeros((L, 1, cps.size, C, self.G)) for _ in range(3))
             if e in self.win:
-                AK.auc_run(ranks, ya, wa, np.array([AK.KIND_WINDOW]), np.array([float(core.specs[e].param)]),
-                           self.grp, self.pos_group, self.unit, h, h + T, ck, 0, tree, Ws, Ns, Us,
-                           np.ones((L, 1)), rel, *out)
+                self._window_run(e, ya, wa, sa, h, T, ck, rel, out)
             else:
+                keys, nk, tree, ranks = self._window_keys(e, sa, s3, ya, wa, tails, h)
+                all_ranks[e] = ranks
                 widths = _adwin_widths(ytrue, ypred, weights, core.specs[e].param, opts, self.variant_code,
                                        self.adwin_state[e])
                 adwin_auc_run(ranks, ya, wa, widths, self.grp, self.pos_group, self.unit, h, h + T, ck, tree,
                               Ws, Ns, Us, rel, *out)
+                self.w_keys[e] = (keys, nk, tree, None)
             ist[:, 0, 0] = rel[:, 0, 0] + self.hist_start
             ist[:, 0, 1] = rel[:, 0, 1]
-            self.w_keys[e] = (keys, nk, tree, None)
             U[:, e], W[:, e], N[:, e] = out[0][:, 0], out[1][:, 0], out[2][:, 0]
         # keep the inputs some window still holds (and each window's ranks of them)
         keep_from = min(int(self.w_istate[e][:, 0, 0].min()) for e in self.win + self.adw)

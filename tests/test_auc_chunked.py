@@ -201,7 +201,7 @@ def test_window_state_stays_bounded_and_cumulative_keys_are_the_distinct_scores(
         ch.update(y[a:a + 100], p[:, a:a + 100], None, s[:, a:a + 100])
         assert ch.h_y.size == 50  # only the instances the window holds are kept
     assert ch.c_nk[0, 0] == n  # prequential / fading: every distinct score seen
-    assert ch.c_tree.shape[-1] == n + 1
+    assert ch.c_btree.shape[1] == n + 1  # (L, D + 1, class, estimator)
 
 
 # ---------------------------------------------------------------------------- labelled API
@@ -285,3 +285,15 @@ def test_moa_convention_chunked_matches_one_pass():
         _, a = run_chunked(c, yk, yk[None], None, sk, [0, 1, 3]).collect()
         np.testing.assert_array_equal(a["auc"][0, :, :2], np.full((2, 2), first))
         np.testing.assert_array_equal(a["auc"][0, :, 2], [0.5, 1.0])  # prequential 1/2; window (0.4 vs 0.3)
+
+
+def test_long_chunk_split_into_window_pieces_equals_one_pass():
+    # a sliding window works on pieces of max(8 w, 8192) instances: cross piece boundaries
+    y, p, s = stream(12, 30_000, n_values=20_000)
+    core = make_core(2, windows=[2, 1500], fading=[0.999], every=997)
+    pos, ref = one_pass(core, y, p, None, s)
+    got_pos, got = run_chunked(core, y, p, None, s, [0, 9_000, 9_001, 30_000]).collect()
+    np.testing.assert_array_equal(got_pos, pos)
+    for name in AUC_METRICS:
+        np.testing.assert_array_equal(got[name][:, :3], ref[name][:, :3])  # prequential and windows: exact
+        np.testing.assert_allclose(got[name], ref[name], rtol=1e-12, atol=1e-12)

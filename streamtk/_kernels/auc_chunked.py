@@ -25,6 +25,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from .auc import cumulative_add
+
 
 @numba.njit(cache=True)
 def fenwick_points(tree):
@@ -101,3 +103,105 @@ def build_held(ranks, y, w, grp, unit, tail, end, tree):
         for c in range(C):
             for h in range(G):
                 fenwick_build(tree[l, 0, c, h])
+
+
+@numba.njit(cache=True, parallel=True)
+def rekey_interleaved(old_tree, old_keys, old_nk, new_keys, new_nk, new_tree):
+    """:func:`rekey` for the binary cumulative layout ``tree (L, D + 1, 2, Ec)`` (one score column).
+
+    Same arithmetic as :func:`fenwick_points` / :func:`fenwick_build`, with the
+    ``(2, Ec)`` values of a position handled together (contiguous memory).
+    """
+    L, G, E = old_tree.shape[0], old_tree.shape[2], old_tree.shape[3]
+    for li in numba.prange(L):
+        l = np.int64(li)
+        old = old_tree[l]
+        new = new_tree[l]
+        m = old.shape[0] - 1
+        for i in range(m, 0, -1):
+            k = i + (i & (-i))
+            if k <= m:
+                for g in range(G):
+                    for e in range(E):
+                        old[k, g, e] -= old[i, g, e]
+        p = 0
+        nn = new_nk[l, 0]
+        for j in range(old_nk[l, 0]):
+            key = old_keys[l, 0, j]
+            while p < nn and new_keys[l, 0, p] != key:
+                p += 1
+            for g in range(G):
+                for e in range(E):
+                    new[p + 1, g, e] = old[j + 1, g, e]
+        m = new.shape[0] - 1
+        for i in range(1, m + 1):
+            k = i + (i & (-i))
+            if k <= m:
+                for g in range(G):
+                    for e in range(E):
+                        new[k, g, e] += new[i, g, e]
+
+
+@numba.njit(cache=True)
+def merge_keys(old, u):
+    """Merge two sorted arrays of distinct values: ``(merged, old_pos, u_pos)`` in ``O(D + T)``.
+
+    ``merged`` is the sorted union; ``old_pos[j]`` / ``u_pos[i]`` are the positions of
+    ``old[j]`` / ``u[i]`` in it.
+    """
+    D = old.shape[0]
+    T = u.shape[0]
+    merged = np.empty(D + T)
+    old_pos = np.empty(D, dtype=np.int64)
+    u_pos = np.empty(T, dtype=np.int64)
+    i = 0
+    j = 0
+    m = 0
+    while j < D or i < T:
+        if i >= T or (j < D and old[j] < u[i]):
+            merged[m] = old[j]
+            old_pos[j] = m
+            j += 1
+        elif j >= D or u[i] < old[j]:
+            merged[m] = u[i]
+            u_pos[i] = m
+            i += 1
+        else:
+            merged[m] = old[j]
+            old_pos[j] = m
+            u_pos[i] = m
+            j += 1
+            i += 1
+        m += 1
+    return merged[:m], old_pos, u_pos
+
+
+@numba.njit(cache=True, parallel=True)
+def binary_cumulative_run(ranks, y, w, alphas, unit, cps, ctree, cstat, inv, out):
+    """Prequential and fading binary AUC over one chunk with the interleaved trees of
+    :func:`streamtk._kernels.auc.cumulative_add` (state ``ctree (L, D + 1, 2, Ec)``,
+    ``cstat (L, Ec, 5)``, ``inv (L, Ec)`` carried across chunks).
+
+    ``ranks (L, T)`` positions in the key space; ``y (Ly, T)`` 1 / 0 / -1;
+    ``w (Lw, T)``; ``cps`` the chunk positions whose ``(U1, W0, W1, N0, N1)`` go to
+    ``out (L, Ec, len(cps), 5)``.
+    """
+    L, T = ranks.shape
+    Ly = y.shape[0]
+    Lw = w.shape[0]
+    Ec = alphas.shape[0]
+    ncp = cps.shape[0]
+    for li in numba.prange(L):
+        l = np.int64(li)
+        yl = y[l if Ly > 1 else 0]
+        wl = w[l if Lw > 1 else 0]
+        k = 0
+        for t in range(T):
+            if yl[t] >= 0 and wl[t] > 0.0:
+                g = 1.0 if unit else wl[t]
+                cumulative_add(ctree[l], cstat[l], inv[l], alphas, ranks[l, t], yl[t] == 1, g)
+            if k < ncp and cps[k] == t:
+                for e in range(Ec):
+                    for c in range(5):
+                        out[l, e, k, c] = cstat[l, e, c]
+                k += 1
