@@ -18,6 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from streamtk._kernels import adwin as K
+from streamtk._kernels import adwin_scan as KS
 from streamtk.drift.adwin import Adwin, adwin, adwin_detections
 
 def java_int(v):
@@ -444,3 +445,186 @@ def test_bad_inputs_are_refused():
         det.update(np.zeros((3, 5)))
     with pytest.raises(ValueError, match="direction must be one of"):
         adwin_detections(adwin(np.zeros(5)), direction="up")
+
+
+# ---------------------------------------------------------------- the scan filter (streamtk._kernels.adwin_scan)
+#
+# The fast scan clears split points with a division-free filter and runs MOA's
+# exact test only on the rest. These tests compare it with the unfiltered scan
+# on hand-built histograms (random, and tuned to sit exactly on MOA's cut
+# threshold) and on streams built to cut near the threshold.
+
+
+def build_state(counts, totals, variances, max_buckets):
+    """A histogram state (one instance) from per-row counts and bucket values (oldest first)."""
+    S, V, C, I, F = K.adwin_state_new(1, max_buckets, max_rows=len(counts) + 2)
+    for r, (c, tots, vs) in enumerate(zip(counts, totals, variances)):
+        C[0, r] = c
+        S[0, r, :c] = tots
+        V[0, r, :c] = vs
+    return S[0], V[0], C[0]
+
+
+def both_scans(S, V, C, total, var, delta, min_window, variant, max_buckets, dirty=KS._ALL_ROWS):
+    """(filtered, exact) scan results on copies of one state, arrays included."""
+    last = int(np.flatnonzero(C)[-1])
+    w = int(sum(int(C[r]) << r for r in range(last + 1)))
+    xmax = max(abs(float(S[r, k])) / 2**r for r in range(last + 1) for k in range(C[r]))
+    a = (S.copy(), V.copy(), C.copy())
+    b = (S.copy(), V.copy(), C.copy())
+    work = np.full((4, S.size), np.nan)
+    fast = KS._scan_filtered(*a, work, w, last, total, var, xmax, delta, min_window, variant, max_buckets, 0, 0.0,
+                             dirty)[:5]
+    ln = KS._ln_terms(w, delta, variant)
+    exact = KS._scan_exact(*b, w, last, total, var, var / w, ln, ln, min_window, variant, max_buckets)
+    return (fast, a), (exact, b)
+
+
+def assert_same_scan(fast, exact):
+    (rf, (S1, V1, C1)), (re_, (S2, V2, C2)) = fast, exact
+    assert tuple(rf) == tuple(re_)  # cut, width, last row, total, variance
+    np.testing.assert_array_equal(C1, C2)
+    for r in range(int(rf[2]) + 1):
+        np.testing.assert_array_equal(S1[r, : C1[r]], S2[r, : C2[r]])
+        np.testing.assert_array_equal(V1[r, : C1[r]], V2[r, : C2[r]])
+
+
+@st.composite
+def histograms(draw):
+    max_buckets = draw(st.integers(2, 6))
+    n_rows = draw(st.integers(1, 7))
+    counts = [draw(st.integers(1, max_buckets)) for _ in range(n_rows)]
+    kind = draw(st.sampled_from(["bernoulli", "real", "constant", "signed"]))
+    p = draw(st.floats(0.0, 1.0))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    totals, variances = [], []
+    for r, c in enumerate(counts):
+        size = 2**r
+        if kind == "bernoulli":
+            t = rng.binomial(size, p, c).astype(float)
+        elif kind == "real":
+            t = rng.random(c) * size * p
+        elif kind == "constant":
+            t = np.full(c, p * size)
+        else:
+            t = (rng.random(c) - 0.5) * size * 4
+        totals.append(t)
+        variances.append(rng.random(c) * size * 0.25)
+    total = float(np.sum(np.concatenate(totals)))
+    var = draw(st.sampled_from([0.0, 1e-3, 0.1, 1.0])) * sum(c << r for r, c in enumerate(counts))
+    return max_buckets, counts, totals, variances, total, var
+
+
+@given(
+    histograms(),
+    st.sampled_from([0.002, 0.05, 0.5, 1e-6]),
+    st.integers(1, 5),
+    st.sampled_from([0, 1]),
+)
+def test_filtered_scan_equals_exact_scan_on_random_histograms(hist, delta, min_window, variant):
+    max_buckets, counts, totals, variances, total, var = hist
+    S, V, C = build_state(counts, totals, variances, max_buckets)
+    if sum(c << r for r, c in enumerate(counts)) <= K.MIN_WIDTH_FOR_CHECK:
+        return  # ADWIN never scans such a window
+    fast, exact = both_scans(S, V, C, total, var, delta, min_window, variant, max_buckets)
+    assert_same_scan(fast, exact)
+
+
+def _ordinal(f):
+    """Monotone integer code of a non-negative float (adjacent floats differ by 1)."""
+    return int(np.float64(f).view(np.int64))
+
+
+def _from_ordinal(i):
+    return float(np.int64(i).view(np.float64))
+
+
+@pytest.mark.parametrize("variant", [0, 1])
+@pytest.mark.parametrize("case", range(12))
+def test_filtered_scan_equals_exact_scan_on_the_cut_threshold(variant, case):
+    # a two-row histogram whose oldest bucket's total is tuned (bisection over adjacent
+    # floats) to the exact point where MOA's floating-point test starts to cut; at that
+    # point, at the neighbouring floats and at small relative offsets on both sides the
+    # filtered scan must do exactly what the exact one does
+    rng = np.random.default_rng(100 + case)
+    max_buckets = int(rng.integers(2, 6))
+    min_window = int(rng.integers(1, 5))
+    delta = float(rng.choice([0.002, 0.1, 1e-5]))
+    n_rows = int(rng.integers(4, 9))
+    counts = [int(rng.integers(1, max_buckets + 1)) for _ in range(n_rows)]
+    counts[0] = max(counts[0], 2)
+    p = rng.random()
+    totals = [np.full(c, p * 2**r) for r, c in enumerate(counts)]  # a constant window ...
+    variances = [np.full(c, 0.01 * 2**r) for r, c in enumerate(counts)]
+    w = sum(c << r for r, c in enumerate(counts))
+    var = float(rng.choice([0.0, 0.05, 0.3])) * w
+    top = n_rows - 1
+
+    def scans(s):
+        tots = [t.copy() for t in totals]
+        tots[top][0] = s  # ... whose oldest bucket is moved
+        total = float(np.sum(np.concatenate(tots)))
+        S, V, C = build_state(counts, tots, variances, max_buckets)
+        return both_scans(S, V, C, total, var, delta, min_window, variant, max_buckets)
+
+    size = 2**top
+    lo, hi = p * size, p * size + 50.0 * size  # no cut at the constant window; a cut far above
+    assert not scans(lo)[1][0][0] and scans(hi)[1][0][0]
+    a, b = _ordinal(lo), _ordinal(hi)
+    while b - a > 1:
+        mid = (a + b) // 2
+        if scans(_from_ordinal(mid))[1][0][0]:
+            b = mid
+        else:
+            a = mid
+    flip = _from_ordinal(b)  # the smallest total at which MOA's scan cuts
+    probes = [_from_ordinal(b + d) for d in range(-3, 4)]
+    probes += [flip * (1 + sign * rel) for rel in (1e-14, 1e-12, 1e-10, 1e-8, 1e-6, 1e-3) for sign in (-1, 1)]
+    for s in probes:
+        fast, exact = scans(s)
+        assert_same_scan(fast, exact)
+    assert scans(flip)[0][0][0] and not scans(_from_ordinal(b - 1))[0][0][0]
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 400), st.sampled_from([0.0, 0.2, 0.21, 0.25, 0.3, 0.5, 1.0]), st.booleans()),
+        min_size=1,
+        max_size=8,
+    ),
+    st.integers(0, 1000),
+    st.sampled_from([0.002, 0.05, 0.3]),
+    st.sampled_from([1, 4, 32, 33]),
+    st.integers(1, 6),
+    st.integers(2, 6),
+    st.sampled_from(["moa", "theorem3"]),
+)
+def test_near_threshold_streams_identical_to_reference(runs, seed, delta, clock, min_window, max_buckets, variant):
+    # constant runs (variance 0: MOA's bound reduces to its linear term) and Bernoulli
+    # runs whose means differ by small steps, so that cuts happen close to the bound
+    rng = np.random.default_rng(seed)
+    parts = [np.full(length, level) if constant else (rng.random(length) < level).astype(float)
+             for length, level, constant in runs]
+    x = np.concatenate(parts)
+    assert_same_as_reference(x, delta=delta, clock=clock, min_window=min_window, max_buckets=max_buckets,
+                             variant=variant)
+
+
+@given(st.lists(st.integers(1, 700), min_size=1, max_size=8), st.integers(0, 10_000), st.sampled_from([0, 1]))
+def test_width_only_chunks_equal_one_full_pass(chunks, seed, variant):
+    # the engine's call: width output only, the state carried from chunk to chunk
+    rng = np.random.default_rng(seed)
+    x = shifted_stream(rng, 3000, "bernoulli", 4)
+    full = adwin(x, delta=0.05, variant=("moa", "theorem3")[variant])
+    sums, variances, counts, istate, fstate = K.adwin_state_new(1, 5)
+    width = np.full(3000, -1, dtype=np.int64)
+    none_f = np.empty(0)
+    bounds = np.unique(np.r_[0, np.cumsum(chunks), 3000].clip(0, 3000))
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        K.adwin_run_one(x[a:b], sums[0], variances[0], counts[0], istate[0], fstate[0], 0.05, 32, 5, variant,
+                        width[a:b], none_f, none_f, np.empty(0, dtype=np.int8))
+    np.testing.assert_array_equal(width, full.width.values)
+    assert istate[0, K.N_DETECTIONS] == int((full.detection.values != 0).sum())
+    assert K.adwin_mean(istate, fstate, 0) == full["mean"].values[-1]
+    assert K.adwin_variance(istate, fstate, 0) == full.variance.values[-1]
