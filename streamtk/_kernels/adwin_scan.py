@@ -111,17 +111,19 @@ _ALL_ROWS = 1 << 30
 
 @numba.njit(cache=True, error_model="numpy", inline="always")
 def _split_grid(S, C, last, top, max_buckets, work):
-    """Approximate prefix sums of the split points on a fixed ``rows x M`` grid.
+    """Approximate prefix sums of every split point, oldest first.
 
-    Cell ``j = r M + k`` of ``work`` is the split after bucket ``k`` of row
-    ``r``: ``work[1, j]`` its exact ``n0`` (0 when the bucket does not exist
-    or is the newest one, so the cell fails the ``n0 > min_window + 1`` test),
-    ``work[0, j]`` the sum of the buckets before it (row by row, not in MOA's
-    order: the filter accounts for that). Only rows ``top`` down to 0 are
-    rebuilt: a row's cells depend on it and the older rows only, whose running
-    totals ``work[2, r]`` (sum), ``work[2, R + r]`` (count) and
-    ``work[2, 2R + r]`` (sum of ``|S|``) are kept. Fixed trip counts and
-    selects instead of branches. Returns ``sum |S|`` over all buckets.
+    Cell ``j`` of ``work`` is the ``j``-th split point in MOA's scan order
+    (rows ``last`` down to 0, oldest bucket first): ``work[1, j]`` its exact
+    ``n0``, ``work[0, j]`` the sum of the buckets before it (row by row, not
+    in MOA's order: the filter accounts for that). Only rows ``top`` down to 0
+    are rebuilt: a row's cells depend on it and the older rows only, whose
+    running totals after each row ``r`` are kept in ``work[2, r]`` (sum),
+    ``work[2, R + r]`` (count), ``work[2, 2R + r]`` (sum of ``|S|``) and
+    ``work[3, r]`` (cells). Fixed trip counts, every slot written and the
+    cell index advanced only for existing buckets (no branches). Returns
+    ``(number of split points, sum |S| over all buckets)``; the newest bucket
+    (the last cell) is no split point.
     """
     n_rows = S.shape[0]
     if top >= last:
@@ -129,32 +131,34 @@ def _split_grid(S, C, last, top, max_buckets, work):
         ub = 0.0
         nb = 0.0
         a_all = 0.0
+        j = 0
     else:
         ub = work[2, top + 1]
         nb = work[2, n_rows + top + 1]
         a_all = work[2, 2 * n_rows + top + 1]
+        j = np.int64(work[3, top + 1])
     for r in range(top, -1, -1):
         size = float(np.int64(1) << r)
         c = C[r]
         q = 0.0
         a = 0.0
-        j = r * max_buckets
         for k in range(max_buckets):
             s = S[r, k]
             valid = k < c
             s = s if valid else 0.0
             q += s
             a += abs(s)
-            work[0, j + k] = ub + q
-            work[1, j + k] = nb + (k + 1) * size if valid else 0.0
+            work[0, j] = ub + q
+            work[1, j] = nb + (k + 1) * size
+            j += valid
         ub += q
         nb += c * size
         a_all += a
         work[2, r] = ub
         work[2, n_rows + r] = nb
         work[2, 2 * n_rows + r] = a_all
-    work[1, C[0] - 1] = 0.0  # the newest bucket is no split point
-    return a_all
+        work[3, r] = j
+    return j - 1, a_all
 
 
 @numba.njit(cache=True, error_model="numpy", inline="always")
@@ -237,9 +241,9 @@ def _scan_filtered(S, V, C, work, w, last, total, var, xmax, delta, min_window, 
     ``w_c`` (0: none yet); returns ``(cut, w, last, total, var, w_c, ln_c)``.
     """
     if max_buckets == 5:  # MOA's M as a constant: LLVM unrolls the slot loop
-        a_all = _split_grid(S, C, last, dirty, 5, work)
+        n_cells, a_all = _split_grid(S, C, last, dirty, 5, work)
     else:
-        a_all = _split_grid(S, C, last, dirty, max_buckets, work)
+        n_cells, a_all = _split_grid(S, C, last, dirty, max_buckets, work)
     t_abs = abs(total)
     v = var / w
     in_range = (
@@ -266,7 +270,6 @@ def _scan_filtered(S, V, C, work, w, last, total, var, xmax, delta, min_window, 
     k1 = 2.0 / 3.0 * ln_lo * sg * (1.0 - _KAPPA)
     k2 = 2.0 * v * ln_lo * sg * (1.0 - _KAPPA) if v > 0.0 else -1.0
     k3 = ln_lo * fw * 0.5 * (1.0 - _KAPPA)
-    n_cells = (last + 1) * max_buckets
     n_amb = 0
     if variant == 0:
         for j in range(n_cells):
