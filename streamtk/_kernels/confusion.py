@@ -38,7 +38,8 @@ Arrays cover absolute stream positions ``[base, base + T)``; positions before
 ``t_begin`` are history (already processed in an earlier chunk) that window
 removals may read. Window pointers in ``ptr`` are absolute positions.
 
-Loop order: the stream is cut into blocks of ``BLOCK`` instances that fit in the
+Loop order: the stream is cut into blocks of ``BLOCK`` instances (``SMALL_BLOCK``
+when checkpoints are dense) that fit in the
 L1/L2 cache; each block is read from memory once and fed to every estimator in
 turn, whose state lives in registers for the whole block (estimator-major inside
 a block, time-major across blocks). This is still one pass over the data.
@@ -52,7 +53,9 @@ import numpy as np
 from .adwin import adwin_run_one
 from .blocks import _cumulative_block, _window_block
 from .dense2 import N_BUF, adwin_window2, dense2_fusable, dense_binary_block
-from .finalise import BLOCK, F_Q, KIND_ADWIN, KIND_FADING, KIND_PREQUENTIAL, KIND_WINDOW, N_TMP, finalise_columns
+from .finalise import (
+    BLOCK, F_Q, KIND_ADWIN, KIND_FADING, KIND_PREQUENTIAL, KIND_WINDOW, N_TMP, SMALL_BLOCK, finalise_columns,
+)
 
 # ----------------------------------------------------------------------------
 # the one-pass driver
@@ -129,8 +132,11 @@ def run(
         elif kinds[e] == KIND_FADING:
             fads[jf] = e
             jf += 1
+    # blocks: BLOCK instances; SMALL_BLOCK when checkpoints are dense (the snapshots of one block, finalised
+    # together, then stay in the L2 cache: measured 456 -> 279 ns per instance at every=1, 6 estimators)
+    blk = BLOCK if 32 * nck <= T - t_begin else SMALL_BLOCK
     hl = 1
-    while hl < maxw + BLOCK + 2:  # the largest window plus one block (dense_binary_block reads it after the block)
+    while hl < maxw + blk + 2:  # the largest window plus one block (dense_binary_block reads it after the block)
         hl *= 2
     # baseline hits are materialised for the general loops only: ADWIN windows read them all, later
     # chunks read the kept history (at most the largest window) -- see dense_binary_block
@@ -145,9 +151,9 @@ def run(
         fused = prefix and dense2_fusable(sc[l], cls[l], pre, wins, fads)
         ring = np.zeros((6, hl if fused else 1), dtype=np.float64)
         mring = np.zeros((nwin, hl if fused else 1), dtype=np.float64)
-        buf = np.empty((N_BUF, BLOCK if fused else 1), dtype=np.float64)
-        snap = np.empty((E, F_Q + nq + 3 * k, BLOCK), dtype=np.float64)
-        tmp = np.empty((N_TMP, BLOCK), dtype=np.float64)
+        buf = np.empty((N_BUF, blk if fused else 1), dtype=np.float64)
+        snap = np.empty((E, F_Q + nq + 3 * k, blk), dtype=np.float64)
+        tmp = np.empty((N_TMP, blk), dtype=np.float64)
         if fused and nwin > 0:
             # running sums over the kept history (earlier chunks), as they were when it was processed
             mask = hl - 1
@@ -164,13 +170,13 @@ def run(
                 for jj in range(nwin):
                     mring[jj, b] = mring[jj, a] + majhit[l, hslot[wins[jj]], i]
         # ADWIN buffers: the block's 0/1 losses of evaluated instances, their widths, per-position widths
-        xbuf = np.empty(BLOCK, dtype=np.float64)
-        wbuf = np.empty(BLOCK, dtype=np.int64)
-        wpos = np.empty(BLOCK, dtype=np.int64)
+        xbuf = np.empty(blk, dtype=np.float64)
+        wbuf = np.empty(blk, dtype=np.int64)
+        wpos = np.empty(blk, dtype=np.int64)
         none_f = np.empty(0, dtype=np.float64)
         none_i = np.empty(0, dtype=np.int8)
-        for b0 in range(t_begin, T, BLOCK):
-            b1 = min(T, b0 + BLOCK)
+        for b0 in range(t_begin, T, blk):
+            b1 = min(T, b0 + blk)
             ci1 = ci0
             while ci1 < nck and ck_index[ci1] < b1:
                 ci1 += 1

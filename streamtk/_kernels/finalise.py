@@ -18,6 +18,7 @@ import numpy as np
 # scalar state layout (class vectors ROW, COL, DIAG live in a separate array)
 EW, EN, EC, EI, BW, BN, BM, BP, BI, EQ = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 BLOCK = 2048
+SMALL_BLOCK = 256  # blocks of the engine when checkpoints are dense (every < 32)
 # pointer layout (int64): eval start, eval members held, base start, base members held
 P_ES, P_EC, P_BS, P_BC = 0, 1, 2, 3
 RENORM = 1e150
