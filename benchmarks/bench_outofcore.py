@@ -14,6 +14,13 @@
 3. The known limitation: ``adwin=`` estimators keep the inputs inside the current
    ADWIN window, which grows on a stationary stream. Runs the first ``M``
    instances with and without ``adwin=0.002`` and reports both peaks.
+4. Exact AUC out of core (``--auc-n A`` instances, ``y_score`` stored as
+   ``(model, time, class)`` float32 class scores as :mod:`streamtk.io` writes
+   them): ``evaluate_store(..., y_score="y_score")`` with accuracy and the AUC
+   family under the same estimators, once with scores rounded to 2 decimals
+   (101 distinct values: the AUC state is bounded, RSS stays flat) and once with
+   all-distinct scores on ``min(A, 2 * 10**6)`` instances (the prequential and
+   fading AUC keep every distinct score: RSS grows with the stream, as documented).
 
 Timings on a shared, loaded 2-core machine are noisy.
 """
@@ -61,6 +68,32 @@ def generate(path: str, n: int, chunk: int, seed: int = 0) -> float:
     return time.perf_counter() - t0
 
 
+def generate_scores(path: str, n: int, chunk: int, decimals: int | None, seed: int = 1) -> float:
+    """Stationary binary log with class scores: y ~ Bernoulli(0.3), positives score higher."""
+    import zarr
+
+    t0 = time.perf_counter()
+    group = zarr.open_group(path, mode="w", zarr_format=2)
+    yt = group.create_array("y_true", shape=(n,), chunks=(chunk,), dtype="i1", fill_value=-1)
+    yp = group.create_array("y_pred", shape=(1, n), chunks=(1, chunk), dtype="i1", fill_value=-1)
+    sc = group.create_array("y_score", shape=(1, n, 2), chunks=(1, chunk, 2), dtype="f4", fill_value=None)
+    yt.attrs["_ARRAY_DIMENSIONS"] = ["time"]
+    yp.attrs["_ARRAY_DIMENSIONS"] = ["model", "time"]
+    sc.attrs["_ARRAY_DIMENSIONS"] = ["model", "time", "class"]
+    rng = np.random.default_rng(seed)
+    for s in range(0, n, chunk):
+        m = min(chunk, n - s)
+        y = (rng.random(m) < 0.3).astype(np.int8)
+        p1 = rng.random(m) * 0.7 + 0.3 * y
+        if decimals is not None:
+            p1 = np.round(p1, decimals)
+        yt[s : s + m] = y
+        yp[0, s : s + m] = (p1 > 0.5).astype(np.int8)
+        sc[0, s : s + m] = np.stack([1 - p1, p1], axis=-1).astype(np.float32)
+    zarr.consolidate_metadata(path)
+    return time.perf_counter() - t0
+
+
 def du(path: str) -> int:
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs)
 
@@ -69,14 +102,19 @@ def du(path: str) -> int:
 
 
 def child_streamtk(args: dict) -> dict:
-    import streamtk
     from streamtk.outofcore import evaluate_store, open_log
 
+    import xarray as xr
+
+    # a tiny log through the same chunked path: compiles (or loads from the cache) every kernel used below
+    tiny = xr.Dataset({"y_true": ("time", np.array([0, 1, 1, 0])), "y_pred": (("model", "time"), [[0, 1, 0, 0]]),
+                       "y_score": (("model", "time", "class"), [[[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]]])})
+    extra = {"y_score": "y_score"} if args.get("scores") else {}
     t0 = time.perf_counter()
-    streamtk.evaluate(np.array([0, 1, 1]), np.array([0, 1, 0]), classes=[0, 1], **args["options"])
+    evaluate_store(tiny, chunk=3, classes=[0, 1], **extra, **args["options"])
     first = time.perf_counter() - t0
     t0 = time.perf_counter()
-    streamtk.evaluate(np.array([0, 1, 1]), np.array([0, 1, 0]), classes=[0, 1], **args["options"])
+    evaluate_store(tiny, chunk=3, classes=[0, 1], **extra, **args["options"])
     warm = time.perf_counter() - t0
     n = args["n"]
     marks = {}
@@ -89,10 +127,13 @@ def child_streamtk(args: dict) -> dict:
     log = open_log(args["path"]).isel(time=slice(0, n))
     t0 = time.perf_counter()
     ds = evaluate_store(log, chunk=args["chunk"], out=args["out"], classes=[0, 1], progress=progress,
-                        **args["options"])
+                        **extra, **args["options"])
     wall = time.perf_counter() - t0
     final = float(ds.accuracy.isel(time=-1).sel(estimator="prequential").values.ravel()[0])
-    return {"wall": wall, "first_call": first, "warm_call": warm, "marks": marks, "accuracy": final}
+    out = {"wall": wall, "first_call": first, "warm_call": warm, "marks": marks, "accuracy": final}
+    if extra:
+        out["auc"] = ds.auc.isel(time=-1).sel(**{"class": 1}).values.ravel().round(6).tolist()
+    return out
 
 
 def child_numpy(args: dict) -> dict:
@@ -160,6 +201,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=10**8, help="instances in the log (full mode: 10**9)")
     ap.add_argument("--chunk", type=int, default=2**22, help="instances per step and per zarr chunk")
     ap.add_argument("--adwin-n", type=int, default=2 * 10**7, help="instances of the ADWIN memory comparison")
+    ap.add_argument("--auc-n", type=int, default=10**7, help="instances of the out-of-core AUC runs (0: skip)")
     ap.add_argument("--dir", default=None, help="where to write the log (default: a temporary directory)")
     ap.add_argument("--keep", action="store_true", help="keep the generated log")
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
@@ -194,6 +236,19 @@ def main() -> None:
             r = run_child("streamtk", {**common, "chunk": step, "n": m, "options": opts,
                                        "out": os.path.join(base, "a.zarr")})
             report(f"evaluate_store {label}", m, r)
+        if a.auc_n:
+            auc_opts = {**OPTIONS, "metrics": ["accuracy", "auc", "auc_u1", "auc_z"]}
+            for label, dec, m in (("scores rounded to 2 decimals", 2, a.auc_n),
+                                  ("all-distinct scores", None, min(a.auc_n, 2 * 10**6))):
+                spath = os.path.join(base, "scores.zarr")
+                step = max(1, min(a.chunk, m // 20))
+                gen = generate_scores(spath, m, step, dec)
+                r = run_child("streamtk", {"path": spath, "chunk": step, "n": m, "options": auc_opts,
+                                           "scores": True, "out": os.path.join(base, "s.zarr")})
+                print(f"exact AUC out of core, {label} ({m:,} instances, steps of {step:,}, log written in "
+                      f"{gen:.1f} s); final AUC of class 1 (prequential, windows, fading): {r['auc']}")
+                report("evaluate_store y_score= (accuracy + AUC family)", m, r)
+                shutil.rmtree(spath, ignore_errors=True)
     finally:
         if not a.keep and a.dir is None:
             shutil.rmtree(base, ignore_errors=True)
