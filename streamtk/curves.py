@@ -236,7 +236,9 @@ class Evaluator:
     checkpoints, same numbers), so streams longer than memory can be evaluated.
     ``classes`` must be given (the encoding must not change between chunks).
     Memory: the state plus, for sliding windows, the inputs still inside the
-    largest window.
+    largest window. With ``scores=`` the exact AUC family is computed chunk by
+    chunk too (:class:`streamtk.score_curves.ChunkedAUC`); its prequential and
+    fading estimators keep every distinct score seen (``O(distinct scores)``).
 
     Examples
     --------
