@@ -111,20 +111,38 @@ class ChunkedAUC:
 
     Works on the engine's codes: ``update(ytrue (T,), ypred (L, T), weights (L, T) or None,
     scores (L, T) or (L, T, k))`` for each chunk in order, then :meth:`collect` or
-    :meth:`drain` the checkpoint rows. The rows equal the one-pass
-    :func:`streamtk.evaluate` AUC exactly when the sums are exact in float64 (unit
-    weights, no fading factor: U is a count of pairs and halves); with instance
-    weights or fading factors the U, W sums are formed in a different order (the key
-    spaces differ) and agree to a few units in the last place (tested to ``1e-12``
-    relative).
+    :meth:`drain` the checkpoint rows. Same definitions as :func:`streamtk.scores.auc_curves`
+    (seed 001 eqs. 2.5-2.12, ties one half, NaN with one class held; MOA's 1.0 under
+    ``convention="moa"``, which has no faded or ADWIN AUC: NaN there).
 
-    Memory (per lead and score column): prequential and fading estimators keep one
-    key space of every **distinct score seen** and their trees over it, ``O(distinct
-    scores seen)`` (bounded on a log whose scores take few values, e.g. rounded
-    probabilities; it grows with the stream when every score is distinct); a sliding
-    window of ``w`` keeps the inputs it holds and a tree over ``<= w + chunk`` keys;
-    an ADWIN window keeps the inputs of its current window (which grows on a
-    stationary stream). ``kinds`` restricts the estimators computed (others are NaN).
+    How: every estimator keeps Fenwick trees over a sorted array of distinct scores
+    (its key space, :mod:`streamtk._kernels.auc_chunked`) instead of global ranks.
+
+    * prequential and fading estimators: per chunk the chunk's new scores are merged
+      into the key space and the trees moved onto it in ``O(D + T log T)`` (``D``
+      distinct scores so far); binary scores use the interleaved trees of
+      :func:`streamtk._kernels.auc.cumulative_add` (one walk for every estimator);
+    * a sliding window of ``w`` processes the chunk in pieces of ``max(8 w, 8192)``
+      instances, each over the key space of the instances it holds and the piece's
+      scores (rebuilt from them), so its tree stays small;
+    * an ADWIN window (the ADWIN the engine runs on the 0/1 loss, state carried)
+      extends its key space like the cumulative ones and is rebuilt from the held
+      instances when most of its keys are stale.
+
+    Exactness: the rows equal the one-pass :func:`streamtk.evaluate` AUC exactly when
+    the sums are exact in float64 (unit weights and no fading factor: U counts pairs
+    and halves); with instance weights or fading factors the same sums are formed in
+    another order (the trees differ) and agree to a few units in the last place
+    (tested to ``1e-12`` relative).
+
+    Memory, per lead and score column: prequential and fading estimators keep every
+    **distinct score seen**: ``O(distinct scores)``, 8 bytes per key plus 16 per
+    estimator (twice that while a chunk is merged in) -- bounded on a log whose scores
+    take few values (e.g. rounded probabilities), growing with the stream when every
+    score is distinct; a sliding window keeps the inputs it holds and a tree over at
+    most ``w + max(8 w, 8192)`` keys; an ADWIN window keeps the inputs of its current
+    window (which grows on a stationary stream). ``kinds`` restricts the estimators
+    computed (the others are NaN).
     """
 
     def __init__(self, core, variant_code, kinds=("prequential", "window", "fading", "adwin")):
@@ -280,7 +298,7 @@ class ChunkedAUC:
             U[:, e], W[:, e], N[:, e] = out[0][:, j], out[1][:, j], out[2][:, j]
 
     def _window_keys(self, e, sa, s3, ya, wa, tails, h):
-        """Key space, tree and ranks ``(L, h + T, C)`` of window ``e`` for the history plus the chunk.
+        """Key space, tree and ranks ``(L, h + T, C)`` of ADWIN window ``e`` for the history plus the chunk.
 
         Normally the key space grows by the chunk's scores and the held instances'
         ranks are remapped (``O(D + h)``); when it holds more than twice as many keys
