@@ -394,3 +394,98 @@ def test_raw_input_is_not_copied():
     ds = page_hinkley(np.zeros(20))
     assert "monitored" not in ds and ds.attrs["monitored"] == "raw input"
     assert "monitored" in page_hinkley(np.zeros(20), fading=0.9)
+
+
+# ----------------------------------------------------------------------------- SIMD-lane kernel (many distinct tests)
+def _lanes_used(**kw):
+    return PageHinkley(**kw)._use_lanes
+
+
+@pytest.mark.parametrize(("variant", "alphas", "direction", "reset"),
+                         [("gama2013", None, "increase", True), ("gama2013", None, "decrease", False),
+                          ("moa", [0.999, 1.0], "increase", False), ("moa", [0.999], "decrease", True)])  # fmt: skip
+def test_lane_kernel_grid_equals_scalar_kernel_one_at_a_time(variant, alphas, direction, reset):
+    # a Table-2-like grid (different estimates, several deltas) runs on the lane kernel; every setting must
+    # give bit for bit the statistic, monitored value and detections of a one-setting call (scalar kernel)
+    rng = np.random.default_rng(31)
+    x = (rng.random((2, 2500)) < np.r_[np.full(1200, 0.15), np.full(1300, 0.45)]).astype(float)
+    kw = dict(variant=variant, windows=[1, 7, 300], fading=[0.9, 0.995], prequential=True, direction=direction,
+              reset=reset, delta=[0.0, 0.02], lambda_=[1.0, 8.0], alpha=alphas)  # fmt: skip
+    assert _lanes_used(**kw)
+    grid = page_hinkley(x, **kw)
+    n_checked = 0
+    for est in grid["estimator"].values:
+        one_kw = _single_estimator_kwargs(grid.sel(estimator=est))
+        for d in (0.0, 0.02):
+            for lam in (1.0, 8.0):
+                for a in alphas or [None]:
+                    single = dict(variant=variant, delta=d, lambda_=lam, alpha=a, direction=direction, reset=reset,
+                                  **one_kw)  # fmt: skip
+                    assert not _lanes_used(**single)
+                    one = page_hinkley(x, **single)
+                    sel = dict(estimator=est, delta=d, **{"lambda": lam})
+                    if a is not None:
+                        sel["alpha"] = a
+                    g = grid.sel(sel)
+                    np.testing.assert_array_equal(g["statistic"].values, one["statistic"].values[:, 0])
+                    np.testing.assert_array_equal(g["monitored"].values, one["monitored"].values[:, 0])
+                    np.testing.assert_array_equal(g["detection"].values, one["detection"].values[:, 0])
+                    for r in range(2):
+                        assert det_list(g.isel(model=r)) == det_list(one.isel(model=r))
+                    n_checked += 1
+    assert n_checked == 6 * 4 * len(alphas or [None]) and int(grid["n_detections"].sum()) > 20
+
+
+@given(reals, st.lists(st.floats(0, 0.2), min_size=4, max_size=5, unique=True), st.floats(0, 3), st.booleans(),
+       st.sampled_from(["increase", "decrease"]), st.integers(0, 5))  # fmt: skip
+def test_lane_kernel_on_raw_input_matches_references(x, deltas, lam, reset, direction, min_n):
+    # four or more deltas are four distinct tests: the lane kernel, against the plain-Python references
+    ds = page_hinkley(np.array(x), delta=deltas, lambda_=lam, reset=reset, direction=direction,
+                      min_instances=max(min_n, 1))  # fmt: skip
+    assert _lanes_used(delta=deltas, lambda_=lam, reset=reset, direction=direction)
+    for i, d in enumerate(deltas):
+        dets, stats = ref_gama(x, d, lam, reset=reset, direction=direction, min_instances=max(min_n, 1))
+        assert det_list(ds.isel(delta=i)) == dets
+        np.testing.assert_allclose(ds["statistic"].values[i], stats, rtol=1e-9, atol=1e-9)
+    if direction == "increase":
+        moa = page_hinkley(np.array(x), variant="moa", delta=deltas, lambda_=lam, min_instances=min_n)
+        for i, d in enumerate(deltas):
+            dets, stats = ref_moa(x, min_n=min_n, delta=d, lam=lam)
+            assert det_list(moa.isel(delta=i)) == dets
+            np.testing.assert_array_equal(moa["statistic"].values[i], stats)  # same operations, bit for bit
+
+
+@given(st.lists(st.integers(1, 300), min_size=1, max_size=6), st.booleans())
+def test_lane_kernel_chunked_equals_one_pass(cuts, trace):
+    rng = np.random.default_rng(sum(cuts) + 1)
+    n = 1000
+    x = (rng.random((3, n)) < np.r_[np.full(500, 0.1), np.full(500, 0.6)]).astype(float)
+    kw = dict(windows=[20, 200], fading=[0.97, 0.99], prequential=True, lambda_=[2.0, 10.0], delta=0.01,
+              trace=trace)  # fmt: skip
+    assert _lanes_used(**kw)
+    one = page_hinkley(x, **kw)
+    det = PageHinkley(**kw)
+    start = 0
+    for b in [*np.unique(np.clip(np.cumsum(cuts), 0, n)), n]:
+        if b > start:
+            det.update(x[:, start:b])
+            start = b
+    chunked = det.result()
+    for name in one.data_vars:
+        np.testing.assert_array_equal(chunked[name].values, one[name].values)
+
+
+def test_lane_kernel_more_than_one_group_of_lanes():
+    # 6 estimates x 3 deltas = 18 settings: two groups of 16 lanes, the second mostly padding
+    x = np.random.default_rng(4).random(1500)
+    x[700:] += 0.4
+    kw = dict(windows=[5, 50, 500], fading=[0.95, 0.99], prequential=True, delta=[0.0, 0.01, 0.05], lambda_=3.0)
+    grid = page_hinkley(x, **kw)
+    assert PageHinkley(**kw)._lp.shape[1] == 32
+    for est in grid["estimator"].values:
+        for d in (0.0, 0.01, 0.05):
+            one = page_hinkley(x, delta=d, lambda_=3.0, **_single_estimator_kwargs(grid.sel(estimator=est)))
+            g = grid.sel(estimator=est, delta=d)
+            np.testing.assert_array_equal(g["statistic"].values, one["statistic"].values[0])
+            np.testing.assert_array_equal(g["monitored"].values, one["monitored"].values[0])
+            assert det_list(g) == det_list(one)

@@ -15,14 +15,18 @@ from __future__ import annotations
 
 import itertools
 import numbers
+from concurrent.futures import ThreadPoolExecutor
 
+import numba
 import numpy as np
 import xarray as xr
 
 from .._labelled import base_attrs, split_leading, time_coords
 from .._validation import as_float_array, check_positive_int
 
-__all__ = ["GridParam", "build_grid", "ChunkedDetector", "check_nonnegative_real", "check_bool", "check_binary"]
+__all__ = [
+    "GridParam", "build_grid", "ChunkedDetector", "check_nonnegative_real", "check_bool", "check_binary", "run_rows",
+]  # fmt: skip
 
 
 def check_nonnegative_real(value, name: str) -> float:
@@ -263,3 +267,22 @@ def group_settings(keys: list):
 
 def check_nonnegative_int(value, name):
     return check_positive_int(value, name, minimum=0)
+
+
+def run_rows(kernel_call, n_rows: int) -> None:
+    """Call ``kernel_call(r0, r1)`` on blocks of rows covering ``0 .. n_rows - 1``.
+
+    The detector kernels release the GIL, so the blocks run in parallel on
+    ``numba.get_num_threads()`` threads (``numba.set_num_threads(1)`` gives one
+    core). Threads over rows instead of ``numba.prange`` inside the kernels: the
+    kernels compile in about half the time, and rows are independent anyway.
+    """
+    n_threads = max(1, min(numba.get_num_threads(), n_rows))
+    if n_threads == 1:
+        kernel_call(0, n_rows)
+        return
+    bounds = np.linspace(0, n_rows, n_threads + 1).round().astype(np.int64)
+    with ThreadPoolExecutor(max_workers=n_threads) as pool:
+        futures = [pool.submit(kernel_call, int(bounds[i]), int(bounds[i + 1])) for i in range(n_threads)]
+        for f in futures:
+            f.result()

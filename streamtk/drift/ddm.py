@@ -17,7 +17,7 @@ import numbers
 import numpy as np
 
 from .._kernels import detectors as K
-from ._common import ChunkedDetector, GridParam, check_nonnegative_int, group_settings, run_with_capacity
+from ._common import ChunkedDetector, GridParam, check_nonnegative_int, group_settings, run_rows, run_with_capacity
 
 __all__ = ["DDM", "ddm"]
 
@@ -56,9 +56,7 @@ class DDM(ChunkedDetector):
 
     def _setup(self, n_rows):
         self._state = np.zeros((n_rows, len(self.settings), K.DDM_STATE_SIZE))
-        for r in range(n_rows):
-            for p in range(len(self.settings)):
-                K.ddm_reset(self._state[r, p])
+        self._state[...] = [1.0, 1.0, 0.0, np.inf, np.inf, np.inf]  # K.ddm_reset: MOA's resetLearning
         self._in_sync = np.ones((n_rows, len(self.settings)), np.bool_)
 
     def _run(self, x2d, count0):
@@ -71,10 +69,13 @@ class DDM(ChunkedDetector):
             out = {k: np.empty(shp) for k in ("statistic", "threshold", "warning_threshold")}
             out["warning"] = np.empty(shp, np.bool_)
             out["detection"] = np.empty(shp, np.bool_)
-            K.ddm_grid(x2d, count0, self._min_n, self._warn, self._drift, self._gstart, self._gmembers,
-                       self._state, self._in_sync, self.trace,
-                       out["statistic"], out["threshold"], out["warning_threshold"], out["warning"],
-                       out["detection"], det_idx, det_n)  # fmt: skip
+            def rows(a, b):
+                K.ddm_grid(x2d[a:b], count0, self._min_n, self._warn, self._drift, self._gstart, self._gmembers,
+                           self._state[a:b], self._in_sync[a:b], self.trace,
+                           *[out[k][a:b] for k in ("statistic", "threshold", "warning_threshold", "warning",
+                                                   "detection")], det_idx[a:b], det_n[a:b])  # fmt: skip
+
+            run_rows(rows, n_rows)
             return out
 
         return run_with_capacity(once, [self._state, self._in_sync], n_rows, n_set, m)

@@ -17,7 +17,7 @@ import numbers
 import numpy as np
 
 from .._kernels import detectors as K
-from ._common import ChunkedDetector, GridParam, check_nonnegative_int, run_with_capacity
+from ._common import ChunkedDetector, GridParam, check_nonnegative_int, run_rows, run_with_capacity
 
 __all__ = ["EDDM", "eddm"]
 
@@ -58,9 +58,8 @@ class EDDM(ChunkedDetector):
 
     def _setup(self, n_rows):
         self._state = np.zeros((n_rows, len(self.settings), K.EDDM_STATE_SIZE))
-        for r in range(n_rows):
-            for p in range(len(self.settings)):
-                K.eddm_reset(self._state[r, p])
+        self._state[..., 0] = 1.0  # K.eddm_reset: MOA's resetLearning (counter 1, no m2s yet)
+        self._state[..., 8] = np.nan
 
     def _run(self, x2d, count0):
         n_rows, m = x2d.shape
@@ -70,8 +69,12 @@ class EDDM(ChunkedDetector):
 
         def once(det_idx, det_n):
             out = {"statistic": np.empty(shp), "warning": np.empty(shp, np.bool_), "detection": np.empty(shp, np.bool_)}
-            K.eddm_grid(x2d, count0, *self._arrays, self._state, self.trace,
-                        out["statistic"], out["warning"], out["detection"], det_idx, det_n)  # fmt: skip
+            def rows(a, b):
+                K.eddm_grid(x2d[a:b], count0, *self._arrays, self._state[a:b], self.trace,
+                            out["statistic"][a:b], out["warning"][a:b], out["detection"][a:b], det_idx[a:b],
+                            det_n[a:b])  # fmt: skip
+
+            run_rows(rows, n_rows)
             return out
 
         return run_with_capacity(once, [self._state], n_rows, n_set, m)

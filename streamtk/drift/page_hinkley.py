@@ -30,6 +30,7 @@ import numbers
 import numpy as np
 
 from .._kernels import detectors as K
+from .._kernels import detectors_ph as KL
 from .._validation import check_choice, check_fading_factor, check_window
 from ..estimators import build_estimators
 from ._common import (
@@ -39,6 +40,7 @@ from ._common import (
     check_nonnegative_int,
     check_nonnegative_real,
     group_settings,
+    run_rows,
     run_with_capacity,
 )
 
@@ -46,6 +48,10 @@ __all__ = ["PageHinkley", "page_hinkley"]
 
 _VARIANTS = ("gama2013", "moa")
 _DIRECTIONS = ("increase", "decrease", "both")
+# from this many distinct tests (settings that differ in more than lambda / min_instances) on, a grid
+# runs on the SIMD-lane kernel: one test costs ~4 ns per input on the scalar kernel, a group of
+# 16 lanes ~15 ns (single core, AMD EPYC Zen 4; benchmarks/bench_detectors.py)
+_LANES_FROM = 4
 _DEFAULTS = {
     "gama2013": {"delta": 0.1, "lambda_": 100.0, "alpha": 1.0, "min_instances": 1},
     "moa": {"delta": 0.005, "lambda_": 50.0, "alpha": 0.9999, "min_instances": 30},
@@ -189,15 +195,54 @@ class PageHinkley(ChunkedDetector):
         )
         w1, w2 = self._est_arrays[1:3]
         self._max_window = int(max(w1.max(initial=0), w2.max(initial=0)))
+        # many distinct tests on non-ratio estimates: one SIMD lane per setting (detectors_ph.py)
+        n_groups = len(self._gstart) - 1
+        self._use_lanes = (
+            n_groups >= _LANES_FROM
+            and direction != "both"
+            and not np.isin(self._est_arrays[0], (K.EST_FADING_RATIO, K.EST_WINDOW_RATIO)).any()
+        )
+        if self._use_lanes:
+            self._lp, self._lw, self._lane_set, self._mon_lane = self._lanes()
+
+    def _lanes(self):
+        """Lane tables of :func:`~streamtk._kernels.detectors_ph.page_hinkley_lanes`: one lane per
+        setting, padded to a multiple of ``LANES`` with lanes that never alarm."""
+        kinds, w1, _, a1, _ = self._est_arrays
+        n_set = len(self.settings)
+        n_lanes = -(-n_set // KL.LANES) * KL.LANES
+        lp = np.zeros((KL.N_LANE_PARAMS, n_lanes))
+        lp[[KL.LP_W, KL.LP_LAMBDA], :] = np.inf  # padding: the raw input (a = 0), never alarming
+        lp[KL.LP_ALPHA] = 1.0
+        lw = np.zeros(n_lanes, np.int64)
+        kind = kinds[self._sest]
+        lp[KL.LP_A, :n_set] = np.select([kind == K.EST_FADING, kind == K.EST_RAW], [a1[self._sest], 0.0], 1.0)
+        is_win = kind == K.EST_WINDOW
+        lp[KL.LP_W, :n_set] = np.where(is_win, w1[self._sest], np.inf)
+        lw[:n_set] = np.where(is_win, w1[self._sest], 0)
+        lp[KL.LP_DELTA, :n_set] = self._delta
+        lp[KL.LP_LAMBDA, :n_set] = self._lam
+        lp[KL.LP_ALPHA, :n_set] = self._alpha
+        lp[KL.LP_MIN_COUNT, :n_set] = self._min_count
+        lane_set = np.full(n_lanes, -1, np.int64)
+        lane_set[:n_set] = np.arange(n_set)
+        mon_lane = np.array([int(np.flatnonzero(self._sest == e)[0]) for e in range(kinds.shape[0])], np.int64)
+        return lp, lw, lane_set, mon_lane
 
     def _setup(self, n_rows):
-        n_est = self._est_arrays[0].shape[0]
-        self._est_state = np.zeros((n_rows, n_est, K.EST_STATE_SIZE))
-        self._ph_state = np.zeros((n_rows, len(self.settings), K.PH_STATE_SIZE))
-        self._in_sync = np.ones((n_rows, len(self.settings)), np.bool_)
-        for r in range(n_rows):
-            for p in range(len(self.settings)):
-                K.ph_reset(self._ph_state[r, p])
+        if self._use_lanes:
+            n_lanes = self._lp.shape[1]
+            self._est_state = np.zeros((n_rows, KL.EST_LANE_STATE, n_lanes))
+            self._ph_state = np.zeros((n_rows, KL.PH_LANE_STATE, n_lanes))
+            self._ph_state[:, 3] = np.inf  # the running minimum
+            self._in_sync = np.zeros((n_rows, 0), np.bool_)
+        else:
+            n_est = self._est_arrays[0].shape[0]
+            self._est_state = np.zeros((n_rows, n_est, K.EST_STATE_SIZE))
+            self._ph_state = np.zeros((n_rows, len(self.settings), K.PH_STATE_SIZE))
+            self._ph_state[:, :, 3] = np.inf  # the running minima (ph_reset)
+            self._ph_state[:, :, 5] = np.inf
+            self._in_sync = np.ones((n_rows, len(self.settings)), np.bool_)
         self._tail = np.zeros((n_rows, 0))
 
     def _run(self, x2d, count0):
@@ -214,15 +259,27 @@ class PageHinkley(ChunkedDetector):
             mon = np.empty(shp_e)
             stat = np.empty(shp_s)
             det = np.empty(shp_s, dtype=np.bool_)
-            K.page_hinkley_grid(
-                xx, h, count0, *self._est_arrays, self._est_state,
-                self._sest, self._delta, self._lam, self._alpha, self._min_count,
-                self._incremental, self._direction, self.reset, self._gstart, self._gmembers,
-                self._ph_state, self._in_sync, self.trace, mon, stat, det, det_idx, det_n,
-            )  # fmt: skip
+            def rows(a, b):
+                if self._use_lanes:
+                    KL.page_hinkley_lanes(
+                        xx[a:b], h, count0, self._lp, self._lw, self._est_state[a:b], self._ph_state[a:b],
+                        self._lane_set, self._mon_lane, self._incremental, self._direction == 0, self.reset,
+                        self.trace, mon[a:b], stat[a:b], det[a:b], det_idx[a:b], det_n[a:b],
+                    )  # fmt: skip
+                else:
+                    K.page_hinkley_grid(
+                        xx[a:b], h, count0, *self._est_arrays, self._est_state[a:b],
+                        self._sest, self._delta, self._lam, self._alpha, self._min_count,
+                        self._incremental, self._direction, self.reset, self._gstart, self._gmembers,
+                        self._ph_state[a:b], self._in_sync[a:b], self.trace, mon[a:b], stat[a:b], det[a:b],
+                        det_idx[a:b], det_n[a:b],
+                    )  # fmt: skip
+
+            run_rows(rows, n_rows)
             return {"monitored": mon, "statistic": stat, "detection": det}
 
-        trace, det_idx, det_n = run_with_capacity(once, [self._est_state, self._ph_state, self._in_sync], n_rows, n_set, m)
+        states = [self._est_state, self._ph_state, self._in_sync]
+        trace, det_idx, det_n = run_with_capacity(once, states, n_rows, n_set, m)
         keep = min(self._max_window, xx.shape[1])
         self._tail = np.ascontiguousarray(xx[:, xx.shape[1] - keep :]) if keep else np.zeros((n_rows, 0))
         return trace, det_idx, det_n
