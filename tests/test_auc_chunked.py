@@ -240,8 +240,8 @@ def test_evaluate_store_with_scores_equals_evaluate(tmp_path):
     log = xr.Dataset({"y_true": ("time", y), "y_pred": (("model", "time"), pred),
                       "y_score": (("model", "time", "class"), sc)})
     path = tmp_path / "log.zarr"
-    log.to_zarr(path, zarr_format=2, encoding={v: {"chunks": (64,) if v == "y_true" else (2, 64) + (k,) * (v == "y_score")}
-                                               for v in log.data_vars})
+    chunks = {"y_true": (64,), "y_pred": (2, 64), "y_score": (2, 64, k)}
+    log.to_zarr(path, zarr_format=2, encoding={v: {"chunks": c} for v, c in chunks.items()})
     opts = dict(windows=[40], fading=[0.98], adwin=[0.1], every=9)
     ds = streamtk.evaluate(y, pred, y_score=sc, classes=[0, 1, 2], **opts)
     got = evaluate_store(path, chunk=77, classes=[0, 1, 2], y_score="y_score", out=tmp_path / "curves.zarr",
