@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -401,6 +403,29 @@ def _lanes_used(**kw):
     return PageHinkley(**kw)._use_lanes
 
 
+@contextlib.contextmanager
+def lane_kernel():
+    """Grids built inside run on the SIMD-lane kernel whenever it applies (its cost model says 'free')."""
+    mod = sys.modules["streamtk.drift.page_hinkley"]
+    old = mod._NS_PER_LANE_GROUP
+    mod._NS_PER_LANE_GROUP = 0.0
+    try:
+        yield
+    finally:
+        mod._NS_PER_LANE_GROUP = old
+
+
+def test_kernel_choice_follows_the_cost_model():
+    table2 = dict(windows=[1000, 2000, 3000, 4000, 5000], fading=[0.997, 0.998, 0.999, 0.9993, 0.9994])
+    assert _lanes_used(**table2)
+    assert not _lanes_used(fading=0.999, lambda_=list(range(1, 11)))  # one shared test
+    assert not _lanes_used(delta=[0.0, 0.01, 0.02, 0.03])  # four cheap tests on the raw input
+    assert not _lanes_used(direction="both", **table2)  # outside the lane kernel's scope
+    assert not _lanes_used(fading_ratio=[(0.999, 0.99)], **table2)
+    with lane_kernel():
+        assert _lanes_used(delta=[0.0, 0.01]) and not _lanes_used(window_ratio=[(20, 5)], delta=[0.0, 0.01])
+
+
 @pytest.mark.parametrize(("variant", "alphas", "direction", "reset"),
                          [("gama2013", None, "increase", True), ("gama2013", None, "decrease", False),
                           ("moa", [0.999, 1.0], "increase", False), ("moa", [0.999], "decrease", True)])  # fmt: skip
@@ -411,8 +436,9 @@ def test_lane_kernel_grid_equals_scalar_kernel_one_at_a_time(variant, alphas, di
     x = (rng.random((2, 2500)) < np.r_[np.full(1200, 0.15), np.full(1300, 0.45)]).astype(float)
     kw = dict(variant=variant, windows=[1, 7, 300], fading=[0.9, 0.995], prequential=True, direction=direction,
               reset=reset, delta=[0.0, 0.02], lambda_=[1.0, 8.0], alpha=alphas)  # fmt: skip
-    assert _lanes_used(**kw)
-    grid = page_hinkley(x, **kw)
+    with lane_kernel():
+        assert _lanes_used(**kw)
+        grid = page_hinkley(x, **kw)
     n_checked = 0
     for est in grid["estimator"].values:
         one_kw = _single_estimator_kwargs(grid.sel(estimator=est))
@@ -436,19 +462,20 @@ def test_lane_kernel_grid_equals_scalar_kernel_one_at_a_time(variant, alphas, di
     assert n_checked == 6 * 4 * len(alphas or [None]) and int(grid["n_detections"].sum()) > 20
 
 
-@given(reals, st.lists(st.floats(0, 0.2), min_size=4, max_size=5, unique=True), st.floats(0, 3), st.booleans(),
+@given(reals, st.lists(st.floats(0, 0.2), min_size=2, max_size=4, unique=True), st.floats(0, 3), st.booleans(),
        st.sampled_from(["increase", "decrease"]), st.integers(0, 5))  # fmt: skip
 def test_lane_kernel_on_raw_input_matches_references(x, deltas, lam, reset, direction, min_n):
-    # four or more deltas are four distinct tests: the lane kernel, against the plain-Python references
-    ds = page_hinkley(np.array(x), delta=deltas, lambda_=lam, reset=reset, direction=direction,
-                      min_instances=max(min_n, 1))  # fmt: skip
-    assert _lanes_used(delta=deltas, lambda_=lam, reset=reset, direction=direction)
+    # several deltas are several distinct tests: the lane kernel, against the plain-Python references
+    with lane_kernel():
+        assert _lanes_used(delta=deltas, lambda_=lam, reset=reset, direction=direction)
+        ds = page_hinkley(np.array(x), delta=deltas, lambda_=lam, reset=reset, direction=direction,
+                          min_instances=max(min_n, 1))  # fmt: skip
+        moa = page_hinkley(np.array(x), variant="moa", delta=deltas, lambda_=lam, min_instances=min_n)
     for i, d in enumerate(deltas):
         dets, stats = ref_gama(x, d, lam, reset=reset, direction=direction, min_instances=max(min_n, 1))
         assert det_list(ds.isel(delta=i)) == dets
         np.testing.assert_allclose(ds["statistic"].values[i], stats, rtol=1e-9, atol=1e-9)
     if direction == "increase":
-        moa = page_hinkley(np.array(x), variant="moa", delta=deltas, lambda_=lam, min_instances=min_n)
         for i, d in enumerate(deltas):
             dets, stats = ref_moa(x, min_n=min_n, delta=d, lam=lam)
             assert det_list(moa.isel(delta=i)) == dets
@@ -462,9 +489,10 @@ def test_lane_kernel_chunked_equals_one_pass(cuts, trace):
     x = (rng.random((3, n)) < np.r_[np.full(500, 0.1), np.full(500, 0.6)]).astype(float)
     kw = dict(windows=[20, 200], fading=[0.97, 0.99], prequential=True, lambda_=[2.0, 10.0], delta=0.01,
               trace=trace)  # fmt: skip
-    assert _lanes_used(**kw)
-    one = page_hinkley(x, **kw)
-    det = PageHinkley(**kw)
+    with lane_kernel():
+        assert _lanes_used(**kw)
+        one = page_hinkley(x, **kw)
+        det = PageHinkley(**kw)
     start = 0
     for b in [*np.unique(np.clip(np.cumsum(cuts), 0, n)), n]:
         if b > start:
@@ -480,8 +508,9 @@ def test_lane_kernel_more_than_one_group_of_lanes():
     x = np.random.default_rng(4).random(1500)
     x[700:] += 0.4
     kw = dict(windows=[5, 50, 500], fading=[0.95, 0.99], prequential=True, delta=[0.0, 0.01, 0.05], lambda_=3.0)
-    grid = page_hinkley(x, **kw)
-    assert PageHinkley(**kw)._lp.shape[1] == 32
+    with lane_kernel():
+        grid = page_hinkley(x, **kw)
+        assert PageHinkley(**kw)._lp.shape[1] == 32
     for est in grid["estimator"].values:
         for d in (0.0, 0.01, 0.05):
             one = page_hinkley(x, delta=d, lambda_=3.0, **_single_estimator_kwargs(grid.sel(estimator=est)))

@@ -48,10 +48,12 @@ __all__ = ["PageHinkley", "page_hinkley"]
 
 _VARIANTS = ("gama2013", "moa")
 _DIRECTIONS = ("increase", "decrease", "both")
-# from this many distinct tests (settings that differ in more than lambda / min_instances) on, a grid
-# runs on the SIMD-lane kernel: one test costs ~4 ns per input on the scalar kernel, a group of
-# 16 lanes ~15 ns (single core, AMD EPYC Zen 4; benchmarks/bench_detectors.py)
-_LANES_FROM = 4
+# Which kernel runs a grid: the scalar kernel costs about _NS_PER_TEST ns per input and distinct test
+# (settings that differ only in lambda / min_instances share one test), the SIMD-lane kernel about
+# _NS_PER_LANE_GROUP ns per input and group of 16 settings, whatever they are (single core, AMD EPYC
+# Zen 4, measured with benchmarks/bench_detectors.py); the cheaper one is chosen.
+_NS_PER_TEST = {"raw": 2.2, "estimate": 4.5}
+_NS_PER_LANE_GROUP = 30.0
 _DEFAULTS = {
     "gama2013": {"delta": 0.1, "lambda_": 100.0, "alpha": 1.0, "min_instances": 1},
     "moa": {"delta": 0.005, "lambda_": 50.0, "alpha": 0.9999, "min_instances": 30},
@@ -196,9 +198,11 @@ class PageHinkley(ChunkedDetector):
         w1, w2 = self._est_arrays[1:3]
         self._max_window = int(max(w1.max(initial=0), w2.max(initial=0)))
         # many distinct tests on non-ratio estimates: one SIMD lane per setting (detectors_ph.py)
-        n_groups = len(self._gstart) - 1
-        self._use_lanes = (
-            n_groups >= _LANES_FROM
+        n_tests = len(self._gstart) - 1
+        scalar_ns = n_tests * _NS_PER_TEST["estimate" if mon is not None else "raw"]
+        lanes_ns = _NS_PER_LANE_GROUP * -(-len(self.settings) // KL.LANES)
+        self._use_lanes = bool(
+            scalar_ns > lanes_ns
             and direction != "both"
             and not np.isin(self._est_arrays[0], (K.EST_FADING_RATIO, K.EST_WINDOW_RATIO)).any()
         )
@@ -375,7 +379,12 @@ def page_hinkley(x, *, variant="gama2013", delta=None, lambda_=None, alpha=None,
     and settings that differ only in ``lambda_`` / ``min_instances`` share one
     test until a restart after an alarm separates them (with ``reset=False``
     they share it throughout), so a threshold sweep costs little more than one
-    test. Steps where a ratio is undefined (the long-term
+    test. A grid of many distinct tests on the raw input or on cumulative,
+    windowed or faded estimates (e.g. Gama et al. Table 2: 5 windows and 5
+    fading factors) runs instead on a SIMD kernel that advances up to 16 tests
+    per instruction (:mod:`streamtk._kernels.detectors_ph`; chosen by a cost
+    model when it is the cheaper one; same results bit for bit, tested).
+    Steps where a ratio is undefined (the long-term
     estimate is 0, so ``R = 0/0``) are skipped by the test: its state is
     unchanged, the statistic is NaN and no alarm is possible there. Algorithm 4
     alarms on ``PH_T >= lambda``; here every form alarms on ``PH_T > lambda``
