@@ -17,7 +17,9 @@ space in ``O(D)``:
   by the window plus the chunk).
 
 The U, W and N sums are carried unchanged (a relabelling of ranks that keeps their
-order changes no pair's comparison).
+order changes no pair's comparison). The re-keying kernels run once per chunk in
+``O(D)`` and loop over the leads serially (cheap to compile); the per-instance loop
+:func:`binary_cumulative_run` runs the leads in parallel.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ def fenwick_build(x):
             x[k] += x[i]
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True)
 def rekey(old_tree, old_keys, old_nk, new_keys, new_nk, new_tree):
     """Move cumulative trees to a larger key space.
 
@@ -58,7 +60,7 @@ def rekey(old_tree, old_keys, old_nk, new_keys, new_nk, new_tree):
     rebuilt trees on exit.
     """
     L, E, C, G = old_tree.shape[0], old_tree.shape[1], old_tree.shape[2], old_tree.shape[3]
-    for li in numba.prange(L):
+    for li in range(L):
         l = np.int64(li)
         for c in range(C):
             for e in range(E):
@@ -78,7 +80,7 @@ def rekey(old_tree, old_keys, old_nk, new_keys, new_nk, new_tree):
                     fenwick_build(new_tree[l, e, c, g])
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True)
 def build_held(ranks, y, w, grp, unit, tail, end, tree):
     """Trees ``tree[l, 0]`` of a window from the instances it holds.
 
@@ -91,7 +93,7 @@ def build_held(ranks, y, w, grp, unit, tail, end, tree):
     G = tree.shape[3]
     Ly = y.shape[0]
     Lw = w.shape[0]
-    for li in numba.prange(L):
+    for li in range(L):
         l = np.int64(li)
         yl = y[l if Ly > 1 else 0]
         wl = w[l if Lw > 1 else 0]
@@ -105,7 +107,7 @@ def build_held(ranks, y, w, grp, unit, tail, end, tree):
                 fenwick_build(tree[l, 0, c, h])
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True)
 def rekey_interleaved(old_tree, old_keys, old_nk, new_keys, new_nk, new_tree):
     """:func:`rekey` for the binary cumulative layout ``tree (L, D + 1, 2, Ec)`` (one score column).
 
@@ -113,7 +115,7 @@ def rekey_interleaved(old_tree, old_keys, old_nk, new_keys, new_nk, new_tree):
     ``(2, Ec)`` values of a position handled together (contiguous memory).
     """
     L, G, E = old_tree.shape[0], old_tree.shape[2], old_tree.shape[3]
-    for li in numba.prange(L):
+    for li in range(L):
         l = np.int64(li)
         old = old_tree[l]
         new = new_tree[l]
