@@ -263,6 +263,7 @@ class PageHinkley(ChunkedDetector):
             mon = np.empty(shp_e)
             stat = np.empty(shp_s)
             det = np.empty(shp_s, dtype=np.bool_)
+
             def rows(a, b):
                 if self._use_lanes:
                     KL.page_hinkley_lanes(
@@ -381,9 +382,9 @@ def page_hinkley(x, *, variant="gama2013", delta=None, lambda_=None, alpha=None,
     they share it throughout), so a threshold sweep costs little more than one
     test. A grid of many distinct tests on the raw input or on cumulative,
     windowed or faded estimates (e.g. Gama et al. Table 2: 5 windows and 5
-    fading factors) runs instead on a SIMD kernel that advances up to 16 tests
-    per instruction (:mod:`streamtk._kernels.detectors_ph`; chosen by a cost
-    model when it is the cheaper one; same results bit for bit, tested).
+    fading factors) runs instead on a kernel that steps 16 tests side by side
+    with SIMD instructions (:mod:`streamtk._kernels.detectors_ph`; chosen by a
+    cost model when it is the cheaper one; same results bit for bit, tested).
     Steps where a ratio is undefined (the long-term
     estimate is 0, so ``R = 0/0``) are skipped by the test: its state is
     unchanged, the statistic is NaN and no alarm is possible there. Algorithm 4
