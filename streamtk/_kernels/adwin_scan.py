@@ -162,25 +162,22 @@ def _split_grid(S, C, last, top, max_buckets, work):
 
 
 @numba.njit(cache=True, error_model="numpy", inline="always")
-def _moa_cannot_cut(e, f0, f1, e_slack, shift, k1, k2):
-    """Filter predicate of MOA's bound at one split (see :func:`_scan_filtered`).
+def _cannot_cut(e, f0, f1, e_slack, shift, alpha, beta, k1, k2, k3):
+    """Filter predicate at one split (proof in :func:`_scan_filtered`): True
+    only if the cut test in floating point cannot cut there.
 
-    ``e`` is the computed ``|U W - TOTAL n0|``; ``k1 = (1 - kappa) 2/3 dd_lo Sg``,
-    ``k2 = (1 - kappa) 2 v dd_lo Sg`` (or -1 when ``v == 0``). True only if
-    MOA's floating-point test cannot cut at this split.
+    ``e`` is the computed ``|U W - TOTAL n0|``, ``f0, f1 = n0, n1``.
+    MOA's bound: ``alpha, beta = 1, 0``, ``k1 = (1 - kappa) 2/3 dd_lo Sg``,
+    ``k2 = (1 - kappa) 2 v dd_lo Sg`` (-1 when ``v == 0``), ``k3 = 0``.
+    Theorem 3: ``alpha, beta = 0, 1``, ``k1 = k2 = 0``,
+    ``k3 = (1 - kappa) lg_lo W / 2``. One formula for both keeps one loop
+    (and one inlined copy) instead of two.
     """
     big_l = (e + e_slack) * (1.0 + _KAPPA)
-    q = (f0 + shift) * (f1 + shift)
+    q = (f0 + shift) * (f1 + shift) * alpha + beta
     g = f0 * f1
     z = big_l * q - k1 * g
-    return (z <= 0.0) | (z * z * (1.0 + _KAPPA) <= k2 * g * g * q)
-
-
-@numba.njit(cache=True, error_model="numpy", inline="always")
-def _theorem3_cannot_cut(e, f0, f1, e_slack, k3):
-    """Filter predicate of the Theorem 3 bound, ``k3 = (1 - kappa) lg_lo W / 2``."""
-    big_l = (e + e_slack) * (1.0 + _KAPPA)
-    return big_l * big_l * (1.0 + _KAPPA) < k3 * (f0 * f1)
+    return (z <= 0.0) | (z * z * (1.0 + _KAPPA) <= g * (k2 * g * q + k3))
 
 
 @numba.njit(cache=True, error_model="numpy")
@@ -266,23 +263,23 @@ def _scan_filtered(S, V, C, work, w, last, total, var, xmax, delta, min_window, 
     e_slack = 16.0 * n_terms * _U * fw * (a_all + t_abs + xmax) + _ABS_SLACK
     flim = float(min_window + 1)
     shift = 1.0 - min_window
-    sg = fw + 2.0 * shift
-    k1 = 2.0 / 3.0 * ln_lo * sg * (1.0 - _KAPPA)
-    k2 = 2.0 * v * ln_lo * sg * (1.0 - _KAPPA) if v > 0.0 else -1.0
-    k3 = ln_lo * fw * 0.5 * (1.0 - _KAPPA)
-    n_amb = 0
     if variant == 0:
-        for j in range(n_cells):
-            f0 = work[1, j]
-            f1 = fw - f0
-            e = abs(work[0, j] * fw - total * f0)
-            n_amb += (f0 > flim) & (f1 > flim) & (not _moa_cannot_cut(e, f0, f1, e_slack, shift, k1, k2))
+        alpha, beta = 1.0, 0.0
+        sg = fw + 2.0 * shift
+        k1 = 2.0 / 3.0 * ln_lo * sg * (1.0 - _KAPPA)
+        k2 = 2.0 * v * ln_lo * sg * (1.0 - _KAPPA) if v > 0.0 else -1.0
+        k3 = 0.0
     else:
-        for j in range(n_cells):
-            f0 = work[1, j]
-            f1 = fw - f0
-            e = abs(work[0, j] * fw - total * f0)
-            n_amb += (f0 > flim) & (f1 > flim) & (not _theorem3_cannot_cut(e, f0, f1, e_slack, k3))
+        alpha, beta = 0.0, 1.0
+        k1 = 0.0
+        k2 = 0.0
+        k3 = ln_lo * fw * 0.5 * (1.0 - _KAPPA)
+    n_amb = 0
+    for j in range(n_cells):
+        f0 = work[1, j]
+        f1 = fw - f0
+        e = abs(work[0, j] * fw - total * f0)
+        n_amb += (f0 > flim) & (f1 > flim) & (not _cannot_cut(e, f0, f1, e_slack, shift, alpha, beta, k1, k2, k3))
     if n_amb == 0:
         return False, w, last, total, var, w_c, ln_c
     # MOA's scan with MOA's prefix sums; its exact test only where the filter
@@ -307,10 +304,7 @@ def _scan_filtered(S, V, C, work, w, last, total, var, xmax, delta, min_window, 
             if n1 > limit and n0 > limit:
                 f0 = float(n0)
                 e = abs(u0 * fw - total * f0)
-                if variant == 0:
-                    clear = _moa_cannot_cut(e, f0, fw - f0, e_slack, shift, k1, k2)
-                else:
-                    clear = _theorem3_cannot_cut(e, f0, fw - f0, e_slack, k3)
+                clear = _cannot_cut(e, f0, fw - f0, e_slack, shift, alpha, beta, k1, k2, k3)
                 if not clear and _cut_test(u0, u1, n0, n1, v, lnv, lnv, min_window, variant):
                     w, last, total, var = _delete_oldest(S, V, C, w, last, total, var, max_buckets)
                     return True, w, last, total, var, w_c, ln_c
@@ -330,5 +324,5 @@ def _reduce_window(S, V, C, work, w, last, total, var, xmax, delta, min_window, 
         cut, w, last, total, var, w_c, ln_c = _scan_filtered(S, V, C, work, w, last, total, var, xmax, delta,
                                                              min_window, variant, max_buckets, w_c, ln_c, dirty)
         changed = changed or cut
-        dirty = _ALL_ROWS
+        dirty = np.int64(_ALL_ROWS)
     return changed, w, last, total, var, w_c, ln_c
