@@ -227,8 +227,18 @@ def _scan_filtered(S, V, C, work, w, last, total, var, xmax, delta, min_window, 
        enlarged and every right side shrunk by ``kappa = 1e-12`` (>= 9000 u,
        far more than its own dozen roundings); the sign of a computed
        difference is exact.
-    5. Theorem 3 (``cut iff |d| >= sqrt(lg W / (2 n0 n1))`` up to MOA-style
-       rounding): cleared when ``L**2 (1 + kappa) < (1 - kappa) lg_lo W G / 2``.
+    5. Theorem 3 (``cut iff |d| >= sqrt(lg W / (2 n0 n1))``, evaluated in
+       the same style with eight roundings): cleared when
+       ``L**2 (1 + kappa) <= (1 - kappa) lg_lo W G / 2`` (the margins make the
+       real inequality strict, as the ``>=`` of the cut requires).
+       :func:`_cannot_cut` is one formula for both bounds.
+
+    The split-point table (``U``, ``n0``; :func:`_split_grid`) is rebuilt only
+    for rows up to ``dirty``; the older rows' cells are the previous scan's
+    (their buckets, hence their sums, have not changed). Where the filter
+    cannot clear a split, MOA's scan runs with MOA's own prefix sums and
+    applies the filter again with them (1. holds with ``U = U0``) before each
+    exact test.
 
     The filter is used only where no product can overflow or lose relative
     accuracy (window narrower than ``2**40``, ``max|x| <= 1e60``,

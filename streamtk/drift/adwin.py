@@ -288,6 +288,13 @@ def adwin(x, *, delta=0.002, max_buckets=5, clock=32, min_window=5, variant="moa
     from MOA: the input counter is 64-bit (MOA's ``int`` wraps after ``2**31``
     inputs) and ``max_buckets`` is a parameter (MOA fixes it to 5).
 
+    Speed: about 90 M inputs/s per stream and core on the development
+    machine (MOA's ADWIN about 6 M/s, river's about 5 M/s;
+    ``benchmarks/bench_adwin.py``). Most split points of a cut test are
+    cleared by a division-free filter whose error bound is proven in
+    :mod:`streamtk._kernels.adwin_scan`; MOA's exact expression decides the
+    rest, so the results are MOA's bit for bit.
+
     Examples
     --------
     >>> import numpy as np
