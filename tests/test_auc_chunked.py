@@ -297,3 +297,15 @@ def test_long_chunk_split_into_window_pieces_equals_one_pass():
     for name in AUC_METRICS:
         np.testing.assert_array_equal(got[name][:, :3], ref[name][:, :3])  # prequential and windows: exact
         np.testing.assert_allclose(got[name], ref[name], rtol=1e-12, atol=1e-12)
+
+
+def test_weighted_leads_across_window_pieces_match_one_pass():
+    y, p, s = stream(13, 20_000, n_values=50, L=2)
+    rng = np.random.default_rng(14)
+    w = np.where(rng.random((2, 20_000)) < 0.2, 0.0, rng.uniform(0.5, 2.0, (2, 20_000)))
+    core = make_core(2, windows=[3, 1100], every=1_000)
+    pos, ref = one_pass(core, y, p, w, s)
+    got_pos, got = run_chunked(core, y, p, w, s, [0, 7_000, 20_000]).collect()
+    np.testing.assert_array_equal(got_pos, pos)
+    for name in AUC_METRICS:
+        np.testing.assert_allclose(got[name], ref[name], rtol=1e-12, atol=1e-12)
