@@ -176,19 +176,30 @@ class _HelperOnFirstCompile:
         self._tried = False
         self.helper = None
 
+    def start(self) -> None:
+        """Start the helper now, unless tried before (a failure to start leaves ``helper`` None)."""
+        if self._tried:
+            return
+        self._tried = True
+        try:
+            self.helper = self._start()
+        except Exception:  # noqa: BLE001 - no helper (e.g. cannot spawn): this process compiles
+            self.helper = None
+
+    def stop(self) -> None:
+        """Kill the helper if it is still running."""
+        if self.helper is not None and self.helper.poll() is None:
+            self.helper.kill()
+            self.helper.wait()
+
     def __enter__(self):
         from numba.core import event
 
-        listener = self
+        trigger = self
 
         class _Listener(event.Listener):
             def on_start(self, ev):
-                if not listener._tried:  # numba serialises compilations: no race here
-                    listener._tried = True
-                    try:
-                        listener.helper = listener._start()
-                    except Exception:  # noqa: BLE001 - no helper (e.g. cannot spawn): compile here
-                        listener.helper = None
+                trigger.start()  # numba serialises compilations: no race here
 
             def on_end(self, ev):
                 pass
@@ -327,28 +338,28 @@ def run_demo(outdir=".", *, n=100_000, seed=0, quiet=False, background_compile=N
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     drifts = [n // 3, 2 * n // 3]
-    helper = _start_helper(n, seed) if background_compile else None
+    trigger = _HelperOnFirstCompile(lambda: _start_helper(n, seed))
+    if background_compile:
+        trigger.start()
     try:
         log = simulate_log(n, drifts=drifts, seed=seed)
         if background_compile is None:  # start the helper at the first cache miss, if there is one
-            with _HelperOnFirstCompile(lambda: _start_helper(n, seed)) as trigger:
+            with trigger:
                 ds = _evaluate(log, n)
-            helper = trigger.helper
         else:
             ds = _evaluate(log, n)
         ds.attrs["drifts"] = np.asarray(drifts)
+        helper = trigger.helper
         if helper is not None:
             if helper.poll() is None:
                 _import_plotting()  # needed later anyway: done while the helper still compiles
             try:  # its kernels are then loaded from the cache instead of being compiled a second time here
                 helper.wait(timeout=600)
             except subprocess.TimeoutExpired:
-                pass  # compile them here (the finally clause stops the helper)
+                pass  # compile them here (the helper is stopped below)
         cmp, runs, alarms, scores, dep, qt = _analyses(log, n, drifts)
     finally:
-        if helper is not None and helper.poll() is None:
-            helper.kill()
-            helper.wait()
+        trigger.stop()
     nc = outdir / "streamtk-demo.nc"
     groups = {"comparison": cmp, "dependence": dep}
     groups.update({f"drift_{k.replace('-', '_')}": v for k, v in runs.items()})
@@ -375,4 +386,4 @@ def run_demo(outdir=".", *, n=100_000, seed=0, quiet=False, background_compile=N
               f"estimators, {elapsed:.1f} s)")
     return {"netcdf": nc, "png": png, "seconds": elapsed, "dataset": ds, "comparison": cmp, "detectors": runs,
             "scores": scores, "dependence": dep, "quick_test": qt,
-            "background_compile": None if helper is None else helper.returncode}
+            "background_compile": None if trigger.helper is None else trigger.helper.returncode}

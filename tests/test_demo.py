@@ -102,6 +102,17 @@ def test_compile_helper_starts_at_the_first_cache_miss():
     assert started == [1, 3] and trigger.helper is None
 
 
+def test_compile_helper_is_stopped():
+    from streamtk.demo import _HelperOnFirstCompile
+
+    trigger = _HelperOnFirstCompile(lambda: subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]))
+    trigger.start()
+    trigger.start()  # started once only
+    assert trigger.helper.poll() is None
+    trigger.stop()  # run_demo's finally clause: no helper outlives the demo
+    assert trigger.helper.returncode is not None and trigger.helper.returncode < 0
+
+
 @pytest.mark.slow
 def test_background_compile_changes_no_result(demo, tmp_path):
     from streamtk.demo import run_demo
