@@ -110,7 +110,7 @@ def test_compile_helper_is_stopped():
     trigger.start()  # started once only
     assert trigger.helper.poll() is None
     trigger.stop()  # run_demo's finally clause: no helper outlives the demo
-    assert trigger.helper.returncode is not None and trigger.helper.returncode < 0
+    assert trigger.helper.returncode not in (None, 0)  # killed
 
 
 @pytest.mark.slow
