@@ -309,3 +309,25 @@ def test_weighted_leads_across_window_pieces_match_one_pass():
     np.testing.assert_array_equal(got_pos, pos)
     for name in AUC_METRICS:
         np.testing.assert_allclose(got[name], ref[name], rtol=1e-12, atol=1e-12)
+
+
+def test_adwin_key_space_is_pruned_after_a_cut_and_stays_exact():
+    # 5000 accurate instances, then a drift: ADWIN drops most of its window, and its key
+    # space (all-distinct scores) is rebuilt from the instances still held
+    rng = np.random.default_rng(15)
+    n = 6_000
+    y = rng.integers(0, 2, n).astype(np.int32)
+    wrong = rng.random(n) < np.where(np.arange(n) < 5_000, 0.05, 0.9)
+    p = np.where(wrong, 1 - y, y).astype(np.int32)[None]
+    s = rng.random((1, n))
+    core = make_core(2, adwin=[0.01], every=50)
+    pos, ref = one_pass(core, y, p, None, s)
+    ch = run_chunked(core, y, p, None, s, list(range(0, n, 200)) + [n])
+    got_pos, got = ch.collect()
+    np.testing.assert_array_equal(got_pos, pos)
+    for name in AUC_METRICS:
+        np.testing.assert_array_equal(got[name], ref[name])
+    e = ch.adw[0]
+    held = int(ch.w_istate[e][0, 0, 1])
+    assert held < 1_100  # the drift cut the window (it held ~5000 before)
+    assert ch.w_keys[e][1].max() <= 2 * (held + 200) + 1024  # stale keys were dropped
