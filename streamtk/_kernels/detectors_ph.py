@@ -28,9 +28,11 @@ bit the statistic and detections of the scalar kernel (tested).
 Layout: all lane state and parameters live in one flat work array with rows of
 :data:`LANES` values, so the lane loop reads and writes at fixed distances from
 one pointer (no run-time alias checks); the leaving inputs ``x_{i-w}`` of the
-next :data:`_BLOCK` steps are staged beforehand and each step's are copied into a
-row of the work array (no gathers and no run-time alias checks in the lane loop); an alarm only raises a counter, handled lane by lane outside the
-vector loop.
+next :data:`_BLOCK` steps are staged beforehand and each step's are copied into
+a row of the work array (no gathers in the lane loop); an alarm only raises a
+counter, handled lane by lane outside the vector loop. The lane count is passed
+to the group loop at run time: with a compile-time 16, LLVM unrolls the loop
+fully and no longer vectorises it.
 """
 
 from __future__ import annotations
@@ -174,7 +176,8 @@ def _group(xrow, h, count0, lp, lw, est, ph, lane_set, mon_lane, incremental, in
                 acc = (acc0 + quot) if incremental else (acc0 + v)
                 mean = acc if incremental else quot
                 dev = (v - mean) if increase else (mean - v)
-                mt = wk[(_R_PAR + LP_ALPHA) * LANES + k] * wk[_R_M * LANES + k] + (dev - wk[(_R_PAR + LP_DELTA) * LANES + k])
+                alpha = wk[(_R_PAR + LP_ALPHA) * LANES + k]
+                mt = alpha * wk[_R_M * LANES + k] + (dev - wk[(_R_PAR + LP_DELTA) * LANES + k])
                 mn0 = wk[_R_MIN * LANES + k]
                 mn = mt if mt <= mn0 else mn0
                 stat = mt - mn
