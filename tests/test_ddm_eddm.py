@@ -265,3 +265,18 @@ def test_ddm_shared_state_grid_with_min_instances_and_chunks():
     for name in g.data_vars:
         np.testing.assert_array_equal(chunked[name].values, g[name].values)
     assert int(g["n_detections"].sum()) > 16
+
+
+@pytest.mark.parametrize("fn", [ddm, eddm])
+def test_rows_on_threads_equal_rows_alone(fn):
+    # rows run in blocks on threads (the kernels release the GIL): each row must be what it is alone
+    x = np.stack([drifting(s, 3000, [0.1, 0.45]) for s in range(5)])
+    many = fn(x, drift_level=[3.0, 3.5] if fn is ddm else [0.85, 0.9])
+    for r in range(5):
+        one = fn(x[r], drift_level=[3.0, 3.5] if fn is ddm else [0.85, 0.9])
+        for name in one.data_vars:
+            mine = many[name].values[r]
+            if name == "detection_index":  # padded with -1 to the largest count over the rows
+                assert (mine[..., one[name].shape[-1] :] == -1).all()
+                mine = mine[..., : one[name].shape[-1]]
+            np.testing.assert_array_equal(mine, one[name].values)
