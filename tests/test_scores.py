@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 import scipy.stats
 import xarray as xr
+from hypothesis import given
+from hypothesis import strategies as st
 
 from streamtk import scores as S
 
@@ -301,3 +303,15 @@ def test_multiclass_leading_dims_weights_and_missing_labels():
     v = w[1, idx] * 0.9 ** np.arange(idx.size)[::-1]
     ref = [brute_auc(p[1, idx, c], y[idx] == c, v) for c in range(k)]
     np.testing.assert_allclose(ds.auc.isel(model=1, time=-1).sel(estimator="fading=0.9").values, ref, rtol=1e-12)
+
+
+@given(st.lists(st.one_of(st.floats(allow_nan=False), st.sampled_from([0.0, -0.0, 5e-324, -5e-324, 1.0])),
+                min_size=1, max_size=60))
+def test_rank_compress_is_numpy_unique_inverse(values):
+    # radix-sort dense ranks: same as numpy.unique (-0.0 == 0.0, infinities, subnormals, ties)
+    x = np.array(values, dtype=np.float64)
+    ranks, R = S.rank_compress(np.stack([x, -x]))
+    for row, v in zip(ranks, (x, -x)):
+        u, inv = np.unique(v, return_inverse=True)
+        np.testing.assert_array_equal(row, inv)
+    assert R == np.unique(x).size
