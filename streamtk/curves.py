@@ -143,8 +143,9 @@ def evaluate(
         model's 0/1 loss of the evaluated instances and every metric is computed
         over the instances inside its current window (``n_instances`` is the ADWIN
         width). Each model/fold has its own ADWIN. Instance weights scale the
-        metrics, ADWIN sees the unweighted loss. Chunked evaluation keeps the
-        inputs inside the current ADWIN window.
+        metrics, ADWIN sees the unweighted loss. Chunked evaluation holds the
+        window's older members as one sum per ADWIN bucket (O(log W) memory; see
+        :mod:`streamtk._segments`).
     adwin_options : dict, optional
         ``max_buckets`` (5), ``clock`` (32), ``min_window`` (5), ``variant``
         ("moa" or "theorem3"); see :func:`streamtk.drift.adwin.adwin`.

@@ -45,7 +45,8 @@ from ._kernels import confusion as K
 from ._kernels import finalise as F
 from ._validation import as_float_array, check_choice, check_positive_int, check_weights  # noqa: F401 (re-export)
 from .estimators import build_estimators, checkpoint_positions  # noqa: F401 (re-export)
-from ._kernels.adwin import VARIANT_CODES as ADWIN_VARIANTS, adwin_state_new
+from ._kernels.adwin import LAST_ROW as ADWIN_LAST_ROW, VARIANT_CODES as ADWIN_VARIANTS, adwin_state_new
+from ._segments import compress, segment_capacity
 from ._kernels.moa_adwin import run_moa_adwin
 from .labels import MISSING, Encoding, encode_labels
 from .score_curves import score_losses
@@ -208,6 +209,13 @@ class EngineCore:
         opts = self.adwin_options
         state = adwin_state_new(L * max(1, self.n_adwin), opts["max_buckets"], 1 if self.n_adwin == 0 else 64)
         self.adwin_state = tuple(a.reshape((L, max(1, self.n_adwin)) + a.shape[1:]) for a in state)
+        EA = max(1, self.n_adwin)
+        S = segment_capacity(opts["max_buckets"]) if self.n_adwin and self.convention != "moa" else 0
+        self.seg_pay = np.zeros((L, EA, S, F.state_size(nq) + 3 * self.k), dtype=np.float64)
+        self.seg_mem = np.zeros((L, EA, S), dtype=np.int64)
+        self.seg_span = np.zeros((L, EA, S), dtype=np.int64)
+        self.seg_head = np.zeros((L, EA), dtype=np.int64)
+        self.seg_count = np.zeros((L, EA), dtype=np.int64)
         if self.convention == "moa" and self.n_adwin:
             # MOA: a separate ADWIN per estimated quantity (2k + 3 of them per estimator)
             self.moa_adwin_state = adwin_state_new(L * self.n_adwin * (2 * self.k + 3), opts["max_buckets"])
@@ -290,7 +298,8 @@ class EngineCore:
             K.run(
                 ytc, ypc[a], w64[a], qq[a], self.kinds, self.wsize, self.alphas, self.hslot, self.aslot,
                 self.deltas, *(st[a] for st in self.adwin_state), opts["clock"], opts["min_window"],
-                ADWIN_VARIANTS[opts["variant"]], self.convention == "moa", dense, self.pos, self.k,
+                ADWIN_VARIANTS[opts["variant"]], self.seg_pay[a], self.seg_mem[a], self.seg_span[a], self.seg_head[a],
+                self.convention == "moa", dense, self.pos, self.k,
                 self.hist_start, h, ck_index, self.sc[a], self.cls[a], self.ptr[a], self.prev[a], per[a], maj[a],
                 self.metric_ids, self.metric_arg, self.class_ids, float(self.k), out[a], outc[a],
             )
@@ -338,15 +347,18 @@ class EngineCore:
         return weights
 
     def _keep_history(self, yt, yp, w, q, per, maj):
-        """Keep the inputs that some window still holds (from the oldest window start)."""
+        """Keep the inputs that some fixed window still holds (from the oldest window start).
+
+        ADWIN windows, which grow without bound, keep their older members as
+        per-bucket sums instead (:mod:`streamtk._segments`): memory O(log W).
+        """
         T = yt.shape[0]
         end = self.hist_start + T  # absolute end
-        if self.n_hist == 0:
-            keep_from = end
-        else:
-            win = (self.kinds == F.KIND_WINDOW) | (self.kinds == F.KIND_ADWIN)
-            starts = np.minimum(self.ptr[:, win, F.P_ES], self.ptr[:, win, F.P_BS])
-            keep_from = int(starts.min()) if starts.size else end
+        win = self.kinds == F.KIND_WINDOW
+        starts = np.minimum(self.ptr[:, win, F.P_ES], self.ptr[:, win, F.P_BS])
+        keep_from = int(starts.min()) if starts.size else end
+        if self.n_adwin and self.convention != "moa":
+            self._compress_adwin(keep_from, (yt, yp, w, q, per, maj))
         cut = keep_from - self.hist_start
         self.h_ytrue = yt[cut:].copy()
         self.h_ypred = yp[:, cut:].copy()
@@ -355,6 +367,20 @@ class EngineCore:
         self.h_per = per[:, cut:].copy()
         self.h_maj = maj[:, :, cut:].copy()
         self.hist_start = keep_from
+
+    def _compress_adwin(self, keep_from, arrays):
+        """Hold every ADWIN window's members before ``keep_from`` as per-bucket segments."""
+        yt, yp, w, q, per, maj = arrays
+        counts, istate = self.adwin_state[2], self.adwin_state[3]
+        for e in np.flatnonzero(self.kinds == F.KIND_ADWIN):
+            a, h = self.aslot[e], self.hslot[e]
+            for l in range(self.L):
+                seg = (self.seg_pay[l, a], self.seg_mem[l, a], self.seg_span[l, a], self.seg_head[l, a: a + 1],
+                       self.seg_count[l, a: a + 1])
+                compress(seg, int(self.ptr[l, e, F.P_ES]), int(self.ptr[l, e, F.P_EC]), counts[l, a],
+                         int(istate[l, a, ADWIN_LAST_ROW]), self.hist_start, keep_from,
+                         (yt, yp[l], None if w is None else w[l], q[l], per[l], maj[l, h]), self.k,
+                         len(self.quantities))
 
     # ------------------------------------------------------------------ output
     def _rows(self, pieces, last):

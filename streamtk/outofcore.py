@@ -17,10 +17,10 @@ Bounded by the chunk (inputs and their int32 codes), the state, the checkpoint r
 of one chunk, and what the estimators must remember:
 
 * sliding windows keep the inputs still inside the largest window (bounded by it);
-* ``adwin=`` estimators keep the inputs inside the **current ADWIN window**, which
-  grows without bound on a stationary stream (ADWIN only shrinks at a change): on a
-  long stationary log this is the one term that is not bounded by the options. The
-  benchmark ``benchmarks/bench_outofcore.py`` measures it;
+* ``adwin=`` estimators hold the members of their window older than the kept
+  inputs as one sum per ADWIN bucket (:mod:`streamtk._segments`): O(M log W), so an
+  ADWIN window that grows over a long stationary log costs no more memory (exact
+  without weights; with non-integer weights equal to rounding);
 * detectors keep their state and their detection indices (no per-instance traces);
 * with ``y_score=``, the exact AUC (:class:`streamtk.score_curves.ChunkedAUC`) keeps,
   per model and score column, the sorted **distinct scores seen** with Fenwick trees

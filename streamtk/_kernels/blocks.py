@@ -110,10 +110,38 @@ def _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fadi
     sc[BI] = mb
 
 
+@nb.njit(cache=True, inline="always")
+def pop_segment(seg, sc, cl, k, nq):
+    """Remove the oldest compressed segment of an ADWIN window from the state's extra quantities and class
+    vectors; returns its sums (the caller subtracts the scalars it holds in registers).
+
+    ``seg = (pay, members, span, head)``: in chunked evaluation the oldest members of
+    an ADWIN window (before the kept history) are held as sums ``pay[j]`` in the state
+    layout (scalars, then ROW, COL, DIAG), ``members[j]`` evaluated instances over
+    ``span[j]`` stream positions -- see :meth:`streamtk.engine.EngineCore._compress_adwin`
+    -- so memory stays O(log W). ADWIN drops whole buckets and every segment lies
+    inside one bucket, so a window sheds whole segments before it reaches the kept
+    instances.
+    """
+    pay = seg[0]
+    head = seg[3]
+    j = head[0]
+    v = pay[j]
+    for i in range(nq):
+        sc[EQ + i] -= v[EQ + i]
+    r0 = EQ + nq
+    for c in range(k):
+        cl[0, c] -= v[r0 + c]
+        cl[1, c] -= v[r0 + k + c]
+        cl[2, c] -= v[r0 + 2 * k + c]
+    head[0] = j + 1
+    return v
+
+
 @nb.njit(cache=True, error_model="numpy")
 def _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, pt, perhit, majh, wsize, wvar, dense, moa, k,
                   base, ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, e, snap,
-                  tmp):
+                  tmp, seg):
     """Sliding window of the last ``wsize`` members: add, then remove the oldest member(s).
 
     ``wvar`` (length ``>= b1 - b0``, or empty): a per-step window size (the ADWIN
@@ -122,7 +150,8 @@ def _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, pt, perhit, majh
     ``dense``: every instance is a member (no missing labels, no weights), so the
     leaving instance is the one at the start pointer. Otherwise the start pointer
     scans to the next member. In MOA's convention with weights the eval and base
-    sides have different members and separate pointers.
+    sides have different members and separate pointers. ``seg``: the compressed
+    oldest members of a chunked ADWIN window (:func:`pop_segment`; empty otherwise).
     """
     row = cl[0]
     col = cl[1]
@@ -140,7 +169,9 @@ def _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, pt, perhit, majh
     bc = pt[P_BC]
     same = not (moa and has_w)
     variable = wvar.shape[0] > 0
-    lim = wsize
+    # an ADWIN window keeps its size until the block's first evaluated instance brings a width (a block may
+    # start with instances of weight 0 or without a label)
+    lim = ec if variable else wsize
     nck = ck_index.shape[0]
     ns = np.int64(0)  # np.int64: a literal 0 would make numba compile callees once more for Literal[int]
     c_first = ci
@@ -167,6 +198,21 @@ def _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, pt, perhit, majh
             # evict from the eval side (and, when members coincide, the base side) before MOA's
             # majority is read: MOA's window estimator drops its oldest value as it adds the new one
             while ec > lim:
+                if es < 0:  # the oldest members are compressed (chunked ADWIN window): whole segments leave
+                    j = seg[3][0]
+                    v = pop_segment(seg, sc, cl, k, nq)
+                    W -= v[EW]
+                    N -= v[EN]
+                    C -= v[EC]
+                    BWv -= v[BW]
+                    BNv -= v[BN]
+                    BMv -= v[BM]
+                    BPv -= v[BP]
+                    es += seg[2][j]
+                    bs += seg[2][j]
+                    ec -= seg[1][j]
+                    bc -= seg[1][j]
+                    continue
                 if dense:
                     r = es
                 else:

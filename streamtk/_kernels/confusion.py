@@ -75,6 +75,7 @@ def run(
     deltas,  # (E,) float64 ADWIN confidence (0 if not ADWIN)
     a_sums, a_vars, a_counts, a_ist, a_fst,  # ADWIN states (L, EA, ...), see streamtk._kernels.adwin
     a_clock, a_min_window, a_variant,
+    seg_pay, seg_mem, seg_span, seg_head,  # compressed oldest members of chunked ADWIN windows (L, EA, ...)
     moa,  # bool
     dense,  # bool: no missing labels and no weights
     pos,  # int positive class code (f1)
@@ -210,8 +211,9 @@ def run(
                     adwin_run_one(xbuf[:nbk], a_sums[l, a], a_vars[l, a], a_counts[l, a], a_ist[l, a],
                                   a_fst[l, a], deltas[e], a_clock, a_min_window, a_variant, wbuf[:nbk], none_f,
                                   none_f, none_i)
+                    seg = (seg_pay[l, a], seg_mem[l, a], seg_span[l, a], seg_head[l, a:a + 1])
                     ns = adwin_window2(ytrue, yp, ph, majhit[l, hslot[e]], buf, b0, b1, wbuf, sc[l, e], cls[l, e],
-                                       ptr[l, e], base, ck_index, ci0, snap[e])
+                                       ptr[l, e], base, ck_index, ci0, snap[e], seg)
                     if ns > 0:
                         finalise_columns(snap[e], ns, np.int64(2), np.int64(0), moa, pos, n_classes_total,
                                          metric_ids, metric_arg, class_ids, out[l], outc[l], ci0, e, np.nan, tmp)
@@ -234,10 +236,12 @@ def run(
                             j += 1
                     var = wpos
                 if kind == KIND_WINDOW or kind == KIND_ADWIN:
+                    a = max(aslot[e], 0)  # fixed windows never reach compressed members (their history is kept)
+                    seg = (seg_pay[l, a], seg_mem[l, a], seg_span[l, a], seg_head[l, a:a + 1])
                     _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ptr[l, e], ph,
                                   majhit[l, hslot[e]], wsize[e], var, dense, moa, k, base, ck_index, ci0, pos,
                                   n_classes_total, metric_ids, metric_arg, class_ids, out[l], outc[l], e, snap[e],
-                                  tmp)
+                                  tmp, seg)
                 else:
                     _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ph,
                                       kind == KIND_FADING, 1.0 / alphas[e], moa, k, ck_index, ci0, pos,

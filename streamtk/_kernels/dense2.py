@@ -41,7 +41,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from .finalise import BI, BM, BN, BP, BW, EC, EI, EN, EW, P_BC, P_BS, P_EC, P_ES, RENORM, finalise_columns
+from .blocks import pop_segment
+from .finalise import BI, BM, BN, BP, BW, EC, EI, EN, EQ, EW, P_BC, P_BS, P_EC, P_ES, RENORM, finalise_columns
 
 N_BUF = 6  # rows of the block buffer: y, 1 - y, p, 1 - p, hit, Persistent hit
 
@@ -169,7 +170,7 @@ def _fading_loop(buf, nb_, s, cl, inv_alpha, moa, ck_index, ci, nck, b0, sn):
 
 
 @nb.njit(cache=True, error_model="numpy")
-def adwin_window2(ytrue, yp, ph, majh, buf, b0, b1, widths, s, cl, pt, base, ck_index, ci, sn):
+def adwin_window2(ytrue, yp, ph, majh, buf, b0, b1, widths, s, cl, pt, base, ck_index, ci, sn, seg):
     """An ADWIN window over a block of a dense two-class stream (the default convention).
 
     ``widths[t - b0]``: the ADWIN width after instance ``t``; the window holds the last
@@ -178,7 +179,8 @@ def adwin_window2(ytrue, yp, ph, majh, buf, b0, b1, widths, s, cl, pt, base, ck_
     back from ``ytrue``, ``yp``, ``ph``, ``majh``, possibly in the kept history) subtract
     exactly what they added. Integer-valued sums: bit-identical to
     :func:`streamtk._kernels.blocks._window_block` on the same widths, in fewer steps.
-    ``buf`` is the block buffer filled by :func:`dense_binary_block`.
+    ``buf`` is the block buffer filled by :func:`dense_binary_block`; ``seg`` the
+    compressed oldest members of a chunked window (:func:`~streamtk._kernels.blocks.pop_segment`).
     """
     n = s[EN]
     c = s[EC]
@@ -207,6 +209,18 @@ def adwin_window2(ytrue, yp, ph, majh, buf, b0, b1, widths, s, cl, pt, base, ck_
         BPv += buf[5, i]
         lim = widths[i]
         while n > lim:  # ADWIN dropped its oldest bucket(s): the oldest instances leave
+            if es < 0:  # compressed members of earlier chunks leave as whole segments
+                j = seg[3][0]
+                v = pop_segment(seg, s, cl, np.int64(2), np.int64(0))
+                n -= v[EN]
+                c -= v[EC]
+                y1 -= v[EQ + 1]  # ROW[1]
+                p1 -= v[EQ + 3]  # COL[1]
+                d1 -= v[EQ + 5]  # DIAG[1]
+                BMv -= v[BM]
+                BPv -= v[BP]
+                es += seg[2][j]
+                continue
             yr = float(ytrue[es])
             pr = float(yp[es])
             hr = 1.0 - abs(yr - pr)

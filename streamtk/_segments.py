@@ -1,0 +1,128 @@
+"""Bounded memory for ADWIN windows in chunked evaluation: the oldest members held as per-bucket sums.
+
+An ``adwin=`` estimator computes every metric over the instances inside the current
+ADWIN window, which grows without bound on a stationary stream. In one pass the
+engine reads leaving instances back from the input arrays; between chunks
+(:class:`streamtk.Evaluator`, :func:`streamtk.outofcore.evaluate_store`) keeping
+those instances would cost O(W) memory. Instead, at the end of each chunk the
+members older than the kept history (which only the fixed sliding windows need)
+are replaced by *segments*: sums of their contributions to the estimator's state
+(the state layout: scalars, then ROW, COL, DIAG), one segment per ADWIN bucket.
+
+Exactness: ADWIN only ever drops its oldest bucket, whole, and buckets only merge
+with their neighbours, so a segment (which lies inside one bucket) leaves the
+window whole: :func:`streamtk._kernels.blocks.pop_segment` subtracts its sums.
+Without weights every sum is an integer-valued float, so chunked evaluation stays
+bit-identical to one pass; with non-integer weights the segment sums are added in
+a different order than one pass subtracts instance by instance, so results agree
+to rounding (about 1e-15 relative). Memory: at most one segment per bucket,
+``O(M log W)`` for ``max_buckets = M``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._kernels import finalise as F
+
+
+def segment_capacity(max_buckets: int) -> int:
+    """Segments an ADWIN window can need: one per bucket (at most ``M + 1`` per row, 64 rows)."""
+    return (max_buckets + 1) * 64
+
+
+def bucket_bounds(counts: np.ndarray, last_row: int) -> np.ndarray:
+    """Member-index ends of an ADWIN window's buckets, oldest first (row ``last_row`` down to row 0)."""
+    sizes = [2**r for r in range(last_row, -1, -1) for _ in range(int(counts[r]))]
+    return np.cumsum(np.array(sizes, dtype=np.int64))
+
+
+def contributions(yt, yp, w, q, per, maj, k: int, nq: int) -> np.ndarray:
+    """Per-position contributions ``(n, P)`` to an estimator's state, in the state layout (default convention).
+
+    ``yt`` codes (-1 missing), ``yp`` codes, ``w`` weights or None, ``q`` ``(nq, n)``
+    extra quantities, ``per`` / ``maj`` the materialised Persistent / Majority hits.
+    Non-members (missing label, weight 0) contribute nothing.
+    """
+    n = yt.shape[0]
+    member = yt >= 0
+    wt = np.where(member, 1.0, 0.0) if w is None else np.where(member & (w > 0), w, 0.0)
+    cnt = (wt > 0).astype(np.float64)
+    hit = (yt == yp) & member
+    out = np.zeros((n, F.state_size(nq) + 3 * k), dtype=np.float64)
+    out[:, F.EW] = wt
+    out[:, F.EN] = cnt
+    out[:, F.EC] = wt * hit
+    out[:, F.BW] = wt
+    out[:, F.BN] = cnt
+    out[:, F.BM] = wt * maj
+    out[:, F.BP] = wt * per
+    for j in range(nq):
+        out[:, F.EQ + j] = wt * q[j]
+    r0 = F.EQ + nq
+    rows = np.arange(n)
+    yc = np.where(member, yt, 0).astype(np.int64)
+    out[rows, r0 + yc] += wt
+    out[rows, r0 + k + yp.astype(np.int64)] += wt
+    out[rows, r0 + 2 * k + yc] += wt * hit
+    return out
+
+
+def compress(seg, start: int, held: int, counts, last_row: int, hist_start: int, keep_from: int, arrays, k, nq):
+    """Replace the members of one ADWIN window before ``keep_from`` by per-bucket segments (in place).
+
+    ``seg = (pay (S, P), members (S,), span (S,), head (1,), count (1,))``; live
+    segments are ``[head, count)`` and cover the window from its start ``start``
+    (absolute) up to ``hist_start``, where the kept arrays begin. ``held``: members
+    in the window; ``counts`` / ``last_row``: the ADWIN's bucket rows. ``arrays``:
+    ``(yt, yp, w, q, per, maj)`` over the kept arrays (index 0 = ``hist_start``).
+    """
+    pay, mem, span, head, count = seg
+    live = slice(int(head[0]), int(count[0]))
+    old_pay, old_mem, old_span = pay[live].copy(), mem[live].copy(), span[live].copy()
+    covered_to = start + int(old_span.sum())
+    lo = max(covered_to, hist_start)
+    if keep_from <= lo:  # nothing new to compress: only compact the live segments to the front
+        _store(seg, old_pay, old_mem, old_span)
+        return
+    yt, yp, w, q, per, maj = arrays
+    a, b = lo - hist_start, keep_from - hist_start
+    contrib = contributions(yt[a:b], yp[a:b], None if w is None else w[a:b], q[:, a:b], per[a:b], maj[a:b], k, nq)
+    member = contrib[:, F.EN] > 0
+    first = int(old_mem.sum())  # member index (from the window start) of the first member at or after lo
+    idx = first + np.cumsum(member) - member  # member index of each position's next member
+    bounds = bucket_bounds(counts, last_row)
+    if bounds.size == 0 or bounds[-1] != held:
+        raise AssertionError(f"ADWIN buckets hold {bounds[-1] if bounds.size else 0} members, the window {held}")
+    bucket = np.searchsorted(bounds, idx, side="right")  # a position belongs to its next member's bucket
+    # trailing non-members (no next member in range) join the last piece
+    if member.any():
+        last_member = np.flatnonzero(member)[-1]
+        bucket[last_member + 1:] = bucket[last_member]
+    starts = np.flatnonzero(np.r_[True, bucket[1:] != bucket[:-1]])
+    new_pay = np.add.reduceat(contrib, starts, axis=0)
+    new_mem = np.add.reduceat(member.astype(np.int64), starts)
+    new_span = np.diff(np.r_[starts, b - a]).astype(np.int64)
+    new_bucket = bucket[starts]
+    old_first = np.cumsum(old_mem) - old_mem
+    old_bucket = np.searchsorted(bounds, old_first, side="right")
+    # one segment per bucket: consecutive segments inside the same bucket are summed
+    all_pay = np.concatenate([old_pay, new_pay])
+    all_mem = np.concatenate([old_mem, new_mem])
+    all_span = np.concatenate([old_span, new_span])
+    all_bucket = np.concatenate([old_bucket, new_bucket])
+    groups = np.flatnonzero(np.r_[True, all_bucket[1:] != all_bucket[:-1]])
+    _store(seg, np.add.reduceat(all_pay, groups, axis=0), np.add.reduceat(all_mem, groups),
+           np.add.reduceat(all_span, groups))
+
+
+def _store(seg, pay_rows, mem_rows, span_rows):
+    pay, mem, span, head, count = seg
+    m = pay_rows.shape[0]
+    if m > pay.shape[0]:
+        raise AssertionError(f"{m} ADWIN segments exceed the capacity {pay.shape[0]}")
+    pay[:m] = pay_rows
+    mem[:m] = mem_rows
+    span[:m] = span_rows
+    head[0] = 0
+    count[0] = m
