@@ -150,10 +150,13 @@ def _cmd_evaluate(args) -> int:
     if args.adwin:
         options["adwin"] = args.adwin
     weights = log["weights"] if "weights" in log else None
+    scores = None
     if args.scores:
-        ds = _evaluate_with_scores(args, log, options, weights)
-    else:
-        ds = _evaluate_chunked(args, log, options, weights)
+        if "y_score" not in log:
+            raise UsageError(f"{args.log} holds no class scores (y_score); drop --scores")
+        scores = log.y_score
+        options["scores"] = "multi" if "class" in scores.dims else "binary"
+    ds = _evaluate_chunked(args, log, options, weights, scores)
     ds.attrs["source_log"] = str(args.log)
     drifts = _drifts_of(args, log)
     if drifts:
@@ -166,28 +169,22 @@ def _cmd_evaluate(args) -> int:
     return 0
 
 
-def _evaluate_with_scores(args, log, options, weights):
-    """One pass with the class scores (the exact AUC ranks the whole stream, so no chunks)."""
-    from .curves import evaluate
-
-    if "y_score" not in log:
-        raise UsageError(f"{args.log} holds no class scores (y_score); drop --scores")
-    w = None if weights is None else weights.values
-    return evaluate(log.y_true.values, log.y_pred, y_score=log.y_score, weights=w, **options)
-
-
-def _evaluate_chunked(args, log, options, weights):
-    """Chunk by chunk with a progress bar (identical to one pass)."""
+def _evaluate_chunked(args, log, options, weights, scores=None):
+    """Chunk by chunk with a progress bar (identical to one pass; the exact AUC carries its state too)."""
     from .curves import Evaluator
 
     n = log.sizes["time"]
     ev = Evaluator(**options)
+    if scores is not None:  # (..., time) positive-class scores or (..., time, class)
+        order = [d for d in scores.dims if d not in ("time", "class")] + ["time"]
+        scores = scores.transpose(*order, *(["class"] if "class" in scores.dims else []))
     bar = _progress(n, "evaluate", _progress_enabled(args))
     try:
         for start in range(0, n, args.chunk_size):
             part = slice(start, min(n, start + args.chunk_size))
             w = None if weights is None else weights.isel(time=part).values
-            ev.update(log.y_true.isel(time=part).values, log.y_pred.isel(time=part), w)
+            s = None if scores is None else scores.isel(time=part).values
+            ev.update(log.y_true.isel(time=part).values, log.y_pred.isel(time=part), w, s)
             bar.update(part.stop - part.start)
     finally:
         bar.close()
@@ -476,7 +473,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--convention", choices=["streamtk", "moa"], default="streamtk",
                    help="'moa' reproduces MOA's evaluators exactly (default streamtk)")
     p.add_argument("--scores", action="store_true",
-                   help="also evaluate the log's class scores (y_score): AUC, log loss, Brier (one pass, no chunks)")
+                   help="also evaluate the log's class scores (y_score): exact AUC, log loss, Brier (chunked too)")
     p.add_argument("--chunk-size", type=int, default=1_000_000, metavar="N",
                    help="instances per chunk (default 1000000)")
     p.add_argument("-o", "--output", help="write the curves to this .nc or .zarr file")

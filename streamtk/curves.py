@@ -174,7 +174,7 @@ def evaluate(
         and the exact AUC family ``auc``, ``auc_u1``, ``auc_u0``, ``auc_z`` (per class
         one-vs-rest, plus ``auc_macro``, for class scores) from the Fenwick-tree
         kernels of :mod:`streamtk.scores` over the same estimators and checkpoints
-        (ADWIN windows: binary scores). AUC with one class held is NaN (MOA's 1.0
+        (a second jitted pass over labels and scores). AUC with one class held is NaN (MOA's 1.0
         under ``convention="moa"``, which has no faded or ADWIN AUC: those are NaN).
 
     Returns

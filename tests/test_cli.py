@@ -82,6 +82,14 @@ def test_evaluate_scores(files, capsys, tmp_path):
     np.testing.assert_array_equal(got.auc_macro.values, ref.auc_macro.values)
     np.testing.assert_array_equal(got.log_loss.values, ref.log_loss.values)
     assert "auc_macro" in text.splitlines()[0]
+    # chunk by chunk: the exact AUC carries its state (faded sums in another order: equal to rounding)
+    out2 = tmp_path / "auc_chunked.nc"
+    rc, _, _ = run(capsys, "evaluate", files["nc"], "--scores", "-f", 0.999, "--every", 200, "--chunk-size", 333,
+                   "-o", out2, "-q")
+    assert rc == 0
+    got2 = open_dataset(out2)
+    np.testing.assert_allclose(got2.auc_macro.values, ref.auc_macro.values, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(got2.log_loss.values, ref.log_loss.values)
     rc, _, err = run(capsys, "evaluate", files["csv"], "--scores")
     assert_one_line_error(rc, err, "no class scores")
 

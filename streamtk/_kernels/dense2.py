@@ -42,7 +42,10 @@ import numba as nb
 import numpy as np
 
 from .blocks import pop_segment
-from .finalise import BI, BM, BN, BP, BW, EC, EI, EN, EQ, EW, P_BC, P_BS, P_EC, P_ES, RENORM, finalise_columns
+from .finalise import (
+    BI, BM, BN, BP, BW, EC, EI, EN, EQ, EW, F_BM, F_BN, F_BP, F_BW, F_C, F_EI, F_N, F_Q, F_W, P_BC, P_BS, P_EC,
+    P_ES, RENORM, finalise_columns,
+)
 
 N_BUF = 6  # rows of the block buffer: y, 1 - y, p, 1 - p, hit, Persistent hit
 
@@ -50,20 +53,20 @@ N_BUF = 6  # rows of the block buffer: y, 1 - y, p, 1 - p, hit, Persistent hit
 @nb.njit(cache=True, inline="always")
 def _snapshot2(snap, i, W, C, EIv, BMv, BPv, r0, r1, c0, c1, d0, d1):
     """Column ``i`` of a two-class snapshot (no extra quantities; W = N = BW = BN without weights)."""
-    snap[0, i] = W
-    snap[1, i] = W
-    snap[2, i] = C
-    snap[3, i] = EIv
-    snap[4, i] = W
-    snap[5, i] = W
-    snap[6, i] = BMv
-    snap[7, i] = BPv
-    snap[8, i] = r0
-    snap[9, i] = r1
-    snap[10, i] = c0
-    snap[11, i] = c1
-    snap[12, i] = d0
-    snap[13, i] = d1
+    snap[F_W, i] = W
+    snap[F_N, i] = W
+    snap[F_C, i] = C
+    snap[F_EI, i] = EIv
+    snap[F_BW, i] = W
+    snap[F_BN, i] = W
+    snap[F_BM, i] = BMv
+    snap[F_BP, i] = BPv
+    snap[F_Q, i] = r0  # ROW, COL, DIAG follow the scalars (no extra quantities)
+    snap[F_Q + 1, i] = r1
+    snap[F_Q + 2, i] = c0
+    snap[F_Q + 3, i] = c1
+    snap[F_Q + 4, i] = d0
+    snap[F_Q + 5, i] = d1
 
 
 @nb.njit(cache=True, inline="always")
