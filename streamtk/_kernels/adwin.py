@@ -53,6 +53,16 @@ division-free filter that provably never clears a split MOA would cut at
 (:mod:`streamtk._kernels.adwin_scan`, where the proof is); MOA's exact
 expression, with MOA's prefix sums, decides the rest.
 
+Bucket sizes are powers of two, so MOA's divisions by ``2**r`` in a merge are
+computed as products with ``2**-r`` (the same real number, so the same
+correctly rounded double). Java's ``Math.log`` may differ from the C library's
+``log`` by an ulp on some platforms; a detection could only change if a test
+statistic fell within that ulp of its bound.
+
+Deliberate limits: the tick is int64 (MOA's ``int`` would wrap after
+``2**31`` inputs); ``max_buckets >= 2`` (with MOA's fixed ``M = 5`` this never
+matters; ``M = 1`` would leave empty rows inside the histogram).
+
 Speed
 -----
 :func:`adwin_run_one` (the loop behind :func:`adwin_run` and the evaluation
@@ -64,20 +74,11 @@ is always the newest inputs, row 1 a ring buffer), so their merges shift
 nothing; the scan's split-point table is rebuilt only for the rows that
 changed since the previous scan, and ``ln(2 ln W / delta)`` only when ``W``
 left ``[W_c, 2 W_c]`` (the filter needs a lower bound only). Per input this
-costs about 10 ns on one core of the development machine (AMD EPYC, ~3.7 GHz)
-against 15 ns before; roughly a third each goes to the cut scans (one every
+costs about 10.5 ns (widths only) to 11.5 ns (all four outputs) on one core
+of the development machine (AMD EPYC, ~3.7 GHz), against 14.5 to 15.4 ns
+before; roughly a third each goes to the cut scans (one every
 ``clock`` inputs over about 60 split points), the bucket merges, and the
 incremental mean and variance with MOA's two divisions per input.
-
-Bucket sizes are powers of two, so MOA's divisions by ``2**r`` in a merge are
-computed as products with ``2**-r`` (the same real number, so the same
-correctly rounded double). Java's ``Math.log`` may differ from the C library's
-``log`` by an ulp on some platforms; a detection could only change if a test
-statistic fell within that ulp of its bound.
-
-Deliberate limits: the tick is int64 (MOA's ``int`` would wrap after
-``2**31`` inputs); ``max_buckets >= 2`` (with MOA's fixed ``M = 5`` this never
-matters; ``M = 1`` would leave empty rows inside the histogram).
 """
 
 from __future__ import annotations
