@@ -108,7 +108,7 @@ def run(
     prefix = k == 2 and dense and nq == 0
     nwin = 0
     nfad = 0
-    pre = -1
+    pre = np.int64(-1)  # not a literal: a Literal[int](-1) argument would compile every callee twice
     nadw = 0
     maxw = 1
     for e in range(E):
