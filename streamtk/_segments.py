@@ -37,34 +37,37 @@ def bucket_bounds(counts: np.ndarray, last_row: int) -> np.ndarray:
     return np.cumsum(np.array(sizes, dtype=np.int64))
 
 
-def contributions(yt, yp, w, q, per, maj, k: int, nq: int) -> np.ndarray:
-    """Per-position contributions ``(n, P)`` to an estimator's state, in the state layout (default convention).
+def piece_sums(starts, yt, yp, w, q, per, maj, k: int, nq: int) -> np.ndarray:
+    """Sums ``(len(starts), P)`` of the positions' contributions to an estimator's state, per piece.
 
-    ``yt`` codes (-1 missing), ``yp`` codes, ``w`` weights or None, ``q`` ``(nq, n)``
-    extra quantities, ``per`` / ``maj`` the materialised Persistent / Majority hits.
-    Non-members (missing label, weight 0) contribute nothing.
+    Pieces are ``[starts[i], starts[i + 1])`` (the last one to the end), in the state
+    layout (default convention). ``yt`` codes (-1 missing), ``yp`` codes, ``w``
+    weights or None, ``q`` ``(nq, n)`` extra quantities, ``per`` / ``maj`` the
+    materialised Persistent / Majority hits. Non-members (missing label, weight 0)
+    contribute nothing. One 1-D reduction per field: no ``(n, P)`` temporary.
     """
-    n = yt.shape[0]
     member = yt >= 0
     wt = np.where(member, 1.0, 0.0) if w is None else np.where(member & (w > 0), w, 0.0)
-    cnt = (wt > 0).astype(np.float64)
     hit = (yt == yp) & member
-    out = np.zeros((n, F.state_size(nq) + 3 * k), dtype=np.float64)
-    out[:, F.EW] = wt
-    out[:, F.EN] = cnt
-    out[:, F.EC] = wt * hit
-    out[:, F.BW] = wt
-    out[:, F.BN] = cnt
-    out[:, F.BM] = wt * maj
-    out[:, F.BP] = wt * per
+    whit = wt * hit
+
+    def total(values):
+        return np.add.reduceat(values, starts)
+
+    out = np.zeros((starts.shape[0], F.state_size(nq) + 3 * k), dtype=np.float64)
+    out[:, F.EW] = out[:, F.BW] = total(wt)
+    out[:, F.EN] = out[:, F.BN] = total((wt > 0).astype(np.float64))
+    out[:, F.EC] = total(whit)
+    out[:, F.BM] = total(wt * maj)
+    out[:, F.BP] = total(wt * per)
     for j in range(nq):
-        out[:, F.EQ + j] = wt * q[j]
+        out[:, F.EQ + j] = total(wt * q[j])
     r0 = F.EQ + nq
-    rows = np.arange(n)
-    yc = np.where(member, yt, 0).astype(np.int64)
-    out[rows, r0 + yc] += wt
-    out[rows, r0 + k + yp.astype(np.int64)] += wt
-    out[rows, r0 + 2 * k + yc] += wt * hit
+    for c in range(k):
+        is_c = yt == c
+        out[:, r0 + c] = total(wt * is_c)
+        out[:, r0 + k + c] = total(wt * (yp == c))
+        out[:, r0 + 2 * k + c] = total(whit * is_c)
     return out
 
 
@@ -87,8 +90,9 @@ def compress(seg, start: int, held: int, counts, last_row: int, hist_start: int,
         return
     yt, yp, w, q, per, maj = arrays
     a, b = lo - hist_start, keep_from - hist_start
-    contrib = contributions(yt[a:b], yp[a:b], None if w is None else w[a:b], q[:, a:b], per[a:b], maj[a:b], k, nq)
-    member = contrib[:, F.EN] > 0
+    member = yt[a:b] >= 0
+    if w is not None:
+        member &= w[a:b] > 0
     first = int(old_mem.sum())  # member index (from the window start) of the first member at or after lo
     idx = first + np.cumsum(member) - member  # member index of each position's next member
     bounds = bucket_bounds(counts, last_row)
@@ -100,7 +104,8 @@ def compress(seg, start: int, held: int, counts, last_row: int, hist_start: int,
         last_member = np.flatnonzero(member)[-1]
         bucket[last_member + 1:] = bucket[last_member]
     starts = np.flatnonzero(np.r_[True, bucket[1:] != bucket[:-1]])
-    new_pay = np.add.reduceat(contrib, starts, axis=0)
+    new_pay = piece_sums(starts, yt[a:b], yp[a:b], None if w is None else w[a:b], q[:, a:b], per[a:b], maj[a:b], k,
+                         nq)
     new_mem = np.add.reduceat(member.astype(np.int64), starts)
     new_span = np.diff(np.r_[starts, b - a]).astype(np.int64)
     new_bucket = bucket[starts]

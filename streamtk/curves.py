@@ -214,7 +214,7 @@ def evaluate(
                       every=every, metrics=metrics, cost=cost, convention=convention, pos_label=pos_label,
                       scores=mode)
     w = check_weights(weights, lead.shape, n)
-    core.update(yt, yp, w, s)
+    core.update(yt, yp, w, s, last=True)
     positions, out, outc = core.collect()
     time_extra = {name: ("time", np.asarray(var.values)[positions]) for name, var in tcoords.items()
                   if name not in ("instance",)}

@@ -245,12 +245,18 @@ class EngineCore:
                     q[:, j, :] = self.cost[rows[None, :], yt[None, :], ypred]
         return q
 
-    def update(self, ytrue: np.ndarray, ypred: np.ndarray, weights: np.ndarray | None, y_score=None):
+    def update(self, ytrue: np.ndarray, ypred: np.ndarray, weights: np.ndarray | None, y_score=None, *,
+               last: bool = False):
         """Process one chunk: ``ytrue`` (T,) codes, ``ypred`` (L, T) codes, weights (L, T) or None.
 
         ``y_score``: ``(L, T)`` positive-class scores or ``(L, T, k)`` class scores (see
         :func:`streamtk.score_curves.check_scores`) when score metrics are requested.
+        ``last=True``: no chunk follows, so nothing is kept for later chunks (one-pass
+        :func:`streamtk.evaluate`); a further update is refused.
         """
+        if getattr(self, "_closed", False):
+            raise ValueError("this evaluation was closed by its last chunk (last=True): start a new one")
+        self._closed = last
         L, T = ypred.shape
         if self.L is None:
             self._allocate(L)
@@ -317,13 +323,14 @@ class EngineCore:
                     ytc, ypc[a], w64[a], eidx, self.deltas[eidx], *st, opts["clock"], opts["min_window"],
                     ADWIN_VARIANTS[opts["variant"]], self.k, h, ck_index, self.moa_adwin_prev[a],
                     self.moa_adwin_seen[a], self.pos, float(self.k), self.metric_ids, self.metric_arg,
-                    self.class_ids, out[a], outc[a],
+                    self.class_ids, out[a], outc[a], True,
                 )
 
             in_parallel(run_moa, L)
         self._outputs.append((positions, out, outc))
         self.n_seen = start + T
-        self._keep_history(yt, yp, w if weights is not None else None, qq, per, maj)
+        if not last:  # ``last``: no chunk follows (one-pass evaluate): nothing to keep for later chunks
+            self._keep_history(yt, yp, w if weights is not None else None, qq, per, maj)
 
     def _moa_mask_leading_zero_weights(self, ytrue, weights):
         """MOA resets its evaluator at the first instance of positive weight: ignore what came before.

@@ -118,13 +118,13 @@ def test_no_engine_kernel_is_compiled_for_literal_arguments():
     # it calls once more, for Literal[int](-1): a measured 9 s of extra cold compile time
     import numba
 
-    from streamtk._kernels import adwin, blocks, confusion, dense2, finalise
+    from streamtk._kernels import adwin, blocks, confusion, dense2, finalise, moa_adwin
 
     y, p = _stream(1, 3000, 0.5)
     streamtk.evaluate(y, p, windows=[10], fading=[0.9], adwin=[0.01], every=100)
-    streamtk.evaluate(y, p, fading=[0.9], convention="moa", every=100)
+    streamtk.evaluate(y, p, fading=[0.9], adwin=[0.01], convention="moa", every=100)
     streamtk.evaluate(y.astype(float), p, weights=np.ones(len(y)), windows=[10], every=100)
-    for module in (adwin, blocks, confusion, dense2, finalise):
+    for module in (adwin, blocks, confusion, dense2, finalise, moa_adwin):
         for name, obj in vars(module).items():
             if isinstance(obj, numba.core.registry.CPUDispatcher):
                 for sig in obj.signatures:

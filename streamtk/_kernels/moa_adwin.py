@@ -31,8 +31,12 @@ def _estimate(ist, fst, i):
 @nb.njit(cache=True, nogil=True, error_model="numpy")
 def run_moa_adwin(ytrue, ypred, weights, eidx, deltas, a_sums, a_vars, a_counts, a_ist, a_fst, clock, min_window,
                   variant, k, t_begin, ck_index, prev, seen, pos, n_classes_total, metric_ids, metric_arg,
-                  class_ids, out, outc):
-    """Evaluate the ADWIN estimators ``eidx`` (output estimator indices) under MOA's convention."""
+                  class_ids, out, outc, moa):
+    """Evaluate the ADWIN estimators ``eidx`` (output estimator indices) under MOA's convention.
+
+    ``moa`` is always True; it is an argument so that the shared finaliser is not compiled
+    once more for a ``Literal[bool](True)`` argument.
+    """
     L = ypred.shape[0]
     T = ytrue.shape[0]
     EA = eidx.shape[0]
@@ -95,7 +99,7 @@ def run_moa_adwin(ytrue, ypred, weights, eidx, deltas, a_sums, a_vars, a_counts,
                     ci += 1
                     if ns == BLOCK or ci == nck:
                         c0 = ci - ns
-                        finalise_columns(snap, ns, k, np.int64(0), True, pos, n_classes_total, metric_ids, metric_arg,
+                        finalise_columns(snap, ns, k, np.int64(0), moa, pos, n_classes_total, metric_ids, metric_arg,
                                          class_ids, out[l], outc[l], c0, e, np.nan, tmp)
                         for j in range(metric_ids.shape[0]):
                             if metric_ids[j] == M_N_INSTANCES:
