@@ -14,6 +14,8 @@ runs the comparison, the detectors and the temporal diagnostics on the same simu
 -- compiling their kernels into the cache -- while this process compiles the evaluation;
 this process then loads those kernels from the cache. The helper only fills the cache:
 every number comes from this process, and the results are the same with or without it.
+It is started only when a second CPU is free: on a busy machine two compiling processes
+take longer than one.
 """
 
 from __future__ import annotations
@@ -220,6 +222,23 @@ def _warm_up(n: int, seed: int) -> None:
     _analyses(simulate_log(n, drifts=drifts, seed=seed), n, drifts)
 
 
+def _spare_cpu() -> bool:
+    """Whether a second CPU looks free for the helper: at least two CPUs usable by this process
+    and a 1-minute load average below ``n_cpus - 1.3`` (this process occupies one; on a busy
+    machine the helper would only compete with it). True where there is no load average."""
+    try:
+        n_cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        n_cpus = os.cpu_count() or 1
+    if n_cpus < 2:
+        return False
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # Windows
+        return True
+    return load < n_cpus - 1.3
+
+
 def _start_helper(n: int, seed: int):
     """Start the compile helper: the same interpreter and the same streamtk sources (same cache entries).
 
@@ -319,7 +338,9 @@ def run_demo(outdir=".", *, n=100_000, seed=0, quiet=False, background_compile=N
         Compile the kernels of the comparison, detectors and temporal diagnostics in a
         helper process while this one compiles the evaluation (see the module notes).
         Default (None): started as soon as numba has to compile a kernel of the evaluation,
-        i.e. when its on-disk cache is cold (the first run after installation).
+        i.e. when its on-disk cache is cold (the first run after installation), provided a
+        second CPU is free (at least two CPUs and a 1-minute load average below their
+        number minus 1.3); on a busy machine the helper would only slow this process down.
 
     Returns
     -------
@@ -338,9 +359,11 @@ def run_demo(outdir=".", *, n=100_000, seed=0, quiet=False, background_compile=N
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     drifts = [n // 3, 2 * n // 3]
-    trigger = _HelperOnFirstCompile(lambda: _start_helper(n, seed))
     if background_compile:
+        trigger = _HelperOnFirstCompile(lambda: _start_helper(n, seed))
         trigger.start()
+    else:  # None: at the first cache miss, if a CPU is free (False: the trigger is never armed)
+        trigger = _HelperOnFirstCompile(lambda: _start_helper(n, seed) if _spare_cpu() else None)
     try:
         log = simulate_log(n, drifts=drifts, seed=seed)
         if background_compile is None:  # start the helper at the first cache miss, if there is one

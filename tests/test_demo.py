@@ -102,6 +102,23 @@ def test_compile_helper_starts_at_the_first_cache_miss():
     assert started == [1, 3] and trigger.helper is None
 
 
+def test_compile_helper_needs_a_free_cpu(monkeypatch):
+    import os
+
+    from streamtk import demo as D
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.4, 0.0, 0.0))
+    assert D._spare_cpu()
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.8, 0.0, 0.0))  # another process keeps a CPU busy
+    assert not D._spare_cpu()
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
+    assert D._spare_cpu()
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert not D._spare_cpu()  # one CPU: the helper could only compete
+
+
 def test_compile_helper_is_stopped():
     from streamtk.demo import _HelperOnFirstCompile
 
