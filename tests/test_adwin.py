@@ -628,3 +628,26 @@ def test_width_only_chunks_equal_one_full_pass(chunks, seed, variant):
     assert istate[0, K.N_DETECTIONS] == int((full.detection.values != 0).sum())
     assert K.adwin_mean(istate, fstate, 0) == full["mean"].values[-1]
     assert K.adwin_variance(istate, fstate, 0) == full.variance.values[-1]
+
+
+def test_identical_to_moa_through_capymoa():
+    # MOA itself as the reference (issue 3): capymoa ships MOA's jar. MOA's ADWINChangeDetector reports a
+    # change when ADWIN cuts and its estimate rose; its estimate is ADWIN's window mean.
+    capymoa_drift = pytest.importorskip("capymoa.drift.detectors", reason="capymoa (MOA's jar) is not installed")
+    rng = np.random.default_rng(1)
+    for trial, delta in enumerate([0.002, 0.1, 0.5]):
+        n = 12_000
+        x = (rng.random(n) < np.repeat(rng.uniform(0.05, 0.6, size=4), n // 4)).astype(float)
+        if trial == 2:
+            x *= rng.uniform(0, 1, n)  # bounded real values, not only 0/1
+        moa = capymoa_drift.ADWIN(delta=delta)
+        detections, estimate = [], np.empty(n)
+        for i, v in enumerate(x):
+            moa.add_element(float(v))
+            estimate[i] = moa.moa_detector.getEstimation()
+            if moa.detected_change():
+                detections.append(i)
+        ds = adwin(x, delta=delta)
+        assert np.flatnonzero(ds.detection.values > 0).tolist() == detections
+        np.testing.assert_array_equal(ds["mean"].values, estimate)
+        assert detections  # the stream has rises that MOA detects
