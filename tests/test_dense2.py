@@ -129,3 +129,13 @@ def test_no_engine_kernel_is_compiled_for_literal_arguments():
             if isinstance(obj, numba.core.registry.CPUDispatcher):
                 for sig in obj.signatures:
                     assert "Literal" not in str(sig), (module.__name__, name, sig)
+
+
+def test_window_much_longer_than_the_stream_allocates_for_the_stream_only():
+    # the running-sum ring is sized by min(window, instances held), not by the window: a window of 10^9 on a short
+    # stream would otherwise allocate gigabytes; it equals the prequential estimator
+    y, p = _stream(4, 3000, 0.5)
+    ds = streamtk.evaluate(y, p, windows=[10**9], every=50, classes=[0, 1])
+    for name in ds.data_vars:
+        if name != "n_instances":
+            np.testing.assert_array_equal(ds[name].values[1], ds[name].values[0], err_msg=name)
