@@ -86,19 +86,23 @@ def ph_reset(st):
 
 
 @numba.njit(cache=True, inline="always", error_model="numpy")
-def ph_step_scalar(n, acc, m_up, min_up, m_dn, min_dn, x, delta, alpha, incremental_mean, direction):
-    """One Page-Hinkley step on scalar state; returns the new state and ``PH_T``.
+def ph_step_scalar(n, acc, m_up, min_up, m_dn, min_dn, x, delta, alpha, moa, direction):
+    """One Page-Hinkley step on scalar state; returns the new state and the statistic.
 
     State: ``n`` inputs since the (re)start; ``acc`` the running sum (Gama et
-    al. 2013: mean ``= acc / n``) or, with ``incremental_mean`` (MOA
-    ``PageHinkleyDM``), the mean itself (``mean += (x - mean) / n``); the
-    cumulative variables ``m`` and their minima for an increase and a decrease.
-    Step: ``m = alpha m + (x - mean - delta)``, ``M = min(M, m)``, statistic
-    ``m - M`` (``alpha = 1`` in Gama's form). ``direction`` 0 tests an increase,
-    1 a decrease (the same test on ``-x``), 2 both (the larger statistic).
+    al. 2013: mean ``= acc / n``) or, in MOA's form (``moa`` true), the mean
+    itself (``mean += (x - mean) / n``); the cumulative variables ``m`` and their
+    minima for an increase and a decrease.
+
+    Gama et al. 2013 (``seeds/004_*.txt`` section 5.1; ``alpha = 1``):
+    ``m = m + (x - mean - delta)``, ``M = min(M, m)``, statistic ``PH_T = m - M``.
+    MOA's released ``PageHinkleyDM`` (``moa`` true): ``m = alpha m + (x - mean -
+    delta)`` and the statistic is ``m`` itself (no minimum; the minima stay as
+    they are). ``direction`` 0 tests an increase, 1 a decrease (the same test on
+    ``-x``), 2 both (the larger statistic).
     """
     n = n + 1.0
-    if incremental_mean:
+    if moa:
         acc = acc + (x - acc) / n
         mean = acc
     else:
@@ -107,24 +111,30 @@ def ph_step_scalar(n, acc, m_up, min_up, m_dn, min_dn, x, delta, alpha, incremen
     stat = -np.inf
     if direction != 1:
         m_up = alpha * m_up + (x - mean - delta)
-        if m_up <= min_up:
-            min_up = m_up
-        stat = m_up - min_up
+        if moa:
+            stat = m_up
+        else:
+            if m_up <= min_up:
+                min_up = m_up
+            stat = m_up - min_up
     if direction != 0:
         m_dn = alpha * m_dn + (mean - x - delta)
-        if m_dn <= min_dn:
-            min_dn = m_dn
-        s2 = m_dn - min_dn
+        if moa:
+            s2 = m_dn
+        else:
+            if m_dn <= min_dn:
+                min_dn = m_dn
+            s2 = m_dn - min_dn
         if s2 > stat:
             stat = s2
     return n, acc, m_up, min_up, m_dn, min_dn, stat
 
 
 @numba.njit(cache=True, inline="always", error_model="numpy")
-def ph_step(st, x, delta, alpha, incremental_mean, direction):
-    """:func:`ph_step_scalar` on a state row ``st`` (6 values), updated in place; returns ``PH_T``."""
+def ph_step(st, x, delta, alpha, moa, direction):
+    """:func:`ph_step_scalar` on a state row ``st`` (6 values), updated in place; returns the statistic."""
     st[0], st[1], st[2], st[3], st[4], st[5], stat = ph_step_scalar(
-        st[0], st[1], st[2], st[3], st[4], st[5], x, delta, alpha, incremental_mean, direction
+        st[0], st[1], st[2], st[3], st[4], st[5], x, delta, alpha, moa, direction
     )
     return stat
 
@@ -168,7 +178,7 @@ def _estimate_block(kind, st, xrow, h, count0, j0, nb, w1, w2, a1, a2, out):
 
 
 @numba.njit(cache=True, error_model="numpy")
-def _ph_private(r, q, v_row, j_from, nb, j0, count0, delta, lam, alpha, min_count, incremental, direction,
+def _ph_private(r, q, v_row, j_from, nb, j0, count0, delta, lam, alpha, min_count, moa, direction,
                 reset, ph_state, trace, stat_out, det_out, det_idx, det_n):  # fmt: skip
     """Setting ``q`` with its own state over block positions ``j_from .. nb - 1``."""
     cap = det_idx.shape[2]
@@ -182,7 +192,7 @@ def _ph_private(r, q, v_row, j_from, nb, j0, count0, delta, lam, alpha, min_coun
     lm = lam[q]
     al = alpha[q]
     mc = min_count[q]
-    inc = incremental
+    inc = moa
     dr = direction
     c = det_n[r, q]
     for jj in range(j_from, nb):
@@ -221,7 +231,7 @@ def _ph_private(r, q, v_row, j_from, nb, j0, count0, delta, lam, alpha, min_coun
 def page_hinkley_grid(
     xx, h, count0,
     ekind, ewin1, ewin2, ealpha1, ealpha2, est_state,
-    sest, delta, lam, alpha, min_count, incremental, direction, reset,
+    sest, delta, lam, alpha, min_count, moa, direction, reset,
     gstart, gmembers, ph_state, in_sync,
     trace, mon_out, stat_out, det_out, det_idx, det_n,
 ):  # fmt: skip
@@ -240,11 +250,12 @@ def page_hinkley_grid(
     sest : (P,) int64
         Which monitored quantity each setting tests.
     delta, lam, alpha : (P,) float64; min_count : (P,) int64
-        A detection needs ``PH_T > lam`` and at least ``min_count`` inputs since
+        A detection needs statistic ``> lam`` and at least ``min_count`` inputs since
         the (re)start.
-    incremental, reset : bool; direction : int
-        Shared by all settings (MOA's incremental mean; restart after an alarm;
-        0 increase, 1 decrease, 2 both).
+    moa, reset : bool; direction : int
+        Shared by all settings (MOA's released form: incremental mean and
+        statistic ``m`` without a minimum, see :func:`ph_step_scalar`; restart
+        after an alarm; 0 increase, 1 decrease, 2 both).
     gstart, gmembers : (G + 1,), (P,) int64
         Groups of settings with the same test state (same ``sest``, ``delta``,
         ``alpha``; they differ only in ``lam`` / ``min_count``): members of
@@ -311,7 +322,7 @@ def page_hinkley_grid(
                         stat = np.nan
                         if ok:
                             s0, s1, s2, s3, s4, s5, stat = ph_step_scalar(s0, s1, s2, s3, s4, s5, v, d, al,
-                                                                          incremental, direction)  # fmt: skip
+                                                                          moa, direction)  # fmt: skip
                         hit = ok and stat > lam_min
                         if not (trace or hit):
                             continue
@@ -357,7 +368,7 @@ def page_hinkley_grid(
                     if in_sync[r, q]:
                         continue
                     _ph_private(r, q, vals[sest[q]], start[q], nb, j0, count0, delta, lam, alpha, min_count,
-                                incremental, direction, reset, ph_state, trace, stat_out, det_out, det_idx,
+                                moa, direction, reset, ph_state, trace, stat_out, det_out, det_idx,
                                 det_n)  # fmt: skip
                     start[q] = 0
 

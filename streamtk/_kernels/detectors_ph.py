@@ -22,8 +22,9 @@ with ``lag = x_{i-w}`` once ``N > w`` and 0 before: ``a = 1`` and the window
 w = inf`` for the cumulative mean, ``a = 0, w = inf`` for the raw input. These
 are the operations of :mod:`streamtk._kernels.scalar_estimators` (``1 * S`` and
 ``S - 0`` are exact), and the test's are those of
-:func:`streamtk._kernels.detectors.ph_step_scalar`, so every lane gives bit for
-bit the statistic and detections of the scalar kernel (tested).
+:func:`streamtk._kernels.detectors.ph_step_scalar` (Gama's ``PH_T = m - min m``,
+or in MOA's released form the faded sum ``m`` itself), so every lane gives bit
+for bit the statistic and detections of the scalar kernel (tested).
 
 Layout: all lane state and parameters live in one flat work array with rows of
 :data:`LANES` values, so the lane loop reads and writes at fixed distances from
@@ -67,7 +68,7 @@ LP_MIN_COUNT = 5  # no alarm before this many inputs since the (re)start
 N_LANE_PARAMS = 6
 
 EST_LANE_STATE = 2  # S, N
-PH_LANE_STATE = 4  # n, acc (sum, or mean in MOA's form), m, min m
+PH_LANE_STATE = 4  # n, acc (sum, or mean in MOA's form), m, min m (not used in MOA's form)
 
 # rows of the work array (each LANES wide)
 _R_S = 0
@@ -85,7 +86,7 @@ _R_ROWS = _R_LAG + 1
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
-def page_hinkley_lanes(xx, h, count0, lp, lw, est, ph, lane_set, mon_lane, incremental, increase, reset,
+def page_hinkley_lanes(xx, h, count0, lp, lw, est, ph, lane_set, mon_lane, moa, increase, reset,
                        trace, mon_out, stat_out, det_out, det_idx, det_n):  # fmt: skip
     """Run the Page-Hinkley lanes over every row of ``xx`` (releases the GIL).
 
@@ -106,9 +107,10 @@ def page_hinkley_lanes(xx, h, count0, lp, lw, est, ph, lane_set, mon_lane, incre
         Output setting of each lane (-1 for padding).
     mon_lane : (E,) int64
         The lane whose monitored value is written as estimator ``e``.
-    incremental, increase, reset : bool
-        MOA's incremental mean; test for an increase (else a decrease);
-        restart a lane's test after its alarm.
+    moa, increase, reset : bool
+        MOA's released form (incremental mean; the statistic is the faded sum
+        ``m``, no minimum); test for an increase (else a decrease); restart a
+        lane's test after its alarm.
     trace : bool
         Write ``stat_out``, ``det_out`` (L, P, m) and, if not empty,
         ``mon_out`` (L, E, m); otherwise they may be empty.
@@ -123,12 +125,12 @@ def page_hinkley_lanes(xx, h, count0, lp, lw, est, ph, lane_set, mon_lane, incre
         wk = np.zeros(_R_ROWS * LANES)
         lag = np.zeros((_BLOCK, LANES))
         for g in range(n_groups):
-            _group(xx[r], h, count0, lp, lw, est[r], ph[r], lane_set, mon_lane, incremental, increase, reset,
+            _group(xx[r], h, count0, lp, lw, est[r], ph[r], lane_set, mon_lane, moa, increase, reset,
                    trace, mon_out, stat_out, det_out, det_idx, det_n, r, g * nl, nl, m, wk, lag)  # fmt: skip
 
 
 @numba.njit(cache=True, error_model="numpy")
-def _group(xrow, h, count0, lp, lw, est, ph, lane_set, mon_lane, incremental, increase, reset, trace,
+def _group(xrow, h, count0, lp, lw, est, ph, lane_set, mon_lane, moa, increase, reset, trace,
            mon_out, stat_out, det_out, det_idx, det_n, r, q0, nl, m, wk, lag):  # fmt: skip
     """Lanes ``q0 .. q0 + nl - 1`` of row ``r`` over the chunk (``nl`` is :data:`LANES`, passed
     at run time so that LLVM vectorises the lane loop instead of unrolling it)."""
@@ -172,15 +174,15 @@ def _group(xrow, h, count0, lp, lw, est, ph, lane_set, mon_lane, incremental, in
                 # the test
                 n = wk[_R_PN * LANES + k] + 1.0
                 acc0 = wk[_R_ACC * LANES + k]
-                quot = ((v - acc0) if incremental else (acc0 + v)) / n
-                acc = (acc0 + quot) if incremental else (acc0 + v)
-                mean = acc if incremental else quot
+                quot = ((v - acc0) if moa else (acc0 + v)) / n
+                acc = (acc0 + quot) if moa else (acc0 + v)
+                mean = acc if moa else quot
                 dev = (v - mean) if increase else (mean - v)
                 alpha = wk[(_R_PAR + LP_ALPHA) * LANES + k]
                 mt = alpha * wk[_R_M * LANES + k] + (dev - wk[(_R_PAR + LP_DELTA) * LANES + k])
                 mn0 = wk[_R_MIN * LANES + k]
-                mn = mt if mt <= mn0 else mn0
-                stat = mt - mn
+                mn = mt if mt <= mn0 else mn0  # kept branch-free; MOA's form ignores it
+                stat = mt if moa else mt - mn
                 hit = np.int64(stat > wk[(_R_PAR + LP_LAMBDA) * LANES + k]) * np.int64(
                     n >= wk[(_R_PAR + LP_MIN_COUNT) * LANES + k]
                 )

@@ -8,12 +8,17 @@ Two named variants of the test (Gama, Sebastiao & Rodrigues 2013,
     the running mean (as in Algorithm 4: ``m_T(i) = m_T(i-1) + R(i) - SR(i)/i - delta``),
     ``M_T = min_{t<=T} m_t``, ``PH_T = m_T - M_T``; alarm when ``PH_T > lambda``.
 ``variant="moa"``
-    MOA's ``PageHinkleyDM``: ``xbar += (x - xbar) / c``,
-    ``m = alpha m + (x - xbar - delta)``, ``M = min(M, m)``, ``PH = m - M``, alarm when
-    ``PH > lambda`` and MOA's counter (1 after a reset, incremented after each
-    input) has reached ``min_instances``, i.e. from the ``(min_instances - 1)``-th
-    input after a (re)start. Defaults ``delta=0.005, lambda_=50, alpha=0.9999,
-    min_instances=30`` as in MOA.
+    MOA's ``PageHinkleyDM`` as released (the MOA jar shipped with capymoa 0.15.1;
+    ``shared/DESIGN.md`` section 4): ``xbar += (x - xbar) / c``,
+    ``S = alpha S + (x - xbar - delta)``, alarm when ``S > lambda`` (the faded sum
+    itself, no minimum) and MOA's counter ``c`` (1 after a reset, incremented
+    after each input) has reached ``min_instances``, i.e. from the
+    ``(min_instances - 1)``-th input after a (re)start; the test restarts after
+    an alarm. Defaults ``delta=0.005, lambda_=50, alpha=0.9999,
+    min_instances=30`` as in MOA. MOA's development source (and river's
+    ``PageHinkley``) also track the minimum ``M = min S`` and alarm on
+    ``S - M > lambda``; that is not what released MOA does and not what this
+    variant computes.
 
 The test can monitor the raw input or a prequential estimate of it (Gama 2013
 section 5.2, Table 2): cumulative (``prequential=True``), sliding windows
@@ -189,7 +194,7 @@ class PageHinkley(ChunkedDetector):
         # MOA's counter is 1 after a reset and is incremented before the check
         self._min_count = np.maximum(mins - 1, 0) if variant == "moa" else mins
         n_set = len(self.settings)
-        self._incremental = variant == "moa"
+        self._moa = variant == "moa"
         self._direction = _DIRECTIONS.index(direction)
         # settings with the same test state (differing only in lambda / min_instances) share one test
         self._gmembers, self._gstart = group_settings(
@@ -268,14 +273,14 @@ class PageHinkley(ChunkedDetector):
                 if self._use_lanes:
                     KL.page_hinkley_lanes(
                         xx[a:b], h, count0, self._lp, self._lw, self._est_state[a:b], self._ph_state[a:b],
-                        self._lane_set, self._mon_lane, self._incremental, self._direction == 0, self.reset,
+                        self._lane_set, self._mon_lane, self._moa, self._direction == 0, self.reset,
                         self.trace, mon[a:b], stat[a:b], det[a:b], det_idx[a:b], det_n[a:b],
                     )  # fmt: skip
                 else:
                     K.page_hinkley_grid(
                         xx[a:b], h, count0, *self._est_arrays, self._est_state[a:b],
                         self._sest, self._delta, self._lam, self._alpha, self._min_count,
-                        self._incremental, self._direction, self.reset, self._gstart, self._gmembers,
+                        self._moa, self._direction, self.reset, self._gstart, self._gmembers,
                         self._ph_state[a:b], self._in_sync[a:b], self.trace, mon[a:b], stat[a:b], det[a:b],
                         det_idx[a:b], det_n[a:b],
                     )  # fmt: skip
@@ -296,7 +301,8 @@ class PageHinkley(ChunkedDetector):
                 "description": "the value fed to the Page-Hinkley test; NaN where a ratio is undefined (0/0)",
             }),
             "statistic": ("setting", {
-                "long_name": "Page-Hinkley statistic PH_T = m_T - min m_t",
+                "long_name": "Page-Hinkley statistic S_T = alpha S_(T-1) + (x_T - mean_T - delta) (MOA)"
+                if self._moa else "Page-Hinkley statistic PH_T = m_T - min m_t",
                 "description": "for direction='both' the larger of the increase and decrease statistics; NaN on "
                                "steps skipped because the monitored value is undefined",
             }),
@@ -334,8 +340,12 @@ def page_hinkley(x, *, variant="gama2013", delta=None, lambda_=None, alpha=None,
         :math:`PH_T = m_T - \min_{t \le T} m_t`, alarm when :math:`PH_T > \lambda`,
         with the running mean :math:`\bar x_t = \frac1t\sum_{s\le t} x_s` (read as in
         Algorithm 4; the mean "till the current moment"). ``"moa"``: MOA's
-        ``PageHinkleyDM`` (cumulative sum faded by ``alpha``, incremental mean,
-        ``min_instances`` warm-up with MOA's counter).
+        released ``PageHinkleyDM``: incremental mean
+        :math:`\bar x \leftarrow \bar x + (x - \bar x)/c`, cumulative sum faded by
+        ``alpha``, :math:`S \leftarrow \alpha S + (x - \bar x - \delta)`, alarm
+        when :math:`S > \lambda` (no minimum of :math:`S`), ``min_instances``
+        warm-up with MOA's counter (identical detection indices to MOA's
+        ``PageHinkleyDM`` through capymoa, tested).
     delta, lambda_ : float or sequence of float, >= 0
         Allowed change magnitude and threshold. Defaults: ``gama2013`` 0.1 and 100
         (the setup of Gama et al. Table 2), ``moa`` 0.005 and 50.
@@ -388,14 +398,19 @@ def page_hinkley(x, *, variant="gama2013", delta=None, lambda_=None, alpha=None,
     Steps where a ratio is undefined (the long-term
     estimate is 0, so ``R = 0/0``) are skipped by the test: its state is
     unchanged, the statistic is NaN and no alarm is possible there. Algorithm 4
-    alarms on ``PH_T >= lambda``; here every form alarms on ``PH_T > lambda``
-    as section 5.1 states (they differ only when ``PH_T`` equals ``lambda``
-    exactly).
+    alarms on ``PH_T >= lambda``; here both variants alarm on a statistic
+    ``> lambda`` as section 5.1 (and MOA) state (they differ only when the
+    statistic equals ``lambda`` exactly). With ``variant="moa"`` the per-step
+    ``statistic`` is MOA's faded sum ``S``, which can be negative.
 
     See Also
     --------
-    river.drift.PageHinkley : the MOA form with ``mode="up"/"down"/"both"``.
-    moa.classifiers.core.driftdetection.PageHinkleyDM : ``variant="moa"``.
+    river.drift.PageHinkley : MOA's form with ``mode="up"/"down"/"both"``, but it
+        alarms on ``S - min S > lambda`` (as MOA's development source does), so
+        its detections differ from ``variant="moa"``.
+    moa.classifiers.core.driftdetection.PageHinkleyDM : ``variant="moa"`` (as
+        released: ``S > lambda``).
+    capymoa.drift.detectors.PageHinkley : the same MOA class from Python.
 
     Examples
     --------
