@@ -280,3 +280,43 @@ def test_rows_on_threads_equal_rows_alone(fn):
                 assert (mine[..., one[name].shape[-1] :] == -1).all()
                 mine = mine[..., : one[name].shape[-1]]
             np.testing.assert_array_equal(mine, one[name].values)
+
+
+# ----------------------------------------------------------------------------- MOA itself
+def _moa_run(detector, x):
+    dets, warns = [], []
+    for i, v in enumerate(x):
+        detector.add_element(float(v))
+        if detector.detected_change():
+            dets.append(i)
+        warns.append(bool(detector.detected_warning()))
+    return dets, np.array(warns)
+
+
+def test_identical_to_moa_through_capymoa():
+    # MOA itself as the reference: capymoa ships MOA's jar (DDM.java, EDDM.java with MOA's defaults)
+    capymoa_drift = pytest.importorskip("capymoa.drift.detectors", reason="capymoa (MOA's jar) is not installed")
+    from streamtk.drift.synthetic import error_stream
+
+    n = 20_000
+    drifts = [4000, 9000, 13000, 17000]
+    streams = np.stack([
+        error_stream(n, drifts, [0.05, 0.3, 0.1, 0.5, 0.2], seed=11),  # abrupt rises and falls
+        error_stream(n, drifts, [0.2, 0.4, 0.15, 0.35, 0.6], width=1500, seed=12),  # gradual changes
+        error_stream(n, [10000], [0.3, 0.3], seed=13),  # no change
+    ])  # fmt: skip
+    for fn, make in ((ddm, capymoa_drift.DDM), (eddm, capymoa_drift.EDDM)):
+        ds = fn(streams)
+        n_moa = 0
+        for r in range(streams.shape[0]):
+            dets, warns = _moa_run(make(), streams[r])
+            sub = ds.isel(model=r)
+            assert det_list(sub) == dets == sub["detection"].values.nonzero()[0].tolist()
+            np.testing.assert_array_equal(sub["warning"].values, warns)
+            n_moa += len(dets)
+        assert n_moa >= 4, fn.__name__  # the changes are detected
+    # DDM with non-default levels (passed to MOA on its command line)
+    dets, warns = _moa_run(capymoa_drift.DDM(min_n_instances=50, warning_level=1.5, out_control_level=2.5), streams[1])
+    ds = ddm(streams[1], min_instances=50, warning_level=1.5, drift_level=2.5)
+    assert det_list(ds) == dets and len(dets) >= 2
+    np.testing.assert_array_equal(ds["warning"].values, warns)
