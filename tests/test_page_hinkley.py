@@ -147,13 +147,20 @@ def test_moa_matches_java_restatement(x, delta, lam, alpha, min_n):
 
 
 def test_moa_defaults_and_warm_up():
-    x = np.r_[np.zeros(5), np.full(200, 1.0)]
+    # a ramp x_t = t / 10: k inputs after a restart x - mean = 0.05 k, so S exceeds lambda = 1 after a
+    # few inputs, but MOA's counter starts at 1 and the first possible alarm is the 29th input after a
+    # (re)start: S there is sum_{k<=28} 0.9999^(28-k) (0.05 k - 0.005) ~ 20.2
+    x = np.arange(300) / 10.0
     ds = page_hinkley(x, variant="moa", lambda_=1.0)
-    dets, _ = ref_moa(list(x), lam=1.0)
-    assert det_list(ds) == dets
+    dets, stats = ref_moa(list(x), lam=1.0)
+    assert det_list(ds) == dets == list(range(28, 300, 29))
+    np.testing.assert_array_equal(ds["statistic"].values, stats)
+    s28 = sum(0.9999 ** (28 - k) * (0.05 * k - 0.005) for k in range(29))
+    np.testing.assert_allclose(ds["statistic"].values[[28, 57]], [s28, s28], rtol=1e-9)
     assert ds.attrs["delta"] == 0.005 and ds.attrs["alpha"] == 0.9999 and ds.attrs["min_instances"] == 30
-    # MOA's counter starts at 1: the first possible alarm is the 29th input after a restart
-    assert dets[0] == 28 and all(b - a == 29 for a, b in zip(dets, dets[1:]))
+    # the statistic is MOA's sum itself (no minimum subtracted): negative on a stable stream
+    flat = page_hinkley(np.zeros(100), variant="moa")["statistic"].values
+    np.testing.assert_allclose(flat[-1], -0.005 * sum(0.9999**k for k in range(100)), rtol=1e-12)
 
 
 def test_decrease_is_increase_on_negated_input():
@@ -274,13 +281,13 @@ def test_grid_equals_one_at_a_time():
                             assert det_list(g.isel(model=r)) == det_list(one.isel(model=r))
 
 
-@given(st.lists(st.integers(1, 400), min_size=1, max_size=6), st.booleans())
-def test_chunked_equals_one_pass(cuts, trace):
+@given(st.lists(st.integers(1, 400), min_size=1, max_size=6), st.booleans(), st.sampled_from(["gama2013", "moa"]))
+def test_chunked_equals_one_pass(cuts, trace, variant):
     rng = np.random.default_rng(sum(cuts))
     n = 1200
     x = (rng.random((3, n)) < np.r_[np.full(600, 0.1), np.full(600, 0.6)]).astype(float)
     kw = dict(windows=[50, 200], fading=[0.97], fading_ratio=[(0.99, 0.9)], window_ratio=[(200, 20)],
-              lambda_=[2.0, 10.0], delta=0.01, trace=trace)  # fmt: skip
+              lambda_=[2.0, 10.0], delta=0.01, trace=trace, variant=variant)  # fmt: skip
     one = page_hinkley(x, **kw)
     det = PageHinkley(**kw)
     bounds = np.unique(np.clip(np.cumsum(cuts), 0, n))
@@ -485,13 +492,13 @@ def test_lane_kernel_on_raw_input_matches_references(x, deltas, lam, reset, dire
             np.testing.assert_array_equal(moa["statistic"].values[i], stats)  # same operations, bit for bit
 
 
-@given(st.lists(st.integers(1, 300), min_size=1, max_size=6), st.booleans())
-def test_lane_kernel_chunked_equals_one_pass(cuts, trace):
+@given(st.lists(st.integers(1, 300), min_size=1, max_size=6), st.booleans(), st.sampled_from(["gama2013", "moa"]))
+def test_lane_kernel_chunked_equals_one_pass(cuts, trace, variant):
     rng = np.random.default_rng(sum(cuts) + 1)
     n = 1000
     x = (rng.random((3, n)) < np.r_[np.full(500, 0.1), np.full(500, 0.6)]).astype(float)
     kw = dict(windows=[20, 200], fading=[0.97, 0.99], prequential=True, lambda_=[2.0, 10.0], delta=0.01,
-              trace=trace)  # fmt: skip
+              trace=trace, variant=variant)  # fmt: skip
     with lane_kernel():
         assert _lanes_used(**kw)
         one = page_hinkley(x, **kw)
