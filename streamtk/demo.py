@@ -14,8 +14,8 @@ runs the comparison, the detectors and the temporal diagnostics on the same simu
 -- compiling their kernels into the cache -- while this process compiles the evaluation;
 this process then loads those kernels from the cache. The helper only fills the cache:
 every number comes from this process, and the results are the same with or without it.
-It is started only when a second CPU is free: on a busy machine two compiling processes
-take longer than one.
+It is started only when a second CPU is free right now (a short sample of the machine's
+idle time): on a busy machine two compiling processes take longer than one.
 """
 
 from __future__ import annotations
@@ -222,16 +222,44 @@ def _warm_up(n: int, seed: int) -> None:
     _analyses(simulate_log(n, drifts=drifts, seed=seed), n, drifts)
 
 
+def _idle_cpus(seconds: float = 0.15):
+    """CPUs left idle by the whole machine over a short sample of ``/proc/stat`` (Linux); None elsewhere.
+
+    Instantaneous, unlike the load average, which still counts for a minute the work
+    that just ended (e.g. the ``pip install`` before a first demo). This process sleeps
+    during the sample, so only the others' use is measured.
+    """
+    def read():
+        with open("/proc/stat") as f:
+            fields = [int(v) for v in f.readline().split()[1:]]
+        return fields[3] + (fields[4] if len(fields) > 4 else 0), sum(fields)  # idle + iowait, total
+
+    try:
+        idle0, total0 = read()
+        time.sleep(seconds)
+        idle1, total1 = read()
+    except (OSError, ValueError, IndexError):
+        return None
+    if total1 <= total0:
+        return None
+    return (idle1 - idle0) / (total1 - total0) * (os.cpu_count() or 1)
+
+
 def _spare_cpu() -> bool:
-    """Whether a second CPU looks free for the helper: at least two CPUs usable by this process
-    and a 1-minute load average below ``n_cpus - 1.3`` (this process occupies one; on a busy
-    machine the helper would only compete with it). True where there is no load average."""
+    """Whether a second CPU looks free for the helper: at least two CPUs usable by this process and,
+    besides the one this process needs, one that other processes leave (nearly) idle -- measured over
+    a short sample (:func:`_idle_cpus`), or where that is unavailable from the 1-minute load average
+    (below ``n_cpus - 1.3``). On a busy machine the helper would only compete with this process.
+    True where neither is available."""
     try:
         n_cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         n_cpus = os.cpu_count() or 1
     if n_cpus < 2:
         return False
+    idle = _idle_cpus()
+    if idle is not None:
+        return idle >= 1.6
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):  # Windows

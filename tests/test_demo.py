@@ -107,7 +107,19 @@ def test_compile_helper_needs_a_free_cpu(monkeypatch):
 
     from streamtk import demo as D
 
+    idle = D._idle_cpus(0.05)  # the real sample: a number of CPUs (None where /proc/stat is absent)
+    assert idle is None or 0.0 <= idle <= (os.cpu_count() or 1) + 1e-9
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    # the instantaneous idle-CPU sample decides where it exists ...
+    monkeypatch.setattr(D, "_idle_cpus", lambda: 1.9)
+    assert D._spare_cpu()
+    monkeypatch.setattr(D, "_idle_cpus", lambda: 1.0)  # another process keeps a CPU busy right now
+    assert not D._spare_cpu()
+    monkeypatch.setattr(os, "getloadavg", lambda: (3.0, 0.0, 0.0))  # a lagging load average does not
+    monkeypatch.setattr(D, "_idle_cpus", lambda: 1.95)
+    assert D._spare_cpu()
+    # ... and the load average where it does not
+    monkeypatch.setattr(D, "_idle_cpus", lambda: None)
     monkeypatch.setattr(os, "getloadavg", lambda: (0.4, 0.0, 0.0))
     assert D._spare_cpu()
     monkeypatch.setattr(os, "getloadavg", lambda: (0.8, 0.0, 0.0))  # another process keeps a CPU busy
