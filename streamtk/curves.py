@@ -293,7 +293,9 @@ class Evaluator:
                 raise ValueError("this Evaluator was made with scores=: pass y_score with every chunk")
             mode, s = check_scores(y_score, yp.shape[0], n, self._core.k)
             if mode != self._core.scores:
-                raise ValueError(f"y_score holds {mode} scores but the Evaluator was made with scores={self._core.scores!r}")
+                raise ValueError(
+                    f"y_score holds {mode} scores but the Evaluator was made with scores={self._core.scores!r}"
+                )
         self._core.update(yt, yp, w, s)
         if self._auc is not None:
             self._auc.update(yt, yp, w, s)

@@ -185,8 +185,8 @@ def run(
                 ci1 += 1
             if fused:
                 prev[l] = dense_binary_block(ytrue, yp, b0, b1, pre, wins, fads, wsize, alphas, hslot, sc[l],
-                                             cls[l], ptr[l], prev[l], ph, majhit[l], ph_from, maj_from, ring, mring, buf,
-                                             moa, base, ck_index, ci0, pos, n_classes_total, metric_ids,
+                                             cls[l], ptr[l], prev[l], ph, majhit[l], ph_from, maj_from, ring, mring,
+                                             buf, moa, base, ck_index, ci0, pos, n_classes_total, metric_ids,
                                              metric_arg, class_ids, out[l], outc[l], snap, tmp)
             else:
                 # Persistent hits of the block, shared by every estimator
