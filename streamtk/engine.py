@@ -164,6 +164,7 @@ class EngineCore:
         self.n_seen = 0
         self._outputs = []  # list of (positions, out, outc)
         self._moa_started = None
+        self._closed = False  # set by update(last=True): no chunk may follow
 
     # ------------------------------------------------------------------ checks
     def _check_cost(self, cost):
@@ -254,7 +255,7 @@ class EngineCore:
         ``last=True``: no chunk follows, so nothing is kept for later chunks (one-pass
         :func:`streamtk.evaluate`); a further update is refused.
         """
-        if getattr(self, "_closed", False):
+        if self._closed:
             raise ValueError("this evaluation was closed by its last chunk (last=True): start a new one")
         self._closed = last
         L, T = ypred.shape

@@ -139,3 +139,17 @@ def test_window_much_longer_than_the_stream_allocates_for_the_stream_only():
     for name in ds.data_vars:
         if name != "n_instances":
             np.testing.assert_array_equal(ds[name].values[1], ds[name].values[0], err_msg=name)
+
+
+def test_a_last_chunk_closes_the_evaluation():
+    # evaluate() passes last=True (nothing is kept for later chunks); a further chunk would be wrong: refused
+    import pytest
+
+    from streamtk.engine import EngineCore, encode_inputs
+
+    y, p = _stream(6, 500, 0.5)
+    enc, yt, yp = encode_inputs(y, p[None, :], classes=[0, 1], compact=True)
+    core = EngineCore(encoding=enc, windows=[10], adwin=[0.1], every=50)
+    core.update(yt, yp, None, last=True)
+    with pytest.raises(ValueError, match="closed by its last chunk"):
+        core.update(yt, yp, None)
