@@ -54,7 +54,7 @@ from .adwin import adwin_run_one
 from .blocks import _cumulative_block, _window_block
 from .dense2 import N_BUF, adwin_window2, dense2_fusable, dense_binary_block
 from .finalise import (
-    BLOCK, F_Q, KIND_ADWIN, KIND_FADING, KIND_PREQUENTIAL, KIND_WINDOW, N_TMP, SMALL_BLOCK, finalise_columns,
+    BLOCK, F_Q, KIND_ADWIN, KIND_FADING, KIND_PREQUENTIAL, KIND_WINDOW, N_TMP, ROW_PAD, SMALL_BLOCK, finalise_columns,
 )
 
 # ----------------------------------------------------------------------------
@@ -155,8 +155,11 @@ def run(
         ring = np.zeros((6, hl if fused else 1), dtype=np.float64)
         mring = np.zeros((nwin, hl if fused else 1), dtype=np.float64)
         buf = np.empty((N_BUF, blk if fused else 1), dtype=np.float64)
-        snap = np.empty((E, F_Q + nq + 3 * k, blk), dtype=np.float64)
-        tmp = np.empty((N_TMP, blk), dtype=np.float64)
+        # rows padded by one cache line: with a row length of exactly ``blk`` (a power of two) the rows of a
+        # column all fall in the same few L1 cache sets and evict each other while a snapshot is written
+        # (measured at every=1, 6 estimators, 1 metric: 155 -> 92 ns per instance)
+        snap = np.empty((E, F_Q + nq + 3 * k, blk + ROW_PAD), dtype=np.float64)
+        tmp = np.empty((N_TMP, blk + ROW_PAD), dtype=np.float64)
         if fused and nwin > 0:
             # running sums over the kept history (earlier chunks), as they were when it was processed
             mask = hl - 1

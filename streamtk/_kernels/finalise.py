@@ -19,6 +19,9 @@ import numpy as np
 EW, EN, EC, EI, BW, BN, BM, BP, BI, EQ = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 BLOCK = 2048
 SMALL_BLOCK = 256  # blocks of the engine when checkpoints are dense (every < 32)
+# float64 columns of padding per row of a snapshot / scratch buffer (one 64-byte cache line): rows of a
+# power-of-two length would put a column's values in the same few L1 cache sets
+ROW_PAD = 8
 # pointer layout (int64): eval start, eval members held, base start, base members held
 P_ES, P_EC, P_BS, P_BC = 0, 1, 2, 3
 RENORM = 1e150
@@ -172,27 +175,53 @@ def finalise_columns(snap, ns, k, nq, moa, pos, n_classes_total, metric_ids, met
     a2 = tmp[9]
     a3 = tmp[10]
     a4 = tmp[11]
-    # simple branch-free loops (they vectorise): denominators, estimates, chance-corrected ratios
+    # the shared intermediates, each computed only when a requested metric reads it (every division counts
+    # when every instance is a checkpoint); simple branch-free loops (they vectorise)
+    need_p0 = need_pc = need_pmaj = need_pper = need_neff = False
+    for j in range(metric_ids.shape[0]):
+        m = metric_ids[j]
+        if m <= M_KAPPA_PLUS or m == M_KAPPA_SE or m == M_KAPPA_Z:
+            need_p0 = True
+        if m == M_KAPPA or m == M_KAPPA_PLUS or m == M_P_RAN or m == M_KAPPA_SE or m == M_KAPPA_Z:
+            need_pc = True
+        if m == M_KAPPA_M or m == M_P_MAJ:
+            need_pmaj = True
+        if m == M_KAPPA_PER or m == M_KAPPA_PLUS or m == M_P_PER:
+            need_pper = True
+        if m == M_KAPPA_SE or m == M_KAPPA_Z or m == M_N_INSTANCES:
+            need_neff = True
+    need_p0 = need_p0 or need_pc or need_pper  # the kappas computed with p_ran and p_per read p0
     bsrc = snap[F_BN] if moa else snap[F_BW]
     dsrc = N if moa else W  # MOA divides weighted sums by the number of instances, not the weight total
     for i in range(ns):
         den[i] = dsrc[i]
-        neff[i] = N[i] / snap[F_EI, i]  # true (faded) number of evaluated instances
-        pc[i] = 0.0
-    for c in range(k):
-        rr = snap[r0 + c]
-        cc = snap[c_0 + c]
+    if need_neff:
         for i in range(ns):
-            pc[i] += rr[i] * cc[i]
-    for i in range(ns):
-        d = den[i]
-        p0[i] = snap[F_C, i] / d
-        pc[i] = pc[i] / (d * d)
-        pmaj[i] = snap[F_BM, i] / bsrc[i]
-        pper[i] = snap[F_BP, i] / bsrc[i]
-    for i in range(ns):
-        kap[i] = chance_corrected(p0[i], pc[i], moa)
-        kper[i] = chance_corrected(p0[i], pper[i], moa)
+            neff[i] = N[i] / snap[F_EI, i]  # true (faded) number of evaluated instances
+    if need_p0:
+        for i in range(ns):
+            p0[i] = snap[F_C, i] / den[i]
+    if need_pc:
+        for i in range(ns):
+            pc[i] = 0.0
+        for c in range(k):
+            rr = snap[r0 + c]
+            cc = snap[c_0 + c]
+            for i in range(ns):
+                pc[i] += rr[i] * cc[i]
+        for i in range(ns):
+            d = den[i]
+            pc[i] = pc[i] / (d * d)
+        for i in range(ns):
+            kap[i] = chance_corrected(p0[i], pc[i], moa)
+    if need_pmaj:
+        for i in range(ns):
+            pmaj[i] = snap[F_BM, i] / bsrc[i]
+    if need_pper:
+        for i in range(ns):
+            pper[i] = snap[F_BP, i] / bsrc[i]
+        for i in range(ns):
+            kper[i] = chance_corrected(p0[i], pper[i], moa)
     if moa:
         for i in range(ns):
             if N[i] == 0.0:
@@ -317,6 +346,7 @@ def recall_means(snap, ns, r0, d0, k, which, cnt, total, acc, inv, o, c0):
     when some ``A_i = 0``. NaN when no class is present.
     """
     geo_log = which == M_GEOMETRIC_MEAN and k > 2
+    harmonic = which == M_HARMONIC_MEAN
     for i in range(ns):
         cnt[i] = 0.0
         total[i] = 0.0
@@ -336,7 +366,8 @@ def recall_means(snap, ns, r0, d0, k, which, cnt, total, acc, inv, o, c0):
                     else:
                         acc[i] = 0.0
                 else:
-                    inv[i] += 1.0 / a
+                    if harmonic:  # the only mean that needs the reciprocals (a division per class)
+                        inv[i] += 1.0 / a
                     if geo_log:
                         acc[i] += math.log(a)
                     else:

@@ -20,7 +20,7 @@ import numba as nb
 import numpy as np
 
 from .adwin import TOTAL, WIDTH, adwin_update
-from .finalise import BLOCK, F_N, F_Q, M_N_INSTANCES, N_TMP, finalise_columns, take_snapshot
+from .finalise import BLOCK, F_N, F_Q, M_N_INSTANCES, N_TMP, ROW_PAD, finalise_columns, take_snapshot
 
 
 @nb.njit(cache=True, inline="always", error_model="numpy")
@@ -49,9 +49,9 @@ def run_moa_adwin(ytrue, ypred, weights, eidx, deltas, a_sums, a_vars, a_counts,
         col = np.empty(k, dtype=np.float64)
         dia = np.full(k, np.nan)
         dummy = np.zeros(16, dtype=np.float64)
-        snap = np.empty((F_Q + 3 * k, BLOCK), dtype=np.float64)
+        snap = np.empty((F_Q + 3 * k, BLOCK + ROW_PAD), dtype=np.float64)
         widths = np.empty(BLOCK, dtype=np.float64)
-        tmp = np.empty((N_TMP, BLOCK), dtype=np.float64)
+        tmp = np.empty((N_TMP, BLOCK + ROW_PAD), dtype=np.float64)
         for a in range(EA):
             b = (l * EA + a) * Q  # ADWIN instance of quantity 0 (state arrays cover these leads only)
             d = deltas[a]
