@@ -134,7 +134,8 @@ def run(
             fads[jf] = e
             jf += 1
     # blocks: BLOCK instances; SMALL_BLOCK when checkpoints are dense (the snapshots of one block, finalised
-    # together, then stay in the L2 cache: measured 456 -> 279 ns per instance at every=1, 6 estimators)
+    # together, then stay in the L2 cache; measured at every=1, 6 estimators, 8 metrics, 10^6 instances:
+    # 180 ns per instance with blocks of 2048 or 256, 155 with 512 or 1024)
     blk = BLOCK if 32 * nck <= T - t_begin else SMALL_BLOCK
     hl = 1
     # the largest window (it cannot hold more than the T instances in the arrays) plus one block

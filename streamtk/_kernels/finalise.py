@@ -18,7 +18,7 @@ import numpy as np
 # scalar state layout (class vectors ROW, COL, DIAG live in a separate array)
 EW, EN, EC, EI, BW, BN, BM, BP, BI, EQ = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 BLOCK = 2048
-SMALL_BLOCK = 256  # blocks of the engine when checkpoints are dense (every < 32)
+SMALL_BLOCK = 512  # blocks of the engine when checkpoints are dense (every < 32)
 # float64 columns of padding per row of a snapshot / scratch buffer (one 64-byte cache line): rows of a
 # power-of-two length would put a column's values in the same few L1 cache sets
 ROW_PAD = 8
@@ -115,7 +115,7 @@ def kappa_z(kappa, p_ran, n):
 
 # snapshot fields: an estimator's state at a checkpoint, one column per checkpoint
 F_W, F_N, F_C, F_EI, F_BW, F_BN, F_BM, F_BP, F_Q = 0, 1, 2, 3, 4, 5, 6, 7, 8
-N_TMP = 12
+N_TMP = 11
 
 
 def snapshot_size(nq: int, k: int) -> int:
@@ -174,7 +174,6 @@ def finalise_columns(snap, ns, k, nq, moa, pos, n_classes_total, metric_ids, met
     a1 = tmp[8]
     a2 = tmp[9]
     a3 = tmp[10]
-    a4 = tmp[11]
     # the shared intermediates, each computed only when a requested metric reads it (every division counts
     # when every instance is a checkpoint); simple branch-free loops (they vectorise)
     need_p0 = need_pc = need_pmaj = need_pper = need_neff = False
@@ -234,48 +233,51 @@ def finalise_columns(snap, ns, k, nq, moa, pos, n_classes_total, metric_ids, met
                 kper[i] = 0.0
     for j in range(metric_ids.shape[0]):
         m = metric_ids[j]
-        o = out[e, j]
+        o = out[e, j, c0:c0 + ns]  # a view from 0: o[c0 + i] would need a wrap-around check (no SIMD)
         if m == M_ACCURACY:
             for i in range(ns):
-                o[c0 + i] = p0[i]
+                o[i] = p0[i]
         elif m == M_ERROR:
             for i in range(ns):
-                o[c0 + i] = 1.0 - p0[i]
+                o[i] = 1.0 - p0[i]
         elif m == M_KAPPA:
             for i in range(ns):
-                o[c0 + i] = kap[i]
+                o[i] = kap[i]
         elif m == M_KAPPA_M:
             for i in range(ns):
-                o[c0 + i] = 0.0 if (moa and N[i] == 0.0) else chance_corrected(p0[i], pmaj[i], moa)
+                o[i] = 0.0 if (moa and N[i] == 0.0) else chance_corrected(p0[i], pmaj[i], moa)
         elif m == M_KAPPA_PER:
             for i in range(ns):
-                o[c0 + i] = kper[i]
+                o[i] = kper[i]
         elif m == M_KAPPA_PLUS:
             for i in range(ns):
-                o[c0 + i] = kappa_plus(kap[i], kper[i])
+                o[i] = kappa_plus(kap[i], kper[i])
         elif m == M_P_RAN:
             for i in range(ns):
-                o[c0 + i] = pc[i]
+                o[i] = pc[i]
         elif m == M_P_MAJ:
             for i in range(ns):
-                o[c0 + i] = pmaj[i]
+                o[i] = pmaj[i]
         elif m == M_P_PER:
             for i in range(ns):
-                o[c0 + i] = pper[i]
+                o[i] = pper[i]
         elif m == M_P_NO_INFO:
             for i in range(ns):
-                o[c0 + i] = 1.0 / n_classes_total
+                o[i] = 1.0 / n_classes_total
         elif m == M_KAPPA_SE:
             for i in range(ns):
-                o[c0 + i] = kappa_standard_error(p0[i], pc[i], neff[i])
+                o[i] = kappa_standard_error(p0[i], pc[i], neff[i])
         elif m == M_KAPPA_Z:
             for i in range(ns):
-                o[c0 + i] = kappa_z(kap[i], pc[i], neff[i])
+                o[i] = kappa_z(kap[i], pc[i], neff[i])
         elif m == M_ARITHMETIC_MEAN or m == M_GEOMETRIC_MEAN or m == M_HARMONIC_MEAN:
-            recall_means(snap, ns, r0, d0, k, m, a1, a2, a3, a4, o, c0)
+            recall_means(snap, ns, r0, d0, k, m, a1, a2, a3, o)
         elif m == M_F1:
+            sd = snap[d0 + pos]
+            sr = snap[r0 + pos]
+            sc_ = snap[c_0 + pos]
             for i in range(ns):
-                o[c0 + i] = ratio_or_nan(2.0 * snap[d0 + pos, i], snap[r0 + pos, i] + snap[c_0 + pos, i])
+                o[i] = ratio_or_nan(2.0 * sd[i], sr[i] + sc_[i])
         elif m == M_MACRO_F1:
             for i in range(ns):
                 a1[i] = 0.0
@@ -287,7 +289,7 @@ def finalise_columns(snap, ns, k, nq, moa, pos, n_classes_total, metric_ids, met
                         a1[i] += 2.0 * snap[d0 + c, i] / dd
                         a2[i] += 1.0
             for i in range(ns):
-                o[c0 + i] = a1[i] / a2[i] if a2[i] > 0.0 else np.nan
+                o[i] = a1[i] / a2[i] if a2[i] > 0.0 else np.nan
         elif m == M_MCC:
             # Matthews correlation, multi-class form (Gorodkin 2004):
             # (C W - sum ROW_i COL_i) / sqrt((W^2 - sum COL_i^2)(W^2 - sum ROW_i^2)); binary: Bifet sec. 5.1.
@@ -306,25 +308,26 @@ def finalise_columns(snap, ns, k, nq, moa, pos, n_classes_total, metric_ids, met
             for i in range(ns):
                 w = W[i]
                 dd = (w * w - a3[i]) * (w * w - a2[i])
-                o[c0 + i] = (snap[F_C, i] * w - a1[i]) / math.sqrt(dd) if dd > 0.0 else np.nan
+                o[i] = (snap[F_C, i] * w - a1[i]) / math.sqrt(dd) if dd > 0.0 else np.nan
         elif m == M_CMD:
             # determinant of the binary confusion matrix of proportions: (TP TN - FN FP) / W^2
             for i in range(ns):
                 tp = snap[d0 + 1, i]
                 tn = snap[d0, i]
-                o[c0 + i] = ratio_or_nan(tp * tn - (snap[r0 + 1, i] - tp) * (snap[r0, i] - tn), W[i] * W[i])
+                o[i] = ratio_or_nan(tp * tn - (snap[r0 + 1, i] - tp) * (snap[r0, i] - tn), W[i] * W[i])
         elif m == M_QUANTITY_MEAN:
             f = F_Q + metric_arg[j]
             for i in range(ns):
-                o[c0 + i] = snap[f, i] / den[i] if (moa or den[i] != 0.0) else np.nan
+                o[i] = snap[f, i] / den[i] if (moa or den[i] != 0.0) else np.nan
         elif m == M_N_INSTANCES:
             for i in range(ns):
-                o[c0 + i] = neff[i]
+                o[i] = neff[i]
         else:
             for i in range(ns):
-                o[c0 + i] = np.nan
+                o[i] = np.nan
     for j in range(class_ids.shape[0]):
         cm = class_ids[j]
+        oc = outc[e, j, c0:c0 + ns]
         for c in range(k):
             for i in range(ns):
                 if cm == C_RECALL:
@@ -333,11 +336,11 @@ def finalise_columns(snap, ns, k, nq, moa, pos, n_classes_total, metric_ids, met
                     v = ratio_or_nan(snap[d0 + c, i], snap[c_0 + c, i])
                 else:
                     v = ratio_or_nan(2.0 * snap[d0 + c, i], snap[r0 + c, i] + snap[c_0 + c, i])
-                outc[e, j, c0 + i, c] = v
+                oc[i, c] = v
 
 
 @nb.njit(cache=True, error_model="numpy")
-def recall_means(snap, ns, r0, d0, k, which, cnt, total, acc, inv, o, c0):
+def recall_means(snap, ns, r0, d0, k, which, cnt, acc, inv, o):
     """Arithmetic / geometric / harmonic mean of the class recalls ``A_i = DIAG_i / ROW_i``.
 
     Bifet et al. (2015) sec. 5.2: ``A = (1/c) sum A_i``, ``G = (prod A_i)^(1/c)``,
@@ -346,50 +349,50 @@ def recall_means(snap, ns, r0, d0, k, which, cnt, total, acc, inv, o, c0):
     when some ``A_i = 0``. NaN when no class is present.
     """
     geo_log = which == M_GEOMETRIC_MEAN and k > 2
-    harmonic = which == M_HARMONIC_MEAN
     for i in range(ns):
         cnt[i] = 0.0
-        total[i] = 0.0
-        acc[i] = 0.0 if geo_log else 1.0  # log-sum or product of recalls (NaN-free)
-        inv[i] = 0.0  # sum of 1/A_i, +inf once some A_i = 0
+        acc[i] = 0.0  # sum of recalls, of their logs, or of their reciprocals (+inf once some A_i = 0)
+        inv[i] = 1.0  # product of recalls
+    # branch-free per class (vectorised): an absent class (ROW_i = 0) adds nothing (recall 1 in the
+    # product, log 1 = 0); a recall <= 0 counts as 0, so its reciprocal is +inf, its log -inf and the
+    # product 0, which give H = G = 0 through IEEE arithmetic
     for c in range(k):
-        for i in range(ns):
-            r = snap[r0 + c, i]
-            if r > 0.0:
-                a = snap[d0 + c, i] / r
-                cnt[i] += 1.0
-                total[i] += a
-                if a <= 0.0:
-                    inv[i] = np.inf
-                    if geo_log:
-                        acc[i] = -np.inf
-                    else:
-                        acc[i] = 0.0
-                else:
-                    if harmonic:  # the only mean that needs the reciprocals (a division per class)
-                        inv[i] += 1.0 / a
-                    if geo_log:
-                        acc[i] += math.log(a)
-                    else:
-                        acc[i] *= a
+        rr = snap[r0 + c]
+        dd = snap[d0 + c]
+        if which == M_ARITHMETIC_MEAN:
+            for i in range(ns):
+                r = rr[i]
+                cnt[i] += 1.0 if r > 0.0 else 0.0
+                acc[i] += dd[i] / r if r > 0.0 else 0.0
+        elif which == M_HARMONIC_MEAN:
+            for i in range(ns):
+                r = rr[i]
+                a = max(dd[i] / r, 0.0)
+                cnt[i] += 1.0 if r > 0.0 else 0.0
+                acc[i] += 1.0 / a if r > 0.0 else 0.0
+        elif geo_log:
+            for i in range(ns):
+                r = rr[i]
+                a = max(dd[i] / r, 0.0)
+                cnt[i] += 1.0 if r > 0.0 else 0.0
+                acc[i] += math.log(a) if r > 0.0 else 0.0
+        else:
+            for i in range(ns):
+                r = rr[i]
+                a = max(dd[i] / r, 0.0)
+                cnt[i] += 1.0 if r > 0.0 else 0.0
+                inv[i] *= a if r > 0.0 else 1.0
     for i in range(ns):
         c = cnt[i]
-        if c == 0.0:
-            v = np.nan
-        elif which == M_ARITHMETIC_MEAN:
-            v = total[i] / c
-        elif inv[i] == np.inf:
-            v = 0.0
-        elif which == M_GEOMETRIC_MEAN:
-            if geo_log:
-                v = math.exp(acc[i] / c)
-            elif c == 1.0:
-                v = acc[i]
-            else:
-                v = math.sqrt(acc[i])
+        if which == M_ARITHMETIC_MEAN:
+            v = acc[i] / c
+        elif which == M_HARMONIC_MEAN:
+            v = c / acc[i]
+        elif geo_log:
+            v = math.exp(acc[i] / c)
         else:
-            v = c / inv[i]
-        o[c0 + i] = v
+            v = inv[i] if c == 1.0 else math.sqrt(inv[i])
+        o[i] = v if c > 0.0 else np.nan
 
 
 @nb.njit(cache=True, inline="always")
