@@ -146,14 +146,25 @@ def _group(xrow, h, count0, lp, lw, est, ph, lane_set, mon_lane, moa, increase, 
         wk[_R_MIN * LANES + k] = ph[3, q]
         for i in range(N_LANE_PARAMS):
             wk[(_R_PAR + i) * LANES + k] = lp[i, q]
+    for k in range(nl):
+        if lw[q0 + k] == 0:  # not a window: its leaving input is always 0 (the column may hold another group's)
+            for jj in range(_BLOCK):
+                lag[jj, k] = 0.0
     for j0 in range(0, m, _BLOCK):
         nb = min(_BLOCK, m - j0)
-        # stage the leaving inputs x_{i-w} (0 while the window is not full, and for non-windows)
+        # stage the leaving inputs x_{i-w} of the window lanes (0 while the window is not full)
         for k in range(nl):
             w = lw[q0 + k]
-            for jj in range(nb):
-                a = count0 + j0 + jj  # inputs before this one
-                lag[jj, k] = xrow[h + j0 + jj - w] if w > 0 and a >= w else 0.0
+            if w == 0:
+                continue
+            if count0 + j0 >= w:  # the window is full for the whole block: a contiguous copy
+                src = h + j0 - w
+                for jj in range(nb):
+                    lag[jj, k] = xrow[src + jj]
+            else:
+                for jj in range(nb):
+                    a = count0 + j0 + jj  # inputs before this one
+                    lag[jj, k] = xrow[h + j0 + jj - w] if a >= w else 0.0
         for jj in range(nb):
             xt = xrow[h + j0 + jj]
             for k in range(nl):
