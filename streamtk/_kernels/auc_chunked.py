@@ -27,7 +27,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .auc import cumulative_add
+from .auc import PREFETCH_AHEAD, PREFETCH_DEPTH, PREFETCH_MIN_ROWS, cumulative_add
+from .prefetch import fenwick_prefetch
 
 
 @numba.njit(cache=True)
@@ -186,7 +187,9 @@ def binary_cumulative_run(ranks, y, w, alphas, unit, cps, ctree, cstat, inv, out
 
     ``ranks (L, T)`` positions in the key space; ``y (Ly, T)`` 1 / 0 / -1;
     ``w (Lw, T)``; ``cps`` the chunk positions whose ``(U1, W0, W1, N0, N1)`` go to
-    ``out (L, Ec, len(cps), 5)``.
+    ``out (L, Ec, len(cps), 5)``. On a key space past
+    :data:`~streamtk._kernels.auc.PREFETCH_MIN_ROWS` the tree nodes of the instance
+    ``PREFETCH_AHEAD`` steps ahead are prefetched (as in the one-pass kernel).
     """
     L, T = ranks.shape
     Ly = y.shape[0]
@@ -198,7 +201,10 @@ def binary_cumulative_run(ranks, y, w, alphas, unit, cps, ctree, cstat, inv, out
         yl = y[l if Ly > 1 else 0]
         wl = w[l if Lw > 1 else 0]
         k = 0
+        pf = Ec > 0 and ctree.shape[1] >= PREFETCH_MIN_ROWS
         for t in range(T):
+            if pf and t + PREFETCH_AHEAD < T:
+                fenwick_prefetch(ctree[l], ranks[l, t + PREFETCH_AHEAD] + 1, PREFETCH_DEPTH)
             if yl[t] >= 0 and wl[t] > 0.0:
                 g = 1.0 if unit else wl[t]
                 cumulative_add(ctree[l], cstat[l], inv[l], alphas, ranks[l, t], yl[t] == 1, g)

@@ -1,0 +1,83 @@
+"""Software prefetch for numba kernels (``llvm.prefetch``).
+
+Kernels that walk a large array at positions known in advance (the Fenwick walks of
+the exact AUC on ``R ~ n`` ranks, :mod:`streamtk._kernels.auc`) are limited by
+dependent cache misses: the out-of-order core only sees one or two instances ahead.
+Issuing a prefetch for the cache lines an instance ``D`` steps later will touch lets
+the misses of many instances overlap. numba has no prefetch builtin, so
+:func:`prefetch_read` and :func:`prefetch_write` are ``numba.extending.intrinsic``\\ s
+that emit ``llvm.prefetch`` (``prefetcht0`` / ``prefetchw`` on x86-64). A prefetch is
+only a hint: it never faults (the address may even lie outside the array) and never
+changes a result.
+
+:func:`fenwick_prefetch` prefetches the nodes of the query walk below a 1-based
+position and of the update walk from it, for a Fenwick tree stored along the first
+axis of an array.
+"""
+
+from __future__ import annotations
+
+import numba
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+
+def _prefetch_codegen(rw):
+    def codegen(context, builder, signature, args):
+        aty, ity = signature.args
+        ary = context.make_array(aty)(context, builder, args[0])
+        idx = context.cast(builder, args[1], ity, types.intp)
+        stride0 = cgutils.unpack_tuple(builder, ary.strides, aty.ndim)[0]
+        base = builder.ptrtoint(ary.data, cgutils.intp_t)
+        i8p = ir.IntType(8).as_pointer()
+        ptr = builder.inttoptr(builder.add(base, builder.mul(idx, stride0)), i8p)
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        # opaque pointers (llvmlite >= 0.44 / LLVM >= 15): the overload is named .p0
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        # (address, rw, locality 3 = keep in all cache levels, cache type 1 = data)
+        builder.call(fn, [ptr, i32(rw), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return codegen
+
+
+def _prefetch_typer(rw):
+    def typer(typingctx, arr, i):
+        if not isinstance(arr, types.Array) or arr.ndim < 1 or not isinstance(i, types.Integer):
+            return None
+        return types.void(arr, i), _prefetch_codegen(rw)
+    return typer
+
+
+#: ``prefetch_read(a, i)``: prefetch the cache line of ``a[i, ...]`` for reading.
+prefetch_read = intrinsic(_prefetch_typer(0))
+prefetch_read.__doc__ = "Prefetch the cache line holding ``a[i, ...]`` (first axis) for reading."
+#: ``prefetch_write(a, i)``: prefetch the cache line of ``a[i, ...]`` with intent to write.
+prefetch_write = intrinsic(_prefetch_typer(1))
+prefetch_write.__doc__ = "Prefetch the cache line holding ``a[i, ...]`` (first axis) with intent to write."
+
+
+@numba.njit(cache=True, inline="always")
+def fenwick_prefetch(tree, i, depth):
+    """Prefetch the first ``depth`` nodes of both Fenwick walks of 1-based position ``i``.
+
+    The query walk ``j = i - 1, j -= lowbit(j)`` (read) and the update walk
+    ``j = i, j += lowbit(j)`` (write) over ``tree[j, ...]``, ``1 <= j < tree.shape[0]``.
+    Their first nodes (small lowbit) lie near ``i`` and miss the cache on a large
+    tree; the last ones are few and shared by all positions, so stay cached.
+    """
+    m = tree.shape[0]
+    j = i - 1
+    k = 0
+    while j > 0 and k < depth:
+        prefetch_read(tree, j)
+        j -= j & (-j)
+        k += 1
+    j = i
+    k = 0
+    while j < m and k < depth:
+        prefetch_write(tree, j)
+        j += j & (-j)
+        k += 1
