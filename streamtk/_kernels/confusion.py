@@ -161,7 +161,6 @@ def run(
         # (measured at every=1, 6 estimators, 1 metric: 155 -> 92 ns per instance)
         snap = np.empty((E, F_Q + nq + 3 * k, blk + ROW_PAD), dtype=np.float64)
         tmp = np.empty((N_TMP, blk + ROW_PAD), dtype=np.float64)
-        iscr = np.empty((2, blk + ROW_PAD), dtype=np.int64)
         if fused and nwin > 0:
             # running sums over the kept history (earlier chunks), as they were when it was processed
             mask = hl - 1
@@ -192,7 +191,7 @@ def run(
                 prev[l] = dense_binary_block(ytrue, yp, b0, b1, pre, wins, fads, wsize, alphas, hslot, sc[l],
                                              cls[l], ptr[l], prev[l], ph, majhit[l], ph_from, maj_from, ring, mring,
                                              buf, moa, base, ck_index, ci0, pos, n_classes_total, metric_ids,
-                                             metric_arg, class_ids, out[l], outc[l], snap, tmp, iscr)
+                                             metric_arg, class_ids, out[l], outc[l], snap, tmp)
             else:
                 # Persistent hits of the block, shared by every estimator
                 pv = prev[l]

@@ -173,47 +173,6 @@ def _fading_loop(buf, nb_, s, cl, inv_alpha, moa, ck_index, ci, nck, b0, sn):
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _window_snapshots(ring, msums, sn, ck_index, ci, ce, b0, held, w, mask, iscr):
-    """A sliding window's states at the block's checkpoints ``ck_index[ci:ce]``, row by row.
-
-    The window after ``t`` holds the last ``h = min(held + t + 1 - b0, w)`` instances, so
-    each sum is ``S(t) - S(t - h)`` from the ring. Computed one snapshot row at a time over
-    the checkpoints (loops that vectorise, with gathers from the ring) rather than one
-    checkpoint at a time: the same subtractions, so the same values.
-    """
-    ns = ce - ci
-    ia = iscr[0]
-    ib = iscr[1]
-    for i in range(ns):
-        t = ck_index[ci + i]
-        h = min(held + (t + 1 - b0), w)  # members held after t
-        ia[i] = (t + 1) & mask
-        ib[i] = (t + 1 - h) & mask
-    nr = sn[F_W]
-    for i in range(ns):
-        nr[i] = ring[0, ia[i]] - ring[0, ib[i]]
-    for i in range(ns):
-        sn[F_N, i] = nr[i]
-        sn[F_BW, i] = nr[i]
-        sn[F_BN, i] = nr[i]
-        sn[F_EI, i] = 1.0
-    for i in range(ns):
-        sn[F_C, i] = ring[1, ia[i]] - ring[1, ib[i]]
-    for i in range(ns):
-        sn[F_BM, i] = msums[ia[i]] - msums[ib[i]]
-    for i in range(ns):
-        sn[F_BP, i] = ring[5, ia[i]] - ring[5, ib[i]]
-    # ROW, COL, DIAG of the two classes: class 1 from the ring, class 0 by difference
-    for r in range(3):
-        src = 2 + r  # the ring's rows of y, p and y * hit
-        for i in range(ns):
-            v1 = ring[src, ia[i]] - ring[src, ib[i]]
-            tot = sn[F_C, i] if r == 2 else nr[i]
-            sn[F_Q + 2 * r + 1, i] = v1
-            sn[F_Q + 2 * r, i] = tot - v1
-
-
-@nb.njit(cache=True, error_model="numpy")
 def adwin_window2(ytrue, yp, ph, majh, buf, b0, b1, widths, s, cl, pt, base, ck_index, ci, sn, seg):
     """An ADWIN window over a block of a dense two-class stream (the default convention).
 
@@ -306,13 +265,13 @@ def dense2_fusable(sc, cls, pre, wins, fads):
 @nb.njit(cache=True, error_model="numpy")
 def dense_binary_block(ytrue, yp, b0, b1, pre, wins, fads, wsize, alphas, hslot, sc, cls, ptr, prev, ph, majhit,
                        ph_from, maj_from, ring, mring, buf, moa, base, ck_index, ci, pos, n_classes_total, metric_ids,
-                       metric_arg, class_ids, out, outc, snap, tmp, iscr):
+                       metric_arg, class_ids, out, outc, snap, tmp):
     """One block of a dense two-class stream for the prequential (``pre``, -1 if absent), window (``wins``) and
     fading (``fads``) estimators; returns the last label (the Persistent classifier's next prediction).
 
     ``ring`` (6, 2^r) and ``mring`` (len(wins), 2^r) hold the running sums at array
     positions up to ``b0`` (see :func:`streamtk._kernels.confusion.run`); ``buf``
-    is a ``(N_BUF, BLOCK)`` scratch buffer, ``iscr`` an int64 ``(2, BLOCK)`` one; ``snap[e]`` collects estimator ``e``'s
+    is a ``(N_BUF, BLOCK)`` scratch buffer; ``snap[e]`` collects estimator ``e``'s
     states at the block's checkpoints ``ck_index[ci:]`` for :func:`finalise_columns`.
     """
     mask = ring.shape[1] - 1
@@ -403,10 +362,20 @@ def dense_binary_block(ytrue, yp, b0, b1, pre, wins, fads, wsize, alphas, hslot,
         else:
             _window_loop(ring, mring[j], buf, b0, b1, mask, wsize[e], ptr[e, P_EC], majhit[hslot[e]], maj_from,
                          False)
-    if ce > ci:
+    for cj in range(ci, ce):
+        t = ck_index[cj]
+        a = (t + 1) & mask
         for j in range(nw):
             e = wins[j]
-            _window_snapshots(ring, mring[j], snap[e], ck_index, ci, ce, b0, ptr[e, P_EC], wsize[e], mask, iscr)
+            h = min(ptr[e, P_EC] + (t + 1 - b0), wsize[e])  # members held after t
+            b = (t + 1 - h) & mask
+            n = ring[0, a] - ring[0, b]
+            c = ring[1, a] - ring[1, b]
+            y1 = ring[2, a] - ring[2, b]
+            p1 = ring[3, a] - ring[3, b]
+            d1 = ring[4, a] - ring[4, b]
+            _snapshot2(snap[e], cj - ci, n, c, 1.0, mring[j, a] - mring[j, b], ring[5, a] - ring[5, b],
+                       n - y1, y1, n - p1, p1, c - d1, d1)
     # ---- block end: prequential and window states back in the engine layout
     if pre >= 0:
         n = o_n + s_n
