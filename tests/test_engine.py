@@ -118,6 +118,46 @@ def test_bifet_table5_published_numbers():
     assert float(ds.cmd) == pytest.approx((40 * 25 - 30 * 5) / 100**2)
 
 
+@pytest.mark.parametrize("k", [2, 4])
+def test_recall_means_edge_cases_against_the_definition(k):
+    # the finaliser's branch-free class-recall means: absent classes (ROW = 0) are left out, a recall of 0 or
+    # a rounding residue below 0 (weighted windows) makes G = H = 0, nothing present gives NaN; G of more
+    # than two recalls goes through logarithms
+    from streamtk._kernels import finalise as F
+
+    rng = np.random.default_rng(k)
+    cols = []
+    for _ in range(400):
+        row = rng.integers(0, 4, size=k).astype(float) * rng.choice([1.0, 0.37], size=k)
+        dia = np.floor(row * rng.random(k) * 1.3).clip(0, row)
+        dia[rng.random(k) < 0.05] = -1e-17
+        cols.append((row, dia))
+    cols.append((np.zeros(k), np.zeros(k)))  # nothing held
+    cols.append((np.r_[2.0, np.zeros(k - 1)], np.r_[1.0, np.zeros(k - 1)]))  # one class present
+    ns = len(cols)
+    snap = np.zeros((F.snapshot_size(0, k), ns + F.ROW_PAD))
+    for i, (row, dia) in enumerate(cols):
+        snap[F.F_Q: F.F_Q + k, i] = row
+        snap[F.F_Q + 2 * k: F.F_Q + 3 * k, i] = dia
+    tmp = np.zeros((3, ns))
+    for which, name in [(F.M_ARITHMETIC_MEAN, "A"), (F.M_GEOMETRIC_MEAN, "G"), (F.M_HARMONIC_MEAN, "H")]:
+        out = np.empty(ns)
+        F.recall_means(snap, ns, F.F_Q, F.F_Q + 2 * k, k, which, tmp[0], tmp[1], tmp[2], out)
+        for i, (row, dia) in enumerate(cols):
+            rec = [d / r for r, d in zip(row, dia) if r > 0]
+            if not rec:
+                want = math.nan
+            elif name == "A":
+                want = sum(rec) / len(rec)
+            elif min(rec) <= 0:
+                want = 0.0
+            elif name == "G":
+                want = math.prod(rec) ** (1 / len(rec))
+            else:
+                want = len(rec) / sum(1 / a for a in rec)
+            assert _close(float(out[i]), want, rtol=1e-12, atol=0.0), (name, row, dia, out[i], want)
+
+
 # --------------------------------------------------------------------------- properties
 
 

@@ -340,7 +340,7 @@ def finalise_columns(snap, ns, k, nq, moa, pos, n_classes_total, metric_ids, met
 
 
 @nb.njit(cache=True, error_model="numpy")
-def recall_means(snap, ns, r0, d0, k, which, cnt, acc, inv, o):
+def recall_means(snap, ns, r0, d0, k, which, cnt, acc, prod, o):
     """Arithmetic / geometric / harmonic mean of the class recalls ``A_i = DIAG_i / ROW_i``.
 
     Bifet et al. (2015) sec. 5.2: ``A = (1/c) sum A_i``, ``G = (prod A_i)^(1/c)``,
@@ -352,7 +352,7 @@ def recall_means(snap, ns, r0, d0, k, which, cnt, acc, inv, o):
     for i in range(ns):
         cnt[i] = 0.0
         acc[i] = 0.0  # sum of recalls, of their logs, or of their reciprocals (+inf once some A_i = 0)
-        inv[i] = 1.0  # product of recalls
+        prod[i] = 1.0  # product of recalls
     # branch-free per class (vectorised): an absent class (ROW_i = 0) adds nothing (recall 1 in the
     # product, log 1 = 0); a recall <= 0 counts as 0, so its reciprocal is +inf, its log -inf and the
     # product 0, which give H = G = 0 through IEEE arithmetic
@@ -381,7 +381,7 @@ def recall_means(snap, ns, r0, d0, k, which, cnt, acc, inv, o):
                 r = rr[i]
                 a = max(dd[i] / r, 0.0)
                 cnt[i] += 1.0 if r > 0.0 else 0.0
-                inv[i] *= a if r > 0.0 else 1.0
+                prod[i] *= a if r > 0.0 else 1.0
     for i in range(ns):
         c = cnt[i]
         if which == M_ARITHMETIC_MEAN:
@@ -391,7 +391,7 @@ def recall_means(snap, ns, r0, d0, k, which, cnt, acc, inv, o):
         elif geo_log:
             v = math.exp(acc[i] / c)
         else:
-            v = inv[i] if c == 1.0 else math.sqrt(inv[i])
+            v = prod[i] if c == 1.0 else math.sqrt(prod[i])
         o[i] = v if c > 0.0 else np.nan
 
 
