@@ -465,10 +465,221 @@ def window_rebuild(tree, yl, wl, lro, unit, tail, t, size):
 
 
 @numba.njit(cache=True)
+def _binary_lead_small(rl, lrn, lro, yl, wl, alphas, wsizes, unit, t0, t1, cps, cp0,
+                       ctree, cstat, inv, wtree, wstat, wstate, out_c, out_w):
+    """:func:`_binary_lead` for at most two cumulative estimators and one window.
+
+    The same arithmetic in the same order (bit-identical state and outputs), with the
+    statistics ``(U1, W0, W1, N0, N1)``, the fading scales and the window's counters
+    in local scalars for the whole call instead of in the state arrays: the compiler
+    cannot keep array elements in registers across the tree stores (they may alias),
+    so every instance paid loads and stores of the statistics, and the calls of
+    :func:`cumulative_add` loop over estimators. Measured (``n = 10**7``, 10**4
+    distinct scores, prequential + fading + window): 7.6 -> 9.7 M instances/s;
+    prequential + fading alone 16 -> 29 M/s. Written back to the state arrays at the end.
+    """
+    Ec = alphas.shape[0]
+    Ew = wsizes.shape[0]
+    two = Ec == 2
+    ncp = cps.shape[0]
+    k = cp0
+    m = ctree.shape[0]
+    pf = Ec > 0 and m >= PREFETCH_MIN_ROWS
+    # cumulative state in scalars (estimator 1 mirrors 0 when Ec == 1)
+    a0 = alphas[0] if Ec > 0 else 1.0
+    a1 = alphas[1] if two else a0
+    f1 = 1 if two else 0
+    U0 = cstat[0, 0] if Ec > 0 else 0.0
+    V00 = cstat[0, 1] if Ec > 0 else 0.0
+    V01 = cstat[0, 2] if Ec > 0 else 0.0
+    M00 = cstat[0, 3] if Ec > 0 else 0.0
+    M01 = cstat[0, 4] if Ec > 0 else 0.0
+    U1 = cstat[f1, 0] if Ec > 0 else 0.0
+    V10 = cstat[f1, 1] if Ec > 0 else 0.0
+    V11 = cstat[f1, 2] if Ec > 0 else 0.0
+    M10 = cstat[f1, 3] if Ec > 0 else 0.0
+    M11 = cstat[f1, 4] if Ec > 0 else 0.0
+    s0 = inv[0] if Ec > 0 else 1.0
+    s1 = inv[f1] if Ec > 0 else 1.0
+    # window state
+    size = wsizes[0] if Ew > 0 else 1
+    wU = wstat[0, 0] if Ew > 0 else 0.0
+    wW0 = wstat[0, 1] if Ew > 0 else 0.0
+    wW1 = wstat[0, 2] if Ew > 0 else 0.0
+    wN0 = wstat[0, 3] if Ew > 0 else 0.0
+    wN1 = wstat[0, 4] if Ew > 0 else 0.0
+    tail = wstate[0, 0] if Ew > 0 else 0
+    cnt = wstate[0, 1] if Ew > 0 else 0
+    qb = wstate[0, 2] if Ew > 0 else 0
+    for t in range(t0, t1):
+        if pf and t + PREFETCH_AHEAD < t1:
+            fenwick_prefetch(ctree, rl[t + PREFETCH_AHEAD] + 1, PREFETCH_DEPTH)
+        if _evaluated(yl, wl, t):
+            g = 1.0 if unit else wl[t]
+            pos = yl[t] == 1
+            if Ec > 0:
+                for e in range(2 if two else 1):
+                    a = a0 if e == 0 else a1
+                    if a < 1.0:
+                        if e == 0:
+                            U0 *= a * a
+                            V00 *= a
+                            V01 *= a
+                            s = s0 / a
+                        else:
+                            U1 *= a * a
+                            V10 *= a
+                            V11 *= a
+                            s = s1 / a
+                        if s > RESCALE_TREE_AT:
+                            f = 1.0 / s
+                            for i in range(m):
+                                ctree[i, 0, e] *= f
+                                ctree[i, 1, e] *= f
+                            s = 1.0
+                        if e == 0:
+                            s0 = s
+                        else:
+                            s1 = s
+                opp = 0 if pos else 1
+                own = 1 - opp
+                i = rl[t] + 1
+                h0 = 0.0
+                h1 = 0.0
+                z = i - (i & (-i))
+                j = i - 1
+                while j > z:
+                    h0 += ctree[j, opp, 0]
+                    if two:
+                        h1 += ctree[j, opp, 1]
+                    j -= j & (-j)
+                p0 = h0 + 0.5 * (ctree[i, opp, 0] - h0)
+                p1 = h1 + 0.5 * (ctree[i, opp, 1] - h1) if two else 0.0
+                j = z
+                while j > 0:
+                    p0 += ctree[j, opp, 0]
+                    if two:
+                        p1 += ctree[j, opp, 1]
+                    j -= j & (-j)
+                g0 = g * s0
+                g1 = g * s1
+                j = i
+                while j < m:
+                    ctree[j, own, 0] += g0
+                    if two:
+                        ctree[j, own, 1] += g1
+                    j += j & (-j)
+                q = p0 / s0
+                if pos:
+                    U0 += g * q
+                    V01 += g
+                    M01 += 1.0
+                else:
+                    U0 += g * (V01 - q)
+                    V00 += g
+                    M00 += 1.0
+                if two:
+                    q = p1 / s1
+                    if pos:
+                        U1 += g * q
+                        V11 += g
+                        M11 += 1.0
+                    else:
+                        U1 += g * (V11 - q)
+                        V10 += g
+                        M10 += 1.0
+            if Ew > 0:
+                tr = wtree[0]
+                lo = lro[0]
+                if qb == size:
+                    window_rebuild(tr, yl, wl, lo, unit, tail, t, 2 * size)
+                    qb = 0
+                if cnt == size:
+                    j = tail
+                    while not _evaluated(yl, wl, j):
+                        j += 1
+                    sg = -(1.0 if unit else wl[j])
+                    r = lo[j] + 1
+                    if yl[j] == 1:
+                        wU += sg * fenwick_below_half(tr[0], r)
+                        fenwick_add(tr[1], r, sg)
+                        wW1 += sg
+                        wN1 -= 1.0
+                    else:
+                        wU += sg * (wW1 - fenwick_below_half(tr[1], r))
+                        fenwick_add(tr[0], r, sg)
+                        wW0 += sg
+                        wN0 -= 1.0
+                    tail = j + 1
+                    cnt -= 1
+                r = lrn[0, t] + 1
+                if pos:
+                    wU += g * fenwick_below_half(tr[0], r)
+                    fenwick_add(tr[1], r, g)
+                    wW1 += g
+                    wN1 += 1.0
+                else:
+                    wU += g * (wW1 - fenwick_below_half(tr[1], r))
+                    fenwick_add(tr[0], r, g)
+                    wW0 += g
+                    wN0 += 1.0
+                cnt += 1
+                qb += 1
+        if k < ncp and cps[k] == t:
+            if Ec > 0:
+                out_c[0, k, 0] = U0
+                out_c[0, k, 1] = V00
+                out_c[0, k, 2] = V01
+                out_c[0, k, 3] = M00
+                out_c[0, k, 4] = M01
+            if two:
+                out_c[1, k, 0] = U1
+                out_c[1, k, 1] = V10
+                out_c[1, k, 2] = V11
+                out_c[1, k, 3] = M10
+                out_c[1, k, 4] = M11
+            if Ew > 0:
+                out_w[0, k, 0] = wU
+                out_w[0, k, 1] = wW0
+                out_w[0, k, 2] = wW1
+                out_w[0, k, 3] = wN0
+                out_w[0, k, 4] = wN1
+            k += 1
+    if Ec > 0:
+        cstat[0, 0] = U0
+        cstat[0, 1] = V00
+        cstat[0, 2] = V01
+        cstat[0, 3] = M00
+        cstat[0, 4] = M01
+        inv[0] = s0
+    if two:
+        cstat[1, 0] = U1
+        cstat[1, 1] = V10
+        cstat[1, 2] = V11
+        cstat[1, 3] = M10
+        cstat[1, 4] = M11
+        inv[1] = s1
+    if Ew > 0:
+        wstat[0, 0] = wU
+        wstat[0, 1] = wW0
+        wstat[0, 2] = wW1
+        wstat[0, 3] = wN0
+        wstat[0, 4] = wN1
+        wstate[0, 0] = tail
+        wstate[0, 1] = cnt
+        wstate[0, 2] = qb
+
+
+
+@numba.njit(cache=True)
 def _binary_lead(rl, lrn, lro, yl, wl, alphas, wsizes, unit, t0, t1, cps, cp0,
                  ctree, cstat, inv, wtree, wstat, wstate, out_c, out_w):
     Ec = alphas.shape[0]
     Ew = wsizes.shape[0]
+    if Ec <= 2 and Ew <= 1:
+        _binary_lead_small(rl, lrn, lro, yl, wl, alphas, wsizes, unit, t0, t1, cps, cp0,
+                           ctree, cstat, inv, wtree, wstat, wstate, out_c, out_w)
+        return
     ncp = cps.shape[0]
     k = cp0
     pf = Ec > 0 and ctree.shape[0] >= PREFETCH_MIN_ROWS
