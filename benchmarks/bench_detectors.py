@@ -13,8 +13,9 @@ Prints, single core by default (``numba.set_num_threads(1)``):
 * a hand-written numpy Page-Hinkley (no reset: cumulative sums) as a baseline;
 * a grid of 10 settings in one pass vs 10 separate calls (CPU time, best of
   3): a lambda sweep (the settings share one test until a restart separates
-  them) and the Gama et al. Table 2 grid (5 windows, 5 fading factors: ten
-  distinct tests, run on the SIMD-lane kernel);
+  them), the Gama et al. Table 2 grid (5 windows, 5 fading factors: ten
+  distinct tests, run on the SIMD-lane kernel) and DDM with 2 warning x 5 drift
+  levels (five distinct states, one group of SIMD lanes: ``detectors_ddm.py``);
 * first calls in a fresh process with an empty numba cache (compile) and with
   the warm on-disk cache: the detectors ``python -m streamtk demo`` runs, and
   the lane kernel.
@@ -190,6 +191,7 @@ def main(argv=None):
                   f"-> x{rates[ours][0] / r_river:.0f}")  # fmt: skip
 
     # grid of 10 settings in one pass vs 10 separate calls (CPU time, best of 3)
+    from streamtk.drift.ddm import DDM
     from streamtk.drift.page_hinkley import PageHinkley
 
     lams = [float(v) for v in np.linspace(20, 200, 10)]
@@ -208,15 +210,16 @@ def main(argv=None):
             + [page_hinkley(x, fading=a, trace=tr) for a in fadings],
         ),
         "DDM 10 (warning, drift) levels": (
-            None,
+            dict(warning_level=[1.5, 2.0], drift_level=[2.5, 2.75, 3.0, 3.25, 3.5]),
             lambda tr: ddm(x, warning_level=[1.5, 2.0], drift_level=[2.5, 2.75, 3.0, 3.25, 3.5], trace=tr),
             lambda tr: [ddm(x, warning_level=w, drift_level=d, trace=tr)
                         for w in (1.5, 2.0) for d in (2.5, 2.75, 3.0, 3.25, 3.5)],
         ),
     }  # fmt: skip
     print("\ngrid of 10 settings: one pass vs 10 separate calls (CPU time, best of 3)")
-    for name, (ph_kw, one, many) in grids.items():
-        kernel = "" if ph_kw is None else ("lane kernel" if PageHinkley(**ph_kw)._use_lanes else "scalar kernel")
+    for name, (grid_kw, one, many) in grids.items():
+        det = DDM(**grid_kw) if name.startswith("DDM") else PageHinkley(**grid_kw)
+        kernel = "lane kernel" if det._use_lanes else "scalar kernel"
         for tr in (False, True):
             t1 = best_cpu(lambda: one(tr))
             t10 = best_cpu(lambda: many(tr))

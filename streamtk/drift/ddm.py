@@ -17,9 +17,20 @@ import numbers
 import numpy as np
 
 from .._kernels import detectors as K
+from .._kernels import detectors_ddm as KL
 from ._common import ChunkedDetector, GridParam, check_nonnegative_int, group_settings, run_rows, run_with_capacity
 
 __all__ = ["DDM", "ddm"]
+
+# Which kernel runs a grid (single core, AMD EPYC Zen 4, benchmarks/bench_detectors.py): once drifts have
+# separated them, the scalar kernel costs about _NS_PER_STATE ns per input and distinct state (settings with
+# the same min_instances and drift_level share one: the warning level never changes the state); the SIMD-lane
+# kernel (detectors_ddm.py) about _NS_PER_LANE_GROUP ns per input and group of LANES distinct states. Before
+# the first drift the scalar kernel shares one state among all settings, so the lanes are taken only when
+# they win clearly (three or more distinct states).
+_NS_PER_STATE = 8.3
+_NS_PER_LANE_GROUP = 12.2
+_MIN_STATES_FOR_LANES = 3
 
 
 def _check_level(value, name):
@@ -53,11 +64,30 @@ class DDM(ChunkedDetector):
         self._drift = np.array([s["drift_level"] for s in self.settings], np.float64)
         # settings with the same min_instances share one state until a drift restarts one of them
         self._gmembers, self._gstart = group_settings([s["min_instances"] for s in self.settings])
+        # ... and settings with the same min_instances and drift_level share one for good (SIMD lanes)
+        members, start = group_settings([(s["min_instances"], s["drift_level"]) for s in self.settings])
+        n_states = len(start) - 1
+        n_lanes = KL.LANES * -(-n_states // KL.LANES)
+        self._use_lanes = bool(
+            n_states >= _MIN_STATES_FOR_LANES
+            and n_states * _NS_PER_STATE > _NS_PER_LANE_GROUP * (n_lanes // KL.LANES)
+        )
+        if self._use_lanes:
+            first = members[start[:-1]]  # a setting of each distinct state
+            self._lane_min_n = np.zeros(n_lanes)
+            self._lane_drift = np.full(n_lanes, np.inf)  # padding lanes never drift and have no settings
+            self._lane_min_n[:n_states] = self._min_n[first]
+            self._lane_drift[:n_states] = self._drift[first]
+            self._lane_start = np.concatenate([start, np.full(n_lanes - n_states, start[-1])]).astype(np.int64)
+            self._lane_members = members
 
     def _setup(self, n_rows):
         self._state = np.zeros((n_rows, len(self.settings), K.DDM_STATE_SIZE))
         self._state[...] = [1.0, 1.0, 0.0, np.inf, np.inf, np.inf]  # K.ddm_reset: MOA's resetLearning
         self._in_sync = np.ones((n_rows, len(self.settings)), np.bool_)
+        if self._use_lanes:
+            self._lane_state = np.zeros((n_rows, K.DDM_STATE_SIZE, len(self._lane_min_n)))
+            self._lane_state[...] = np.array([1.0, 1.0, 0.0, np.inf, np.inf, np.inf])[:, None]
 
     def _run(self, x2d, count0):
         n_rows, m = x2d.shape
@@ -70,15 +100,21 @@ class DDM(ChunkedDetector):
             out["warning"] = np.empty(shp, np.bool_)
             out["detection"] = np.empty(shp, np.bool_)
             def rows(a, b):
-                K.ddm_grid(x2d[a:b], count0, self._min_n, self._warn, self._drift, self._gstart, self._gmembers,
-                           self._state[a:b], self._in_sync[a:b], self.trace,
-                           *[out[k][a:b] for k in ("statistic", "threshold", "warning_threshold", "warning",
-                                                   "detection")], det_idx[a:b], det_n[a:b])  # fmt: skip
+                outs = [out[k][a:b] for k in ("statistic", "threshold", "warning_threshold", "warning", "detection")]
+                if self._use_lanes:
+                    KL.ddm_lanes(x2d[a:b], count0, self._lane_min_n, self._lane_drift, self._lane_state[a:b],
+                                 self._lane_start, self._lane_members, self._min_n, self._warn, self._drift,
+                                 self.trace, *outs, det_idx[a:b], det_n[a:b])  # fmt: skip
+                else:
+                    K.ddm_grid(x2d[a:b], count0, self._min_n, self._warn, self._drift, self._gstart,
+                               self._gmembers, self._state[a:b], self._in_sync[a:b], self.trace, *outs,
+                               det_idx[a:b], det_n[a:b])  # fmt: skip
 
             run_rows(rows, n_rows)
             return out
 
-        return run_with_capacity(once, [self._state, self._in_sync], n_rows, n_set, m)
+        states = [self._lane_state] if self._use_lanes else [self._state, self._in_sync]
+        return run_with_capacity(once, states, n_rows, n_set, m)
 
     def _trace_meta(self):
         return {
