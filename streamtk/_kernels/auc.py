@@ -30,9 +30,10 @@ column. Fading factors use lazy global scaling (:func:`fading_advance`): instanc
 Binary problems have a faster path (see the section "Binary fast path" below):
 :func:`binary_add` (any estimator, incl. ADWIN windows: add / remove on a
 ``(2, R + 1)`` tree), :func:`cumulative_add` (prequential and every fading factor
-in one interleaved Fenwick walk) and block-local window ranks
-(:func:`window_local_ranks`, :func:`window_rebuild`) that keep a sliding window's tree
-at ``2w + 1`` entries. :func:`binary_auc_run` drives them over ``(L, n)`` leads.
+in one interleaved Fenwick walk, its nodes prefetched ahead on a large rank space)
+and block-local window ranks (:func:`window_local_ranks`, :func:`window_rebuild`)
+that keep a sliding window's tree at ``2w + 1`` entries. :func:`binary_auc_run`
+drives them over ``(L, n)`` leads.
 """
 
 from __future__ import annotations
@@ -273,7 +274,13 @@ def new_state(L, E, C, G, R, kinds, params):
 # (streamtk._kernels.prefetch): the misses of many instances overlap. Measured on
 # n = R = 10**7 (bench_auc.py): prequential alone 3.8 -> 6.4 M instances/s. A tight
 # stand-alone Fenwick loop on such a tree runs at ~140 ns per instance with or
-# without prefetch: that is the memory floor of any walk over the global rank space.
+# without prefetch: that is the memory floor of any walk over the global rank space
+# (a random read-modify-write of a 320 MB array costs ~9 ns here, a walk pair touches
+# ~10-15 uncached lines). Getting below it needs an offline algorithm with sequential
+# access for the cumulative estimators (divide and conquer over time); not done.
+#
+# The common case (<= 2 cumulative estimators, <= 1 window) runs in
+# ``_binary_lead_small`` with the statistics in local scalars (bit-identical).
 # --------------------------------------------------------------------------------------
 
 @numba.njit(cache=True, inline="always")
