@@ -63,10 +63,20 @@ prefetch_write.__doc__ = "Prefetch the cache line holding ``a[i, ...]`` (first a
 def fenwick_prefetch(tree, i, depth):
     """Prefetch the first ``depth`` nodes of both Fenwick walks of 1-based position ``i``.
 
-    The query walk ``j = i - 1, j -= lowbit(j)`` (read) and the update walk
-    ``j = i, j += lowbit(j)`` (write) over ``tree[j, ...]``, ``1 <= j < tree.shape[0]``.
-    Their first nodes (small lowbit) lie near ``i`` and miss the cache on a large
-    tree; the last ones are few and shared by all positions, so stay cached.
+    Parameters
+    ----------
+    tree : array ``(m, ...)``, a Fenwick tree along its first axis (``tree[0]`` unused);
+        a node's row (all trailing entries, e.g. both classes and every estimator of
+        the interleaved ``(R + 1, 2, Ec)`` layout) is assumed to fit one cache line.
+    i : int, the 1-based position that will be queried and updated.
+    depth : int, the number of nodes of each walk to prefetch.
+
+    Notes
+    -----
+    The query walk ``j = i - 1, j -= lowbit(j)`` is prefetched for reading, the update
+    walk ``j = i, j += lowbit(j)`` with intent to write, ``1 <= j < m``. Their first
+    nodes (small lowbit) lie near ``i`` and miss the cache on a large tree; the last
+    ones are few and shared by all positions, so stay cached.
     """
     m = tree.shape[0]
     j = i - 1
