@@ -284,8 +284,9 @@ def new_state(L, E, C, G, R, kinds, params):
 # --------------------------------------------------------------------------------------
 
 @numba.njit(cache=True, inline="always")
-def binary_add(tree, stat, rank, positive, g, sign):
-    """Add (``sign = 1``) or remove (``sign = -1``) one instance of a binary problem.
+def binary_add_scalar(tree, U, W0, W1, N0, N1, rank, positive, g, sign):
+    """Add (``sign = 1``) or remove (``sign = -1``) one instance of a binary problem; returns the new
+    ``(U1, W0, W1, N0, N1)``.
 
     ``U1 += g * (W0 below rank + W0 at rank / 2)`` for a positive,
     ``U1 += g * (W1 above rank + W1 at rank / 2)`` for a negative; ``O(log R)``.
@@ -293,15 +294,24 @@ def binary_add(tree, stat, rank, positive, g, sign):
     r = rank + 1
     sg = sign * g
     if positive:
-        stat[0] += sg * fenwick_below_half(tree[0], r)
+        U += sg * fenwick_below_half(tree[0], r)
         fenwick_add(tree[1], r, sg)
-        stat[2] += sg
-        stat[4] += sign
+        W1 += sg
+        N1 += sign
     else:
-        stat[0] += sg * (stat[2] - fenwick_below_half(tree[1], r))
+        U += sg * (W1 - fenwick_below_half(tree[1], r))
         fenwick_add(tree[0], r, sg)
-        stat[1] += sg
-        stat[3] += sign
+        W0 += sg
+        N0 += sign
+    return U, W0, W1, N0, N1
+
+
+@numba.njit(cache=True, inline="always")
+def binary_add(tree, stat, rank, positive, g, sign):
+    """:func:`binary_add_scalar` on a statistics row ``stat = (U1, W0, W1, N0, N1)`` (updated in place)."""
+    stat[0], stat[1], stat[2], stat[3], stat[4] = binary_add_scalar(
+        tree, stat[0], stat[1], stat[2], stat[3], stat[4], rank, positive, g, sign
+    )
 
 
 @numba.njit(cache=True, inline="always")
@@ -605,31 +615,11 @@ def _binary_lead_small(rl, lrn, lro, yl, wl, alphas, wsizes, unit, t0, t1, cps, 
                     j = tail
                     while not _evaluated(yl, wl, j):
                         j += 1
-                    sg = -(1.0 if unit else wl[j])
-                    r = lo[j] + 1
-                    if yl[j] == 1:
-                        wU += sg * fenwick_below_half(tr[0], r)
-                        fenwick_add(tr[1], r, sg)
-                        wW1 += sg
-                        wN1 -= 1.0
-                    else:
-                        wU += sg * (wW1 - fenwick_below_half(tr[1], r))
-                        fenwick_add(tr[0], r, sg)
-                        wW0 += sg
-                        wN0 -= 1.0
+                    wU, wW0, wW1, wN0, wN1 = binary_add_scalar(tr, wU, wW0, wW1, wN0, wN1, lo[j], yl[j] == 1,
+                                                               1.0 if unit else wl[j], -1.0)
                     tail = j + 1
                     cnt -= 1
-                r = lrn[0, t] + 1
-                if pos:
-                    wU += g * fenwick_below_half(tr[0], r)
-                    fenwick_add(tr[1], r, g)
-                    wW1 += g
-                    wN1 += 1.0
-                else:
-                    wU += g * (wW1 - fenwick_below_half(tr[1], r))
-                    fenwick_add(tr[0], r, g)
-                    wW0 += g
-                    wN0 += 1.0
+                wU, wW0, wW1, wN0, wN1 = binary_add_scalar(tr, wU, wW0, wW1, wN0, wN1, lrn[0, t], pos, g, 1.0)
                 cnt += 1
                 qb += 1
         if k < ncp and cps[k] == t:
