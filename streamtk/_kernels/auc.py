@@ -284,6 +284,19 @@ def new_state(L, E, C, G, R, kinds, params):
 # --------------------------------------------------------------------------------------
 
 @numba.njit(cache=True, inline="always")
+def _pair_update(U, W0, W1, N0, N1, positive, g, below, count):
+    """The statistics ``(U1, W0, W1, N0, N1)`` after an instance of weight ``g`` (negative: removal)
+    whose opposite class holds weight ``below`` under its score, ties one half.
+
+    A positive adds ``g * below`` correctly ordered pairs, a negative ``g * (W1 - below)``
+    (the positives above it); ``count`` (+1 or -1) goes to the instance's class count.
+    """
+    if positive:
+        return U + g * below, W0, W1 + g, N0, N1 + count
+    return U + g * (W1 - below), W0 + g, W1, N0 + count, N1
+
+
+@numba.njit(cache=True, inline="always")
 def binary_add_scalar(tree, U, W0, W1, N0, N1, rank, positive, g, sign):
     """Add (``sign = 1``) or remove (``sign = -1``) one instance of a binary problem; returns the new
     ``(U1, W0, W1, N0, N1)``.
@@ -293,17 +306,9 @@ def binary_add_scalar(tree, U, W0, W1, N0, N1, rank, positive, g, sign):
     """
     r = rank + 1
     sg = sign * g
-    if positive:
-        U += sg * fenwick_below_half(tree[0], r)
-        fenwick_add(tree[1], r, sg)
-        W1 += sg
-        N1 += sign
-    else:
-        U += sg * (W1 - fenwick_below_half(tree[1], r))
-        fenwick_add(tree[0], r, sg)
-        W0 += sg
-        N0 += sign
-    return U, W0, W1, N0, N1
+    below = fenwick_below_half(tree[0] if positive else tree[1], r)
+    fenwick_add(tree[1] if positive else tree[0], r, sg)
+    return _pair_update(U, W0, W1, N0, N1, positive, sg, below, sign)
 
 
 @numba.njit(cache=True, inline="always")
@@ -322,10 +327,23 @@ def _cumulative_walk(tree, stat, inv, e0, e1, i, positive, g):
     cache lines of the interleaved tree are shared, and no accumulator goes through memory.
     Inlined into the instance loop (a call per instance cost ~10 ns on a cached tree).
     """
-    opp = 0 if positive else 1
-    own = 1 - opp
     two = e1 >= 0
     f1 = e1 if two else e0
+    p0, p1 = _interleaved_walks(tree, i, positive, e0, f1, two, g * inv[e0], g * inv[f1])
+    for k in range(2 if two else 1):
+        e = e0 if k == 0 else f1
+        q = (p0 if k == 0 else p1) / inv[e]
+        st = stat[e]
+        st[0], st[1], st[2], st[3], st[4] = _pair_update(st[0], st[1], st[2], st[3], st[4], positive, g, q, 1.0)
+
+
+@numba.njit(cache=True, inline="always")
+def _interleaved_walks(tree, i, positive, e0, f1, two, g0, g1):
+    """The query walk (opposite class's scaled weight below rank ``i``, ties one half) and the update
+    walk (``g0`` / ``g1`` added at rank ``i`` of the own class) of estimators ``e0`` and, if ``two``,
+    ``f1`` on the interleaved tree ``(R + 1, 2, Ec)``; returns the two query sums."""
+    opp = 0 if positive else 1
+    own = 1 - opp
     h0 = 0.0
     h1 = 0.0
     z = i - (i & (-i))
@@ -343,8 +361,6 @@ def _cumulative_walk(tree, stat, inv, e0, e1, i, positive, g):
         if two:
             p1 += tree[j, opp, f1]
         j -= j & (-j)
-    g0 = g * inv[e0]
-    g1 = g * inv[f1]
     m = tree.shape[0]
     j = i
     while j < m:
@@ -352,15 +368,7 @@ def _cumulative_walk(tree, stat, inv, e0, e1, i, positive, g):
         if two:
             tree[j, own, f1] += g1
         j += j & (-j)
-    for k in range(2 if two else 1):
-        e = e0 if k == 0 else f1
-        q = (p0 if k == 0 else p1) / inv[e]
-        if positive:
-            stat[e, 0] += g * q
-        else:
-            stat[e, 0] += g * (stat[e, 2] - q)
-        stat[e, 1 + own] += g
-        stat[e, 3 + own] += 1.0
+    return p0, p1
 
 
 @numba.njit(cache=True)
@@ -558,53 +566,10 @@ def _binary_lead_small(rl, lrn, lro, yl, wl, alphas, wsizes, unit, t0, t1, cps, 
                             s0 = s
                         else:
                             s1 = s
-                opp = 0 if pos else 1
-                own = 1 - opp
-                i = rl[t] + 1
-                h0 = 0.0
-                h1 = 0.0
-                z = i - (i & (-i))
-                j = i - 1
-                while j > z:
-                    h0 += ctree[j, opp, 0]
-                    if two:
-                        h1 += ctree[j, opp, 1]
-                    j -= j & (-j)
-                p0 = h0 + 0.5 * (ctree[i, opp, 0] - h0)
-                p1 = h1 + 0.5 * (ctree[i, opp, 1] - h1) if two else 0.0
-                j = z
-                while j > 0:
-                    p0 += ctree[j, opp, 0]
-                    if two:
-                        p1 += ctree[j, opp, 1]
-                    j -= j & (-j)
-                g0 = g * s0
-                g1 = g * s1
-                j = i
-                while j < m:
-                    ctree[j, own, 0] += g0
-                    if two:
-                        ctree[j, own, 1] += g1
-                    j += j & (-j)
-                q = p0 / s0
-                if pos:
-                    U0 += g * q
-                    V01 += g
-                    M01 += 1.0
-                else:
-                    U0 += g * (V01 - q)
-                    V00 += g
-                    M00 += 1.0
+                p0, p1 = _interleaved_walks(ctree, rl[t] + 1, pos, 0, 1, two, g * s0, g * s1)
+                U0, V00, V01, M00, M01 = _pair_update(U0, V00, V01, M00, M01, pos, g, p0 / s0, 1.0)
                 if two:
-                    q = p1 / s1
-                    if pos:
-                        U1 += g * q
-                        V11 += g
-                        M11 += 1.0
-                    else:
-                        U1 += g * (V11 - q)
-                        V10 += g
-                        M10 += 1.0
+                    U1, V10, V11, M10, M11 = _pair_update(U1, V10, V11, M10, M11, pos, g, p1 / s1, 1.0)
             if Ew > 0:
                 tr = wtree[0]
                 lo = lro[0]
