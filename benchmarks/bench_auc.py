@@ -11,6 +11,10 @@ few digits). Printed:
 * the kernel (``streamtk._kernels.auc.binary_auc_run``: prequential AUC, windowed AUC
   with ``w = --window`` and faded AUC with ``alpha = --alpha`` updated at *every*
   instance, statistics written every 1000 instances) in instances/s;
+* prequential + fading by the Fenwick kernel and by the offline divide and conquer over
+  time (``streamtk._kernels.auc_offline.cumulative_offline``, checked equal), and the
+  one-pass path ``auc_curves`` takes (window kernel + offline cumulative when
+  ``R >= OFFLINE_MIN_RANKS``);
 * the preparation the kernel needs (rank compression of the scores once,
   block-local window ranks) and the public ``streamtk.scores.auc_curves`` end to end;
 * the chunked exact AUC (:class:`streamtk.score_curves.ChunkedAUC`, the state carried
@@ -49,18 +53,23 @@ _FIRST_CALL = """
 import time
 t = time.perf_counter()
 from streamtk.scores import auc_curves
+from streamtk._kernels import auc_offline
 auc_curves([0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.9], windows=2, fading=0.9)
 auc_curves([0, 1, 2, 1], [[.2, .3, .5], [.1, .8, .1], [.3, .3, .4], [.5, .4, .1]], classes=[0, 1, 2])
-print(time.perf_counter() - t)
+t1 = time.perf_counter()
+auc_offline.OFFLINE_MIN_RANKS = 1  # the offline cumulative path of large rank spaces (compiled on first use)
+auc_curves([0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.9], windows=2, fading=0.9)
+print(t1 - t, time.perf_counter() - t1)
 """
 
 
-def first_call_seconds(cache_dir: str | None) -> float:
+def first_call_seconds(cache_dir: str | None) -> tuple[float, float]:
     env = dict(os.environ, NUMBA_NUM_THREADS="1", PYTHONPATH=str(REPO))
     if cache_dir is not None:
         env["NUMBA_CACHE_DIR"] = cache_dir
     out = subprocess.run([sys.executable, "-c", _FIRST_CALL], env=env, check=True, capture_output=True, text=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    first, offline = out.stdout.strip().splitlines()[-1].split()
+    return float(first), float(offline)
 
 
 def make_stream(n, distinct, seed):
@@ -111,14 +120,18 @@ def main(argv=None):
 
     from streamtk import scores as S
     from streamtk._kernels import auc as K
+    from streamtk._kernels import auc_offline as KO
 
     n, w, a = args.n, args.window, args.alpha
     y, s = make_stream(n, args.distinct, args.seed)
     print(f"n = {n:,}, window = {w}, alpha = {a}, scores: "
           f"{'all distinct' if not args.distinct else f'{args.distinct} decimals'}")
 
-    # warm up the kernels (cached compile)
+    # warm up the kernels (cached compile), the offline cumulative path of large rank spaces too
     S.auc_curves(y[:2000], s[:2000], windows=w, fading=a, every=1000)
+    min_ranks, KO.OFFLINE_MIN_RANKS = KO.OFFLINE_MIN_RANKS, 1
+    S.auc_curves(y[:2000], s[:2000], windows=w, fading=a, every=1000)
+    KO.OFFLINE_MIN_RANKS = min_ranks
 
     c = time.process_time()
     ranks, R = S.rank_compress(s.reshape(1, -1))
@@ -141,13 +154,41 @@ def main(argv=None):
             best = min(best, time.process_time() - c)
         return n / best
 
+    def offline_seconds(alphas):
+        """The cumulative estimators by divide and conquer over time (auc_offline), best of --repeat."""
+        alphas = np.asarray(alphas, dtype=np.float64)
+        best = np.inf
+        for _ in range(args.repeat):
+            out = np.zeros((alphas.size, cps.size, 5))
+            c = time.process_time()
+            KO.cumulative_offline(ranks[0], y2[0], w2[0], False, alphas, R, cps, out, KO.BLOCK)
+            best = min(best, time.process_time() - c)
+        return best, out
+
     rate_all = kernel_rate([1.0, a], [w])
     rate_win = kernel_rate([], [w])
     rate_pre = kernel_rate([1.0], [])
+    rate_cum = kernel_rate([1.0, a], [])
+    t_off, out_off = offline_seconds([1.0, a])
+    # the offline statistics equal the Fenwick kernel's (prequential exactly, fading to 1e-12)
+    st = K.new_binary_state(1, R, np.array([1.0, a]), np.zeros(0, dtype=np.int64))
+    ref = np.zeros((1, 2, cps.size, 5))
+    K.binary_auc_run(ranks, lrn[:, :0], lro[:, :0], y2, w2, np.array([1.0, a]), np.zeros(0, dtype=np.int64), False,
+                     0, n, cps, 0, *st, ref, np.zeros((1, 0, cps.size, 5)))
+    np.testing.assert_array_equal(out_off[0], ref[0, 0])
+    np.testing.assert_allclose(out_off[1], ref[0, 1], rtol=1e-12, atol=1e-12 * np.abs(ref[0, 1]).max())
+    rate_one = n / (n / rate_win + t_off)
     print(f"distinct scores R = {R:,}")
     print(f"kernel, 3 estimators in one pass : {rate_all / 1e6:8.2f} M instances/s ({n / rate_all:.2f} s; "
           f"issue 7 target >= 10 M/s)")
     print(f"kernel, window only / prequential only: {rate_win / 1e6:.2f} / {rate_pre / 1e6:.2f} M instances/s")
+    print(f"prequential + fading: Fenwick kernel {1e9 / rate_cum:.0f} ns/instance, offline (divide and conquer "
+          f"over time) {t_off / n * 1e9:.0f} ns/instance (equal: prequential exactly, fading to 1e-12)")
+    used = KO.use_offline(n, R)
+    print(f"one-pass path (auc_curves: window kernel + {'offline' if used else 'Fenwick'} cumulative, "
+          f"offline from R >= {KO.OFFLINE_MIN_RANKS:,}): "
+          f"{(rate_one if used else rate_all) / 1e6:.2f} M instances/s"
+          + ("" if used else f" (with the offline cumulative it would be {rate_one / 1e6:.2f})"))
     print(f"  rank compression (once)        : {t_rank:.2f} s;  block-local window ranks: {t_local:.2f} s")
     c = time.process_time()
     ds = S.auc_curves(y, s, windows=w, fading=a, every=1000)
@@ -195,7 +236,9 @@ def main(argv=None):
         with tempfile.TemporaryDirectory() as tmp:
             cold = first_call_seconds(tmp)
             warm = first_call_seconds(tmp)
-        print(f"first call (import + compile, cold cache): {cold:.1f} s; with a warm on-disk cache: {warm:.1f} s")
+        print(f"first call (import + compile, cold cache): {cold[0]:.1f} s; "
+              f"with a warm on-disk cache: {warm[0]:.1f} s; "
+              f"the offline path of large rank spaces on first use: +{cold[1]:.1f} s cold, +{warm[1]:.1f} s warm")
 
 
 def chunked_rate(y, s, w, a, m, chunk):

@@ -268,19 +268,34 @@ def _moa_votes(p):
 
 
 def _binary_run(ranks, R, y2, w, kinds, params, unit, positions):
-    """Run the binary kernel; returns ``(L, E, T, 5)`` = (U1, W0, W1, N0, N1) in estimator order."""
+    """Run the binary kernel; returns ``(L, E, T, 5)`` = (U1, W0, W1, N0, N1) in estimator order.
+
+    On a large rank space the cumulative estimators (prequential, fading) run offline
+    (:func:`streamtk._kernels.auc_offline.cumulative_offline`: same statistics, cache
+    resident) and the Fenwick kernel keeps the windows only.
+    """
+    import numba
+
+    from ._kernels import auc_offline as KO
+
     cum = np.flatnonzero(kinds != K.KIND_WINDOW)
     win = np.flatnonzero(kinds == K.KIND_WINDOW)
     alphas = np.where(kinds[cum] == K.KIND_FADING, params[cum], 1.0).astype(np.float64)
     # a window never holds more than n instances: cap its size (same results, bounded tree)
     wsizes = np.minimum(params[win], ranks.shape[1]).astype(np.int64)
-    lrn, lro = K.binary_local_ranks(ranks, y2, w, wsizes, R)
-    state = K.new_binary_state(ranks.shape[0], R, alphas, wsizes)
     L, T = ranks.shape[0], positions.size
+    offline = cum.size > 0 and KO.use_offline(ranks.shape[1], R, min(L, numba.get_num_threads()))
+    kalphas = alphas[:0] if offline else alphas
     out_c = np.zeros((L, cum.size, T, 5))
     out_w = np.zeros((L, win.size, T, 5))
-    K.binary_auc_run(ranks, lrn, lro, y2, w, alphas, wsizes, unit, 0, ranks.shape[1], positions, 0, *state,
-                     out_c, out_w)
+    if not offline or win.size:
+        lrn, lro = K.binary_local_ranks(ranks, y2, w, wsizes, R)
+        state = K.new_binary_state(L, 0 if offline else R, kalphas, wsizes)
+        K.binary_auc_run(ranks, lrn, lro, y2, w, kalphas, wsizes, unit, 0, ranks.shape[1], positions, 0, *state,
+                         np.zeros((L, 0, T, 5)) if offline else out_c, out_w)
+    for l in range(L if offline else 0):  # leads one after another (see use_offline)
+        KO.cumulative_offline(ranks[l], y2[min(l, y2.shape[0] - 1)], w[min(l, w.shape[0] - 1)], unit, alphas, R,
+                              positions, out_c[l], KO.BLOCK)
     out = np.empty((L, kinds.size, T, 5))
     out[:, cum] = out_c
     out[:, win] = out_w
