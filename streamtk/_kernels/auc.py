@@ -371,6 +371,21 @@ def _interleaved_walks(tree, i, positive, e0, f1, two, g0, g1):
     return p0, p1
 
 
+@numba.njit(cache=True, inline="always")
+def _fade(tree, e, a, U, W0, W1, s):
+    """One step of fading factor ``a`` for cumulative estimator ``e``: ``U1 * a**2``, ``W * a`` and the lazy
+    scale ``s / a``; the tree's column ``e`` is renormalised (``O(R)``) when the scale passes
+    ``RESCALE_TREE_AT``. Returns ``(U1, W0, W1, scale)``."""
+    s = s / a
+    if s > RESCALE_TREE_AT:
+        f = 1.0 / s
+        for i in range(tree.shape[0]):
+            tree[i, 0, e] *= f
+            tree[i, 1, e] *= f
+        s = 1.0
+    return U * (a * a), W0 * a, W1 * a, s
+
+
 @numba.njit(cache=True)
 def cumulative_add(tree, stat, inv, alphas, rank, positive, g):
     """Add one instance to every cumulative estimator (prequential: alpha = 1; fading).
@@ -385,17 +400,7 @@ def cumulative_add(tree, stat, inv, alphas, rank, positive, g):
     for e in range(Ec):
         a = alphas[e]
         if a < 1.0:
-            stat[e, 0] *= a * a
-            stat[e, 1] *= a
-            stat[e, 2] *= a
-            s = inv[e] / a
-            if s > RESCALE_TREE_AT:
-                f = 1.0 / s
-                for i in range(tree.shape[0]):
-                    tree[i, 0, e] *= f
-                    tree[i, 1, e] *= f
-                s = 1.0
-            inv[e] = s
+            stat[e, 0], stat[e, 1], stat[e, 2], inv[e] = _fade(tree, e, a, stat[e, 0], stat[e, 1], stat[e, 2], inv[e])
     for e0 in range(0, Ec, 2):
         _cumulative_walk(tree, stat, inv, e0, e0 + 1 if e0 + 1 < Ec else -1, rank + 1, positive, g)
 
@@ -543,29 +548,10 @@ def _binary_lead_small(rl, lrn, lro, yl, wl, alphas, wsizes, unit, t0, t1, cps, 
             g = 1.0 if unit else wl[t]
             pos = yl[t] == 1
             if Ec > 0:
-                for e in range(2 if two else 1):
-                    a = a0 if e == 0 else a1
-                    if a < 1.0:
-                        if e == 0:
-                            U0 *= a * a
-                            V00 *= a
-                            V01 *= a
-                            s = s0 / a
-                        else:
-                            U1 *= a * a
-                            V10 *= a
-                            V11 *= a
-                            s = s1 / a
-                        if s > RESCALE_TREE_AT:
-                            f = 1.0 / s
-                            for i in range(m):
-                                ctree[i, 0, e] *= f
-                                ctree[i, 1, e] *= f
-                            s = 1.0
-                        if e == 0:
-                            s0 = s
-                        else:
-                            s1 = s
+                if a0 < 1.0:
+                    U0, V00, V01, s0 = _fade(ctree, 0, a0, U0, V00, V01, s0)
+                if two and a1 < 1.0:
+                    U1, V10, V11, s1 = _fade(ctree, 1, a1, U1, V10, V11, s1)
                 p0, p1 = _interleaved_walks(ctree, rl[t] + 1, pos, 0, 1, two, g * s0, g * s1)
                 U0, V00, V01, M00, M01 = _pair_update(U0, V00, V01, M00, M01, pos, g, p0 / s0, 1.0)
                 if two:
