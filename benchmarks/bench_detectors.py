@@ -219,8 +219,10 @@ def main(argv=None):
     print("\ngrid of 10 settings: one pass vs 10 separate calls (CPU time, best of 3)")
     for name, (grid_kw, one, many) in grids.items():
         det = DDM(**grid_kw) if name.startswith("DDM") else PageHinkley(**grid_kw)
-        kernel = "lane kernel" if det._use_lanes else "scalar kernel"
         for tr in (False, True):
+            kernel = "lane kernel" if det._use_lanes else "scalar kernel"
+            if not (det._use_lanes or tr or name.startswith("DDM")):
+                kernel += " (settings separated by restarts on lanes)"
             t1 = best_cpu(lambda: one(tr))
             t10 = best_cpu(lambda: many(tr))
             print(f"  {name:31s} trace={tr!s:5s}: one pass {t1:7.3f} s, 10 calls {t10:7.3f} s -> x{t10 / t1:.2f}"

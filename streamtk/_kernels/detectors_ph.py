@@ -38,8 +38,12 @@ fully and no longer vectorises it.
 
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
+
+from .ph_step import ph_mean_step, ph_test_step
 
 __all__ = [
     "LANES",
@@ -53,6 +57,13 @@ __all__ = [
     "EST_LANE_STATE",
     "PH_LANE_STATE",
     "page_hinkley_lanes",
+    "SHARED_LANES",
+    "SHARED_STEPS",
+    "SHARED_ROWS",
+    "SHARED_HITS_ROW",
+    "shared_lanes_load",
+    "shared_lanes_run",
+    "shared_lanes_store",
 ]
 
 LANES = 16  # lanes per group: a multiple of the SIMD width (8 doubles with AVX-512)
@@ -183,17 +194,11 @@ def _group(xrow, h, count0, lp, lw, est, ph, lane_set, mon_lane, moa, increase, 
                 wk[_R_N * LANES + k] = nn
                 wk[_R_V * LANES + k] = v
                 # the test
-                n = wk[_R_PN * LANES + k] + 1.0
-                acc0 = wk[_R_ACC * LANES + k]
-                quot = ((v - acc0) if moa else (acc0 + v)) / n
-                acc = (acc0 + quot) if moa else (acc0 + v)
-                mean = acc if moa else quot
-                dev = (v - mean) if increase else (mean - v)
-                alpha = wk[(_R_PAR + LP_ALPHA) * LANES + k]
-                mt = alpha * wk[_R_M * LANES + k] + (dev - wk[(_R_PAR + LP_DELTA) * LANES + k])
-                mn0 = wk[_R_MIN * LANES + k]
-                mn = mt if mt <= mn0 else mn0  # kept branch-free; MOA's form ignores it
-                stat = mt if moa else mt - mn
+                n, acc, mean = ph_mean_step(wk[_R_PN * LANES + k], wk[_R_ACC * LANES + k], v, moa)
+                mt, mn, stat = ph_test_step(wk[_R_M * LANES + k], wk[_R_MIN * LANES + k],
+                                            (v - mean) if increase else (mean - v),
+                                            wk[(_R_PAR + LP_DELTA) * LANES + k], wk[(_R_PAR + LP_ALPHA) * LANES + k],
+                                            moa)  # fmt: skip
                 hit = np.int64(stat > wk[(_R_PAR + LP_LAMBDA) * LANES + k]) * np.int64(
                     n >= wk[(_R_PAR + LP_MIN_COUNT) * LANES + k]
                 )
@@ -235,3 +240,124 @@ def _group(xrow, h, count0, lp, lw, est, ph, lane_set, mon_lane, moa, increase, 
         ph[1, q] = wk[_R_ACC * LANES + k]
         ph[2, q] = wk[_R_M * LANES + k]
         ph[3, q] = wk[_R_MIN * LANES + k]
+
+
+# --------------------------------------------------------------------------------------
+# settings that test the same monitored values with states of their own
+# --------------------------------------------------------------------------------------
+# In a grid over thresholds (lambda, min_instances) the settings share one test until the
+# first of them alarms and restarts; from then on each restarted setting has a state of its
+# own, on the same monitored values. The scalar kernel runs such settings one after another,
+# at the scalar division's throughput per step and setting (about 2 ns); here up to
+# SHARED_LANES of them are lanes of one SIMD loop. Each pass of the lane loop takes every
+# lane SHARED_STEPS steps forward with its state in registers (a state stored and reloaded
+# at every step puts the store-to-load latency on each step's chain: 12 instead of 4-6 ns
+# per step of 8 lanes). A lane that alarms within a pass stays where it was and the
+# caller's scalar kernel runs that pass for it (with its restart); so do blocks with a
+# non-finite input and a block's last steps.
+SHARED_LANES = 8  # one AVX-512 vector of doubles
+SHARED_STEPS = 8  # steps per lane and pass (measured: 4 -> 5.0, 8 -> 4.1, 16 -> 4.9 ns per step of 8 lanes)
+
+# rows of the shared-input work array (each SHARED_LANES wide)
+_S_N = 0
+_S_ACC = 1
+_S_M = 2
+_S_MIN = 3
+_S_DELTA = 4
+_S_ALPHA = 5
+_S_LAMBDA = 6
+_S_MIN_COUNT = 7
+_S_HITS = 8  # alarms of each lane in the last pass
+SHARED_ROWS = 9
+SHARED_HITS_ROW = _S_HITS
+
+
+@numba.njit(cache=True, error_model="numpy")
+def shared_lanes_load(wk, ph_state, r, qs, k0, nq, side, delta, lam, alpha, min_count):
+    """Settings ``qs[k0:k0 + nq]`` (``nq <= SHARED_LANES``) of row ``r`` into the lanes of ``wk``:
+    their count, sum and one side's (``side`` 0 increase, 1 decrease) cumulative sum and
+    minimum from ``ph_state`` (L, P, 6), and their parameters. Unused lanes never alarm."""
+    W = SHARED_LANES
+    for k in range(W):
+        if k < nq:
+            q = qs[k0 + k]
+            wk[_S_N * W + k] = ph_state[r, q, 0]
+            wk[_S_ACC * W + k] = ph_state[r, q, 1]
+            wk[_S_M * W + k] = ph_state[r, q, 2 + 2 * side]
+            wk[_S_MIN * W + k] = ph_state[r, q, 3 + 2 * side]
+            wk[_S_DELTA * W + k] = delta[q]
+            wk[_S_ALPHA * W + k] = alpha[q]
+            wk[_S_LAMBDA * W + k] = lam[q]
+            wk[_S_MIN_COUNT * W + k] = min_count[q]
+        else:
+            wk[_S_N * W + k] = 0.0
+            wk[_S_ACC * W + k] = 0.0
+            wk[_S_M * W + k] = 0.0
+            wk[_S_MIN * W + k] = np.inf
+            wk[_S_DELTA * W + k] = 0.0
+            wk[_S_ALPHA * W + k] = 1.0
+            wk[_S_LAMBDA * W + k] = np.inf
+            wk[_S_MIN_COUNT * W + k] = np.inf
+
+
+@numba.njit(cache=True, error_model="numpy")
+def shared_lanes_store(wk, ph_state, r, qs, k0, nq, side):
+    """The lanes' states back into ``ph_state`` (the inverse of :func:`shared_lanes_load`)."""
+    W = SHARED_LANES
+    for k in range(nq):
+        q = qs[k0 + k]
+        ph_state[r, q, 0] = wk[_S_N * W + k]
+        ph_state[r, q, 1] = wk[_S_ACC * W + k]
+        ph_state[r, q, 2 + 2 * side] = wk[_S_M * W + k]
+        ph_state[r, q, 3 + 2 * side] = wk[_S_MIN * W + k]
+
+
+@numba.njit(cache=True, error_model="numpy")
+def shared_lanes_run(v, c, nb, nl, wk, moa, increase):
+    """Run the lanes of ``wk`` over ``v[c:nb]`` (all finite) in passes of ``SHARED_STEPS`` steps.
+
+    Stops after the first pass in which some lane alarms: the lanes that did not
+    alarm have taken the pass, those that did are left at its start (row
+    ``_S_HITS`` counts their alarms) for the caller's scalar kernel to run it.
+    Returns that pass's first position, or the first position of the last
+    ``< SHARED_STEPS`` steps if no lane alarms (``nb`` if none are left).
+    ``nl`` is ``SHARED_LANES`` passed at run time (a compile-time trip count makes
+    LLVM unroll the lane loop instead of vectorising it). No per-step output:
+    storing each step's statistic from the lane loop stops LLVM from vectorising
+    it (measured 15 instead of 4.8 ns per step of 8 lanes), so a traced grid keeps
+    the scalar kernel.
+    """
+    W = SHARED_LANES
+    S = SHARED_STEPS
+    while c + S <= nb:
+        hits = 0
+        for k in range(nl):
+            n0 = wk[_S_N * W + k]
+            acc0 = wk[_S_ACC * W + k]
+            m0 = wk[_S_M * W + k]
+            mn0 = wk[_S_MIN * W + k]
+            delta = wk[_S_DELTA * W + k]
+            alpha = wk[_S_ALPHA * W + k]
+            lam = wk[_S_LAMBDA * W + k]
+            min_count = wk[_S_MIN_COUNT * W + k]
+            n = n0
+            acc = acc0
+            m = m0
+            mn = mn0
+            h = 0
+            for u in range(S):
+                x = v[c + u]
+                n, acc, mean = ph_mean_step(n, acc, x, moa)
+                m, mn, stat = ph_test_step(m, mn, (x - mean) if increase else (mean - x), delta, alpha, moa)
+                h += np.int64(stat > lam) * np.int64(n >= min_count)
+            took = h == 0  # selects, not a branch: the loop stays vectorised
+            wk[_S_N * W + k] = n if took else n0
+            wk[_S_ACC * W + k] = acc if took else acc0
+            wk[_S_M * W + k] = m if took else m0
+            wk[_S_MIN * W + k] = mn if took else mn0
+            wk[_S_HITS * W + k] = h
+            hits += h
+        if hits:
+            return c
+        c += S
+    return c

@@ -390,7 +390,10 @@ def page_hinkley(x, *, variant="gama2013", delta=None, lambda_=None, alpha=None,
     and settings that differ only in ``lambda_`` / ``min_instances`` share one
     test until a restart after an alarm separates them (with ``reset=False``
     they share it throughout), so a threshold sweep costs little more than one
-    test. A grid of many distinct tests on the raw input or on cumulative,
+    test. Once separated, such settings run side by side on SIMD lanes (8 per
+    vector, when at least 3 have their own states and no per-step trace is
+    written; :func:`streamtk._kernels.detectors_ph.shared_lanes_run`), at about
+    a quarter of their cost one by one. A grid of many distinct tests on the raw input or on cumulative,
     windowed or faded estimates (e.g. Gama et al. Table 2: 5 windows and 5
     fading factors) runs instead on a kernel that steps 16 tests side by side
     with SIMD instructions (:mod:`streamtk._kernels.detectors_ph`; chosen by a
