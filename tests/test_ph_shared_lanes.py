@@ -1,4 +1,7 @@
-"""Page-Hinkley settings with states of their own on one monitored series, run as SIMD lanes.
+"""Page-Hinkley SIMD lanes without a per-step trace: bit for bit the scalar kernel's results.
+
+Settings with states of their own on one monitored series run as SIMD lanes; so do the
+many-estimates lane kernel's passes (Gama's form on an increase, Table 2's setting).
 
 In a threshold grid the settings share one test until a restart separates them; the
 separated settings then run on :func:`streamtk._kernels.detectors_ph.shared_lanes_run`
@@ -7,6 +10,9 @@ bit for bit: kernel against kernel on random states, and grids against one-setti
 """
 
 from __future__ import annotations
+
+import contextlib
+import sys
 
 import numpy as np
 import pytest
@@ -64,7 +70,7 @@ def test_lane_block_equals_scalar_settings_one_by_one(seed, nq, nb, moa, directi
 
 
 def test_lane_run_stops_at_the_pass_of_an_alarm_and_leaves_that_lane_behind():
-    W, S = KL.SHARED_LANES, KL.SHARED_STEPS
+    W, S = KL.SHARED_LANES, KL.PASS_STEPS
     P = 3
     st_ = np.zeros((1, P, K.PH_STATE_SIZE))
     for q in range(P):
@@ -147,3 +153,59 @@ def test_chunked_threshold_sweep_without_trace_equals_one_pass(cuts):
     chunked = det.result()
     for name in one.data_vars:
         np.testing.assert_array_equal(chunked[name].values, one[name].values)
+
+
+# ----------------------------------------------------------------------------- the many-estimates lane kernel's passes
+@contextlib.contextmanager
+def _lane_kernel():
+    """Grids built inside run on the many-estimates lane kernel whenever it applies."""
+    mod = sys.modules["streamtk.drift.page_hinkley"]
+    old = mod._NS_PER_LANE_GROUP
+    mod._NS_PER_LANE_GROUP = 0.0
+    try:
+        yield
+    finally:
+        mod._NS_PER_LANE_GROUP = old
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), reset=st.booleans(), lam=st.sampled_from([0.5, 2.0, 6.0]),
+       min_instances=st.sampled_from([1, 25]), n=st.integers(40, 1500))  # fmt: skip
+def test_table2_grid_in_passes_equals_per_step_and_one_setting_calls(seed, reset, lam, min_instances, n):
+    # Gama's form on an increase without a trace runs in passes of PASS_STEPS steps; a pass in which a lane
+    # alarms is redone step by step for that lane. Detections must be those of the traced grid (per-step
+    # loop) and of one-setting calls (scalar kernel), alarms inside passes included.
+    rng = np.random.default_rng(seed)
+    p = np.resize(np.r_[np.full(150, 0.1), np.full(100, 0.5)], n)
+    x = (rng.random((2, n)) < p).astype(float)
+    kw = dict(windows=[1, 9, 120], fading=[0.9, 0.99], prequential=True, delta=[0.0, 0.01], lambda_=lam,
+              reset=reset, min_instances=min_instances)  # fmt: skip
+    with _lane_kernel():
+        assert PageHinkley(**kw)._use_lanes
+        fast = page_hinkley(x, trace=False, **kw)
+        traced = page_hinkley(x, trace=True, **kw)
+    for name in ("n_detections", "detection_index"):
+        np.testing.assert_array_equal(fast[name].values, traced[name].values)
+    for est in fast["estimator"].values:
+        kind, param = str(est).split("=") if "=" in str(est) else (str(est), None)
+        one_kw = {"windows": int(param)} if kind == "window" else {"fading": float(param)} if kind == "fading" else (
+            {"prequential": True})
+        for d in (0.0, 0.01):
+            one = page_hinkley(x, trace=False, delta=d, lambda_=lam, reset=reset, min_instances=min_instances,
+                               **one_kw)  # fmt: skip
+            assert _detections(fast.sel(estimator=est, delta=d)) == _detections(one)
+
+
+def test_table2_grid_alarms_inside_passes():
+    # many alarms, most of them inside a pass of the lanes (not at a block's last steps)
+    rng = np.random.default_rng(5)
+    x = (rng.random((2, 3000)) < np.resize(np.r_[np.full(150, 0.05), np.full(100, 0.6)], 3000)).astype(float)
+    kw = dict(windows=[5, 50], fading=[0.9, 0.97], delta=[0.0, 0.02], lambda_=1.0)
+    with _lane_kernel():
+        fast = page_hinkley(x, trace=False, **kw)
+        traced = page_hinkley(x, trace=True, **kw)
+    idx = fast["detection_index"].values
+    inside = idx[idx >= 0] % KL._BLOCK < KL._BLOCK - KL.PASS_STEPS
+    assert inside.sum() > 50
+    for name in ("n_detections", "detection_index"):
+        np.testing.assert_array_equal(fast[name].values, traced[name].values)

@@ -21,7 +21,7 @@ import numba
 import numpy as np
 
 from .detectors_ph import (
-    SHARED_HITS_ROW, SHARED_LANES, SHARED_ROWS, SHARED_STEPS, shared_lanes_load, shared_lanes_run, shared_lanes_store,
+    SHARED_HITS_ROW, SHARED_LANES, SHARED_ROWS, PASS_STEPS, shared_lanes_load, shared_lanes_run, shared_lanes_store,
 )
 from .scalar_estimators import (
     cumulative_mean_step,
@@ -258,8 +258,8 @@ def _ph_shared_lanes(r, qs, k0, nq, v_row, nb, j0, count0, delta, lam, alpha, mi
         c = shared_lanes_run(v_row, c, nb, nl, wk, moa, direction == 0)
         if c >= nb:
             break
-        last = c + SHARED_STEPS > nb  # the block's last steps: every lane, on the scalar kernel
-        ce = nb if last else c + SHARED_STEPS
+        last = c + PASS_STEPS > nb  # the block's last steps: every lane, on the scalar kernel
+        ce = nb if last else c + PASS_STEPS
         shared_lanes_store(wk, ph_state, r, qs, k0, nq, side)
         for k in range(nq):
             if last or wk[SHARED_HITS_ROW * SHARED_LANES + k] != 0.0:

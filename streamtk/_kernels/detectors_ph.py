@@ -34,6 +34,14 @@ a row of the work array (no gathers in the lane loop); an alarm only raises a
 counter, handled lane by lane outside the vector loop. The lane count is passed
 to the group loop at run time: with a compile-time 16, LLVM unrolls the loop
 fully and no longer vectorises it.
+
+Passes: reading and writing the lane states in the work array at every step puts
+the store-to-load latency on each step's chain. For Gama's form on an increase
+without a per-step trace (the setting of Gama et al. Table 2), the lane loop
+instead takes every lane :data:`PASS_STEPS` steps forward with its state in
+registers (:func:`_lanes_pass`); a lane that alarms within the pass stays at its
+start and takes those steps one by one with its restart (:func:`_lane_steps`).
+Measured on Table 2's grid at 10^7 inputs: 25 -> 20 ns per step of 16 lanes.
 """
 
 from __future__ import annotations
@@ -58,7 +66,7 @@ __all__ = [
     "PH_LANE_STATE",
     "page_hinkley_lanes",
     "SHARED_LANES",
-    "SHARED_STEPS",
+    "PASS_STEPS",
     "SHARED_ROWS",
     "SHARED_HITS_ROW",
     "shared_lanes_load",
@@ -68,6 +76,9 @@ __all__ = [
 
 LANES = 16  # lanes per group: a multiple of the SIMD width (8 doubles with AVX-512)
 _BLOCK = 32  # steps whose leaving inputs are staged at once
+# Steps per lane and pass of a lane loop that keeps the lanes' states in registers (measured on the
+# shared-input lanes: 4 -> 5.0, 8 -> 4.1, 16 -> 4.9 ns per step of 8 lanes). A divisor of _BLOCK.
+PASS_STEPS = 8
 
 # rows of the per-lane parameter table (float64, shape (N_LANE_PARAMS, n_lanes))
 LP_A = 0  # fading of the mean's sum: 1 window / cumulative, < 1 fading factor, 0 raw input
@@ -147,6 +158,11 @@ def _group(xrow, h, count0, lp, lw, est, ph, lane_set, mon_lane, moa, increase, 
     at run time so that LLVM vectorises the lane loop instead of unrolling it)."""
     cap = det_idx.shape[2]
     n_mon = mon_lane.shape[0] if trace and mon_out.shape[0] > 0 else 0
+    # Gama's form on an increase without a per-step trace (Table 2's setting) runs in passes of
+    # PASS_STEPS steps, written for that form only: with the form and the side as run-time flags the
+    # pass loop is two times slower (31 instead of 16 ns per step of 16 lanes), and compiling it for
+    # each combination costs seconds. Other settings take the per-step loop.
+    passes = not trace and not moa and increase
     for k in range(nl):
         q = q0 + k
         wk[_R_S * LANES + k] = est[0, q]
@@ -176,7 +192,17 @@ def _group(xrow, h, count0, lp, lw, est, ph, lane_set, mon_lane, moa, increase, 
                 for jj in range(nb):
                     a = count0 + j0 + jj  # inputs before this one
                     lag[jj, k] = xrow[h + j0 + jj - w] if a >= w else 0.0
-        for jj in range(nb):
+        j_step = 0
+        while passes and j_step + PASS_STEPS <= nb:
+            # PASS_STEPS steps of every lane with the states in registers (no per-step output)
+            if _lanes_pass(wk, xrow, h + j0 + j_step, lag, j_step, nl):
+                # a lane that alarmed stayed at the pass's start: its steps one by one, with the restart
+                for k in range(nl):
+                    if wk[_R_HIT * LANES + k] != 0.0:
+                        _lane_steps(wk, k, xrow, h + j0 + j_step, lag, j_step, moa, increase, reset, det_idx,
+                                    det_n, r, lane_set[q0 + k], count0 + j0 + j_step)  # fmt: skip
+            j_step += PASS_STEPS
+        for jj in range(j_step, nb):
             xt = xrow[h + j0 + jj]
             for k in range(nl):
                 # this step's leaving inputs into a fixed row: in the lane loop every access is at a
@@ -185,11 +211,8 @@ def _group(xrow, h, count0, lp, lw, est, ph, lane_set, mon_lane, moa, increase, 
             hits = 0
             for k in range(nl):
                 # the monitored mean
-                a = wk[(_R_PAR + LP_A) * LANES + k]
-                s = (xt + a * wk[_R_S * LANES + k]) - wk[_R_LAG * LANES + k]
-                nn = 1.0 + a * wk[_R_N * LANES + k]
-                w = wk[(_R_PAR + LP_W) * LANES + k]
-                v = s / (nn if nn < w else w)
+                s, nn, v = _lane_mean(wk[_R_S * LANES + k], wk[_R_N * LANES + k], xt, wk[_R_LAG * LANES + k],
+                                      wk[(_R_PAR + LP_A) * LANES + k], wk[(_R_PAR + LP_W) * LANES + k])  # fmt: skip
                 wk[_R_S * LANES + k] = s
                 wk[_R_N * LANES + k] = nn
                 wk[_R_V * LANES + k] = v
@@ -242,6 +265,101 @@ def _group(xrow, h, count0, lp, lw, est, ph, lane_set, mon_lane, moa, increase, 
         ph[3, q] = wk[_R_MIN * LANES + k]
 
 
+@numba.njit(cache=True, inline="always", error_model="numpy")
+def _lane_mean(s, nn, x, lag, a, w):
+    """The monitored mean of a lane after input ``x`` (leaving input ``lag``): returns ``(S, N, mean)``
+    with ``S = (x + a S) - lag``, ``N = 1 + a N``, ``mean = S / min(N, w)`` (module docstring)."""
+    s = (x + a * s) - lag
+    nn = 1.0 + a * nn
+    return s, nn, s / (nn if nn < w else w)
+
+
+@numba.njit(cache=True, error_model="numpy")
+def _lanes_pass(wk, xrow, x0, lag, j, nl):
+    """Every lane ``PASS_STEPS`` steps forward from input ``xrow[x0]`` (leaving inputs
+    ``lag[j:j + PASS_STEPS]``) with its state in registers, Gama's form on an increase;
+    returns the number of alarms.
+
+    A lane that alarms within the pass keeps its state from before the pass (row ``_R_HIT``
+    counts its alarms) for :func:`_lane_steps` to take those steps one by one with the restart.
+    Stepping through the state in ``wk`` at every step, as the per-step loop does, puts the
+    store-to-load latency on each step's chain; here it is paid once per pass. (The leaving
+    inputs are read from ``lag``, not from rows of ``wk``: with those, LLVM does not vectorise.)
+    """
+    hits = 0
+    for k in range(nl):
+        s0 = wk[_R_S * LANES + k]
+        nn0 = wk[_R_N * LANES + k]
+        n0 = wk[_R_PN * LANES + k]
+        acc0 = wk[_R_ACC * LANES + k]
+        m0 = wk[_R_M * LANES + k]
+        mn0 = wk[_R_MIN * LANES + k]
+        a = wk[(_R_PAR + LP_A) * LANES + k]
+        w = wk[(_R_PAR + LP_W) * LANES + k]
+        delta = wk[(_R_PAR + LP_DELTA) * LANES + k]
+        alpha = wk[(_R_PAR + LP_ALPHA) * LANES + k]
+        lam = wk[(_R_PAR + LP_LAMBDA) * LANES + k]
+        min_count = wk[(_R_PAR + LP_MIN_COUNT) * LANES + k]
+        s = s0
+        nn = nn0
+        n = n0
+        acc = acc0
+        m = m0
+        mn = mn0
+        h = 0
+        for u in range(PASS_STEPS):
+            s, nn, v = _lane_mean(s, nn, xrow[x0 + u], lag[j + u, k], a, w)
+            n, acc, mean = ph_mean_step(n, acc, v, False)
+            m, mn, stat = ph_test_step(m, mn, v - mean, delta, alpha, False)
+            h += np.int64(stat > lam) * np.int64(n >= min_count)
+        took = h == 0  # selects, not a branch: the loop stays vectorised
+        wk[_R_S * LANES + k] = s if took else s0
+        wk[_R_N * LANES + k] = nn if took else nn0
+        wk[_R_PN * LANES + k] = n if took else n0
+        wk[_R_ACC * LANES + k] = acc if took else acc0
+        wk[_R_M * LANES + k] = m if took else m0
+        wk[_R_MIN * LANES + k] = mn if took else mn0
+        wk[_R_HIT * LANES + k] = h
+        hits += h
+    return hits
+
+
+@numba.njit(cache=True, error_model="numpy")
+def _lane_steps(wk, k, xrow, x0, lag, j, moa, increase, reset, det_idx, det_n, r, p, i0):
+    """Lane ``k`` (output setting ``p``) ``PASS_STEPS`` steps forward one by one from input
+    ``xrow[x0]`` (absolute index ``i0``), recording its alarms and restarting its test after each
+    if ``reset``: the per-step loop's operations, for a pass :func:`_lanes_pass` handed back."""
+    cap = det_idx.shape[2]
+    s = wk[_R_S * LANES + k]
+    nn = wk[_R_N * LANES + k]
+    n = wk[_R_PN * LANES + k]
+    acc = wk[_R_ACC * LANES + k]
+    m = wk[_R_M * LANES + k]
+    mn = wk[_R_MIN * LANES + k]
+    for u in range(PASS_STEPS):
+        s, nn, v = _lane_mean(s, nn, xrow[x0 + u], lag[j + u, k],
+                              wk[(_R_PAR + LP_A) * LANES + k], wk[(_R_PAR + LP_W) * LANES + k])  # fmt: skip
+        n, acc, mean = ph_mean_step(n, acc, v, moa)
+        m, mn, stat = ph_test_step(m, mn, (v - mean) if increase else (mean - v), wk[(_R_PAR + LP_DELTA) * LANES + k],
+                                   wk[(_R_PAR + LP_ALPHA) * LANES + k], moa)  # fmt: skip
+        if stat > wk[(_R_PAR + LP_LAMBDA) * LANES + k] and n >= wk[(_R_PAR + LP_MIN_COUNT) * LANES + k]:
+            c = det_n[r, p]
+            if c < cap:
+                det_idx[r, p, c] = i0 + u
+            det_n[r, p] = c + 1
+            if reset:
+                n = 0.0
+                acc = 0.0
+                m = 0.0
+                mn = np.inf
+    wk[_R_S * LANES + k] = s
+    wk[_R_N * LANES + k] = nn
+    wk[_R_PN * LANES + k] = n
+    wk[_R_ACC * LANES + k] = acc
+    wk[_R_M * LANES + k] = m
+    wk[_R_MIN * LANES + k] = mn
+
+
 # --------------------------------------------------------------------------------------
 # settings that test the same monitored values with states of their own
 # --------------------------------------------------------------------------------------
@@ -250,13 +368,12 @@ def _group(xrow, h, count0, lp, lw, est, ph, lane_set, mon_lane, moa, increase, 
 # own, on the same monitored values. The scalar kernel runs such settings one after another,
 # at the scalar division's throughput per step and setting (about 2 ns); here up to
 # SHARED_LANES of them are lanes of one SIMD loop. Each pass of the lane loop takes every
-# lane SHARED_STEPS steps forward with its state in registers (a state stored and reloaded
+# lane PASS_STEPS steps forward with its state in registers (a state stored and reloaded
 # at every step puts the store-to-load latency on each step's chain: 12 instead of 4-6 ns
 # per step of 8 lanes). A lane that alarms within a pass stays where it was and the
 # caller's scalar kernel runs that pass for it (with its restart); so do blocks with a
 # non-finite input and a block's last steps.
 SHARED_LANES = 8  # one AVX-512 vector of doubles
-SHARED_STEPS = 8  # steps per lane and pass (measured: 4 -> 5.0, 8 -> 4.1, 16 -> 4.9 ns per step of 8 lanes)
 
 # rows of the shared-input work array (each SHARED_LANES wide)
 _S_N = 0
@@ -314,13 +431,13 @@ def shared_lanes_store(wk, ph_state, r, qs, k0, nq, side):
 
 @numba.njit(cache=True, error_model="numpy")
 def shared_lanes_run(v, c, nb, nl, wk, moa, increase):
-    """Run the lanes of ``wk`` over ``v[c:nb]`` (all finite) in passes of ``SHARED_STEPS`` steps.
+    """Run the lanes of ``wk`` over ``v[c:nb]`` (all finite) in passes of ``PASS_STEPS`` steps.
 
     Stops after the first pass in which some lane alarms: the lanes that did not
     alarm have taken the pass, those that did are left at its start (row
     ``_S_HITS`` counts their alarms) for the caller's scalar kernel to run it.
     Returns that pass's first position, or the first position of the last
-    ``< SHARED_STEPS`` steps if no lane alarms (``nb`` if none are left).
+    ``< PASS_STEPS`` steps if no lane alarms (``nb`` if none are left).
     ``nl`` is ``SHARED_LANES`` passed at run time (a compile-time trip count makes
     LLVM unroll the lane loop instead of vectorising it). No per-step output:
     storing each step's statistic from the lane loop stops LLVM from vectorising
@@ -328,7 +445,7 @@ def shared_lanes_run(v, c, nb, nl, wk, moa, increase):
     the scalar kernel.
     """
     W = SHARED_LANES
-    S = SHARED_STEPS
+    S = PASS_STEPS
     while c + S <= nb:
         hits = 0
         for k in range(nl):
