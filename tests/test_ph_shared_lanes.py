@@ -11,9 +11,6 @@ bit for bit: kernel against kernel on random states, and grids against one-setti
 
 from __future__ import annotations
 
-import contextlib
-import sys
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -22,6 +19,8 @@ from hypothesis import strategies as st
 from streamtk._kernels import detectors as K
 from streamtk._kernels import detectors_ph as KL
 from streamtk.drift.page_hinkley import PageHinkley, page_hinkley
+
+from .test_page_hinkley import _single_estimator_kwargs, lane_kernel
 
 
 def _random_states(rng, P):
@@ -156,18 +155,6 @@ def test_chunked_threshold_sweep_without_trace_equals_one_pass(cuts):
 
 
 # ----------------------------------------------------------------------------- the many-estimates lane kernel's passes
-@contextlib.contextmanager
-def _lane_kernel():
-    """Grids built inside run on the many-estimates lane kernel whenever it applies."""
-    mod = sys.modules["streamtk.drift.page_hinkley"]
-    old = mod._NS_PER_LANE_GROUP
-    mod._NS_PER_LANE_GROUP = 0.0
-    try:
-        yield
-    finally:
-        mod._NS_PER_LANE_GROUP = old
-
-
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10**6), reset=st.booleans(), lam=st.sampled_from([0.5, 2.0, 6.0]),
        min_instances=st.sampled_from([1, 25]), n=st.integers(40, 1500))  # fmt: skip
@@ -180,16 +167,14 @@ def test_table2_grid_in_passes_equals_per_step_and_one_setting_calls(seed, reset
     x = (rng.random((2, n)) < p).astype(float)
     kw = dict(windows=[1, 9, 120], fading=[0.9, 0.99], prequential=True, delta=[0.0, 0.01], lambda_=lam,
               reset=reset, min_instances=min_instances)  # fmt: skip
-    with _lane_kernel():
+    with lane_kernel():
         assert PageHinkley(**kw)._use_lanes
         fast = page_hinkley(x, trace=False, **kw)
         traced = page_hinkley(x, trace=True, **kw)
     for name in ("n_detections", "detection_index"):
         np.testing.assert_array_equal(fast[name].values, traced[name].values)
     for est in fast["estimator"].values:
-        kind, param = str(est).split("=") if "=" in str(est) else (str(est), None)
-        one_kw = {"windows": int(param)} if kind == "window" else {"fading": float(param)} if kind == "fading" else (
-            {"prequential": True})
+        one_kw = _single_estimator_kwargs(fast.sel(estimator=est))
         for d in (0.0, 0.01):
             one = page_hinkley(x, trace=False, delta=d, lambda_=lam, reset=reset, min_instances=min_instances,
                                **one_kw)  # fmt: skip
@@ -201,7 +186,7 @@ def test_table2_grid_alarms_inside_passes():
     rng = np.random.default_rng(5)
     x = (rng.random((2, 3000)) < np.resize(np.r_[np.full(150, 0.05), np.full(100, 0.6)], 3000)).astype(float)
     kw = dict(windows=[5, 50], fading=[0.9, 0.97], delta=[0.0, 0.02], lambda_=1.0)
-    with _lane_kernel():
+    with lane_kernel():
         fast = page_hinkley(x, trace=False, **kw)
         traced = page_hinkley(x, trace=True, **kw)
     idx = fast["detection_index"].values
