@@ -194,3 +194,14 @@ def test_table2_grid_alarms_inside_passes():
     assert inside.sum() > 50
     for name in ("n_detections", "detection_index"):
         np.testing.assert_array_equal(fast[name].values, traced[name].values)
+
+
+def test_the_grid_kernel_with_shared_lanes_is_taken_only_where_it_can_run():
+    # the kernel compiled with the lanes code is used only when a group can separate into enough lanes
+    sweep = dict(lambda_=[1.0, 2.0, 3.0], fading=0.99)
+    assert PageHinkley(trace=False, **sweep)._grid_kernel is K.page_hinkley_grid_shared_lanes
+    assert PageHinkley(trace=True, **sweep)._grid_kernel is K.page_hinkley_grid
+    assert PageHinkley(trace=False, reset=False, **sweep)._grid_kernel is K.page_hinkley_grid
+    assert PageHinkley(trace=False, direction="both", **sweep)._grid_kernel is K.page_hinkley_grid
+    assert PageHinkley(trace=False, lambda_=[1.0, 2.0], fading=0.99)._grid_kernel is K.page_hinkley_grid
+    assert PageHinkley(trace=False)._grid_kernel is K.page_hinkley_grid

@@ -46,6 +46,7 @@ __all__ = [
     "ph_step",
     "ph_step_scalar",
     "page_hinkley_grid",
+    "page_hinkley_grid_shared_lanes",
     "ddm_reset",
     "ddm_step",
     "ddm_step_scalar",
@@ -274,170 +275,186 @@ def _ph_shared_lanes(r, qs, k0, nq, v_row, nb, j0, count0, delta, lam, alpha, mi
                         reset, ph_state, trace, stat_out, det_out, det_idx, det_n)  # fmt: skip
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
-def page_hinkley_grid(
-    xx, h, count0,
-    ekind, ewin1, ewin2, ealpha1, ealpha2, est_state,
-    sest, delta, lam, alpha, min_count, moa, direction, reset,
-    gstart, gmembers, ph_state, in_sync,
-    trace, mon_out, stat_out, det_out, det_idx, det_n,
-):  # fmt: skip
-    """Run ``P`` Page-Hinkley settings over ``E`` monitored quantities of every row.
+def _page_hinkley_grid_kernel(shared_lanes):
+    """The grid kernel, compiled with or without the SIMD lanes for separated settings.
 
-    Parameters
-    ----------
-    xx : (L, h + m) float64
-        The carried tail (``h`` inputs of the previous chunk) followed by the ``m``
-        inputs of this chunk.
-    count0 : int
-        Absolute index of the chunk's first input.
-    ekind, ewin1, ewin2, ealpha1, ealpha2 : (E,)
-        Monitored quantities: code, long/short windows, long/short fading factors.
-    est_state : (L, E, 4) float64, updated in place.
-    sest : (P,) int64
-        Which monitored quantity each setting tests.
-    delta, lam, alpha : (P,) float64; min_count : (P,) int64
-        A detection needs statistic ``> lam`` and at least ``min_count`` inputs since
-        the (re)start.
-    moa, reset : bool; direction : int
-        Shared by all settings (MOA's released form: incremental mean and
-        statistic ``m`` without a minimum, see :func:`ph_step_scalar`; restart
-        after an alarm; 0 increase, 1 decrease, 2 both).
-    gstart, gmembers : (G + 1,), (P,) int64
-        Groups of settings with the same test state (same ``sest``, ``delta``,
-        ``alpha``; they differ only in ``lam`` / ``min_count``): members of
-        group ``g`` are ``gmembers[gstart[g]:gstart[g + 1]]``.
-    ph_state : (L, P, 6) float64; in_sync : (L, P) bool
-        Per-setting state, updated in place. A setting *in sync* has exactly the
-        state of its group's shared test (no restart yet), which is computed once
-        for all of them; a restart after an alarm gives it its own state.
-    trace : bool
-        Write per-step ``stat_out`` (L, P, m) and ``det_out`` (L, P, m), and
-        ``mon_out`` (L, E, m) unless it is empty (the raw input needs no copy);
-        otherwise those may be empty.
-    det_idx : (L, P, cap) int64; det_n : (L, P) int64, zero on entry.
-
-    The stream is processed in blocks of ``_BLOCK`` steps: every monitored
-    quantity is computed for the block once, then each group's shared test and
-    each diverged setting run over the block with their state in registers. A
-    step whose monitored value is not finite (an undefined ratio ``0 / 0``)
-    leaves the test's state unchanged, reports ``NaN`` and cannot alarm.
+    ``shared_lanes`` is a closure constant, so the kernel built with ``False`` does not
+    compile the lane code (about 2 s of a cold compile); the numpy layer takes that one
+    unless the grid can have at least ``MIN_SHARED_LANES`` separated settings (a group of
+    as many thresholds, restarts, no per-step trace, one side).
     """
-    n_rows = xx.shape[0]
-    m = xx.shape[1] - h
-    n_est = ekind.shape[0]
-    n_set = sest.shape[0]
-    n_grp = gstart.shape[0] - 1
-    cap = det_idx.shape[2]
-    for r in range(n_rows):
-        xrow = xx[r]
-        vals = np.empty((n_est, _BLOCK))
-        start = np.zeros(n_set, np.int64)
-        qs = np.empty(n_set, np.int64)
-        wk = np.zeros(SHARED_ROWS * SHARED_LANES)
-        nl = wk.shape[0] // SHARED_ROWS  # SHARED_LANES, not a compile-time constant
-        for j0 in range(0, m, _BLOCK):
-            nb = min(_BLOCK, m - j0)
-            for e in range(n_est):
-                _estimate_block(ekind[e], est_state[r, e], xrow, h, count0, j0, nb,
-                                ewin1[e], ewin2[e], ealpha1[e], ealpha2[e], vals[e])  # fmt: skip
-                if trace and mon_out.shape[0] > 0:
-                    for jj in range(nb):
-                        mon_out[r, e, j0 + jj] = vals[e, jj]
-            for g in range(n_grp):
-                g0 = gstart[g]
-                g1 = gstart[g + 1]
-                lead = -1
-                for k in range(g0, g1):
-                    if in_sync[r, gmembers[k]]:
-                        lead = gmembers[k]
-                        break
-                if lead >= 0:
-                    v_row = vals[sest[lead]]
-                    s0 = ph_state[r, lead, 0]
-                    s1 = ph_state[r, lead, 1]
-                    s2 = ph_state[r, lead, 2]
-                    s3 = ph_state[r, lead, 3]
-                    s4 = ph_state[r, lead, 4]
-                    s5 = ph_state[r, lead, 5]
-                    d = delta[lead]
-                    al = alpha[lead]
-                    lam_min = np.inf  # the smallest threshold among the settings in sync
+
+    @numba.njit(cache=True, nogil=True, error_model="numpy")
+    def page_hinkley_grid(
+        xx, h, count0,
+        ekind, ewin1, ewin2, ealpha1, ealpha2, est_state,
+        sest, delta, lam, alpha, min_count, moa, direction, reset,
+        gstart, gmembers, ph_state, in_sync,
+        trace, mon_out, stat_out, det_out, det_idx, det_n,
+    ):  # fmt: skip
+        """Run ``P`` Page-Hinkley settings over ``E`` monitored quantities of every row.
+
+        Parameters
+        ----------
+        xx : (L, h + m) float64
+            The carried tail (``h`` inputs of the previous chunk) followed by the ``m``
+            inputs of this chunk.
+        count0 : int
+            Absolute index of the chunk's first input.
+        ekind, ewin1, ewin2, ealpha1, ealpha2 : (E,)
+            Monitored quantities: code, long/short windows, long/short fading factors.
+        est_state : (L, E, 4) float64, updated in place.
+        sest : (P,) int64
+            Which monitored quantity each setting tests.
+        delta, lam, alpha : (P,) float64; min_count : (P,) int64
+            A detection needs statistic ``> lam`` and at least ``min_count`` inputs since
+            the (re)start.
+        moa, reset : bool; direction : int
+            Shared by all settings (MOA's released form: incremental mean and
+            statistic ``m`` without a minimum, see :func:`ph_step_scalar`; restart
+            after an alarm; 0 increase, 1 decrease, 2 both).
+        gstart, gmembers : (G + 1,), (P,) int64
+            Groups of settings with the same test state (same ``sest``, ``delta``,
+            ``alpha``; they differ only in ``lam`` / ``min_count``): members of
+            group ``g`` are ``gmembers[gstart[g]:gstart[g + 1]]``.
+        ph_state : (L, P, 6) float64; in_sync : (L, P) bool
+            Per-setting state, updated in place. A setting *in sync* has exactly the
+            state of its group's shared test (no restart yet), which is computed once
+            for all of them; a restart after an alarm gives it its own state.
+        trace : bool
+            Write per-step ``stat_out`` (L, P, m) and ``det_out`` (L, P, m), and
+            ``mon_out`` (L, E, m) unless it is empty (the raw input needs no copy);
+            otherwise those may be empty.
+        det_idx : (L, P, cap) int64; det_n : (L, P) int64, zero on entry.
+
+        The stream is processed in blocks of ``_BLOCK`` steps: every monitored
+        quantity is computed for the block once, then each group's shared test and
+        each diverged setting run over the block with their state in registers. A
+        step whose monitored value is not finite (an undefined ratio ``0 / 0``)
+        leaves the test's state unchanged, reports ``NaN`` and cannot alarm.
+        """
+        n_rows = xx.shape[0]
+        m = xx.shape[1] - h
+        n_est = ekind.shape[0]
+        n_set = sest.shape[0]
+        n_grp = gstart.shape[0] - 1
+        cap = det_idx.shape[2]
+        for r in range(n_rows):
+            xrow = xx[r]
+            vals = np.empty((n_est, _BLOCK))
+            start = np.zeros(n_set, np.int64)
+            qs = np.empty(n_set, np.int64)
+            wk = np.zeros(SHARED_ROWS * SHARED_LANES)
+            nl = wk.shape[0] // SHARED_ROWS  # SHARED_LANES, not a compile-time constant
+            for j0 in range(0, m, _BLOCK):
+                nb = min(_BLOCK, m - j0)
+                for e in range(n_est):
+                    _estimate_block(ekind[e], est_state[r, e], xrow, h, count0, j0, nb,
+                                    ewin1[e], ewin2[e], ealpha1[e], ealpha2[e], vals[e])  # fmt: skip
+                    if trace and mon_out.shape[0] > 0:
+                        for jj in range(nb):
+                            mon_out[r, e, j0 + jj] = vals[e, jj]
+                for g in range(n_grp):
+                    g0 = gstart[g]
+                    g1 = gstart[g + 1]
+                    lead = -1
                     for k in range(g0, g1):
-                        if in_sync[r, gmembers[k]] and lam[gmembers[k]] < lam_min:
-                            lam_min = lam[gmembers[k]]
-                    for jj in range(nb):
-                        v = v_row[jj]
-                        ok = math.isfinite(v)
-                        stat = np.nan
-                        if ok:
-                            s0, s1, s2, s3, s4, s5, stat = ph_step_scalar(s0, s1, s2, s3, s4, s5, v, d, al,
-                                                                          moa, direction)  # fmt: skip
-                        hit = ok and stat > lam_min
-                        if not (trace or hit):
-                            continue
+                        if in_sync[r, gmembers[k]]:
+                            lead = gmembers[k]
+                            break
+                    if lead >= 0:
+                        v_row = vals[sest[lead]]
+                        s0 = ph_state[r, lead, 0]
+                        s1 = ph_state[r, lead, 1]
+                        s2 = ph_state[r, lead, 2]
+                        s3 = ph_state[r, lead, 3]
+                        s4 = ph_state[r, lead, 4]
+                        s5 = ph_state[r, lead, 5]
+                        d = delta[lead]
+                        al = alpha[lead]
+                        lam_min = np.inf  # the smallest threshold among the settings in sync
+                        for k in range(g0, g1):
+                            if in_sync[r, gmembers[k]] and lam[gmembers[k]] < lam_min:
+                                lam_min = lam[gmembers[k]]
+                        for jj in range(nb):
+                            v = v_row[jj]
+                            ok = math.isfinite(v)
+                            stat = np.nan
+                            if ok:
+                                s0, s1, s2, s3, s4, s5, stat = ph_step_scalar(s0, s1, s2, s3, s4, s5, v, d, al,
+                                                                              moa, direction)  # fmt: skip
+                            hit = ok and stat > lam_min
+                            if not (trace or hit):
+                                continue
+                            for k in range(g0, g1):
+                                q = gmembers[k]
+                                if not in_sync[r, q]:
+                                    continue
+                                det = ok and stat > lam[q] and s0 >= min_count[q]
+                                if trace:
+                                    stat_out[r, q, j0 + jj] = stat
+                                    det_out[r, q, j0 + jj] = det
+                                if det:
+                                    c = det_n[r, q]
+                                    if c < cap:
+                                        det_idx[r, q, c] = count0 + j0 + jj
+                                    det_n[r, q] = c + 1
+                                    if reset:
+                                        # this setting restarts: from the next step on it has its own state
+                                        in_sync[r, q] = False
+                                        start[q] = jj + 1
+                                        ph_state[r, q, 0] = 0.0
+                                        ph_state[r, q, 1] = 0.0
+                                        ph_state[r, q, 2] = 0.0
+                                        ph_state[r, q, 3] = np.inf
+                                        ph_state[r, q, 4] = 0.0
+                                        ph_state[r, q, 5] = np.inf
+                            if hit and reset:
+                                lam_min = np.inf
+                                for k in range(g0, g1):
+                                    if in_sync[r, gmembers[k]] and lam[gmembers[k]] < lam_min:
+                                        lam_min = lam[gmembers[k]]
                         for k in range(g0, g1):
                             q = gmembers[k]
-                            if not in_sync[r, q]:
-                                continue
-                            det = ok and stat > lam[q] and s0 >= min_count[q]
-                            if trace:
-                                stat_out[r, q, j0 + jj] = stat
-                                det_out[r, q, j0 + jj] = det
-                            if det:
-                                c = det_n[r, q]
-                                if c < cap:
-                                    det_idx[r, q, c] = count0 + j0 + jj
-                                det_n[r, q] = c + 1
-                                if reset:
-                                    # this setting restarts: from the next step on it has its own state
-                                    in_sync[r, q] = False
-                                    start[q] = jj + 1
-                                    ph_state[r, q, 0] = 0.0
-                                    ph_state[r, q, 1] = 0.0
-                                    ph_state[r, q, 2] = 0.0
-                                    ph_state[r, q, 3] = np.inf
-                                    ph_state[r, q, 4] = 0.0
-                                    ph_state[r, q, 5] = np.inf
-                        if hit and reset:
-                            lam_min = np.inf
-                            for k in range(g0, g1):
-                                if in_sync[r, gmembers[k]] and lam[gmembers[k]] < lam_min:
-                                    lam_min = lam[gmembers[k]]
-                    for k in range(g0, g1):
-                        q = gmembers[k]
-                        if in_sync[r, q]:
-                            ph_state[r, q, 0] = s0
-                            ph_state[r, q, 1] = s1
-                            ph_state[r, q, 2] = s2
-                            ph_state[r, q, 3] = s3
-                            ph_state[r, q, 4] = s4
-                            ph_state[r, q, 5] = s5
-                # settings with states of their own over the whole block: on SIMD lanes when there are enough
-                nq = 0
-                if direction != 2 and not trace:
-                    for k in range(g0, g1):
-                        q = gmembers[k]
-                        if not in_sync[r, q] and start[q] == 0:
-                            qs[nq] = q
-                            nq += 1
-                if nq < MIN_SHARED_LANES:
+                            if in_sync[r, q]:
+                                ph_state[r, q, 0] = s0
+                                ph_state[r, q, 1] = s1
+                                ph_state[r, q, 2] = s2
+                                ph_state[r, q, 3] = s3
+                                ph_state[r, q, 4] = s4
+                                ph_state[r, q, 5] = s5
+                    # settings with states of their own over the whole block: on SIMD lanes when there are enough
                     nq = 0
-                for k0 in range(0, nq, SHARED_LANES):
-                    _ph_shared_lanes(r, qs, k0, min(SHARED_LANES, nq - k0), vals[sest[qs[k0]]], nb, j0, count0,
-                                     delta, lam, alpha, min_count, moa, direction, reset, ph_state, trace,
-                                     stat_out, det_out, det_idx, det_n, wk, nl)  # fmt: skip
-                for k in range(nq):
-                    start[qs[k]] = -1  # done for this block
-                for k in range(g0, g1):
-                    q = gmembers[k]
-                    if in_sync[r, q] or start[q] < 0:
+                    if shared_lanes:  # a closure constant: numba drops this branch from the other kernel
+                        if direction != 2 and not trace:
+                            for k in range(g0, g1):
+                                q = gmembers[k]
+                                if not in_sync[r, q] and start[q] == 0:
+                                    qs[nq] = q
+                                    nq += 1
+                        if nq < MIN_SHARED_LANES:
+                            nq = 0
+                        for k0 in range(0, nq, SHARED_LANES):
+                            _ph_shared_lanes(r, qs, k0, min(SHARED_LANES, nq - k0), vals[sest[qs[k0]]], nb, j0,
+                                             count0, delta, lam, alpha, min_count, moa, direction, reset, ph_state,
+                                             trace, stat_out, det_out, det_idx, det_n, wk, nl)  # fmt: skip
+                    for k in range(nq):
+                        start[qs[k]] = -1  # done for this block
+                    for k in range(g0, g1):
+                        q = gmembers[k]
+                        if in_sync[r, q] or start[q] < 0:
+                            start[q] = 0
+                            continue
+                        _ph_private(r, q, vals[sest[q]], start[q], nb, j0, count0, delta, lam, alpha, min_count,
+                                    moa, direction, reset, ph_state, trace, stat_out, det_out, det_idx,
+                                    det_n)  # fmt: skip
                         start[q] = 0
-                        continue
-                    _ph_private(r, q, vals[sest[q]], start[q], nb, j0, count0, delta, lam, alpha, min_count,
-                                moa, direction, reset, ph_state, trace, stat_out, det_out, det_idx,
-                                det_n)  # fmt: skip
-                    start[q] = 0
+
+    return page_hinkley_grid
+
+
+page_hinkley_grid = _page_hinkley_grid_kernel(False)
+page_hinkley_grid_shared_lanes = _page_hinkley_grid_kernel(True)
 
 
 # --------------------------------------------------------------------------------------

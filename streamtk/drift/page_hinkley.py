@@ -213,6 +213,12 @@ class PageHinkley(ChunkedDetector):
         )
         if self._use_lanes:
             self._lp, self._lw, self._lane_set, self._mon_lane = self._lanes()
+        # settings that restarts separate from their group's shared test run on SIMD lanes when a group
+        # can have enough of them; otherwise the kernel compiled without that code (2 s less to compile)
+        self._grid_kernel = K.page_hinkley_grid_shared_lanes if (
+            self.reset and not self.trace and direction != "both"
+            and int(np.diff(self._gstart).max(initial=0)) >= K.MIN_SHARED_LANES
+        ) else K.page_hinkley_grid  # fmt: skip
 
     def _lanes(self):
         """Lane tables of :func:`~streamtk._kernels.detectors_ph.page_hinkley_lanes`: one lane per
@@ -277,7 +283,7 @@ class PageHinkley(ChunkedDetector):
                         self.trace, mon[a:b], stat[a:b], det[a:b], det_idx[a:b], det_n[a:b],
                     )  # fmt: skip
                 else:
-                    K.page_hinkley_grid(
+                    self._grid_kernel(
                         xx[a:b], h, count0, *self._est_arrays, self._est_state[a:b],
                         self._sest, self._delta, self._lam, self._alpha, self._min_count,
                         self._moa, self._direction, self.reset, self._gstart, self._gmembers,
