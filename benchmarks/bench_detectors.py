@@ -76,7 +76,9 @@ c, t = time.process_time(), time.perf_counter()
 page_hinkley(x, variant="moa"); ddm(x); eddm(x)  # the detectors `python -m streamtk demo` runs
 c1, t1 = time.process_time(), time.perf_counter()
 page_hinkley(x, windows=[10, 20, 30, 40, 50], fading=[0.9, 0.92, 0.94, 0.96, 0.98], trace=False)  # lane kernel
-print(c1 - c, t1 - t, time.process_time() - c1, time.perf_counter() - t1)
+c2, t2 = time.process_time(), time.perf_counter()
+page_hinkley(x, fading=0.99, lambda_=[1.0, 2.0, 3.0], trace=False)  # the grid kernel with shared lanes
+print(c1 - c, t1 - t, c2 - c1, t2 - t1, time.process_time() - c2, time.perf_counter() - t2)
 """
 
 
@@ -114,9 +116,10 @@ def main(argv=None):
     print(f"n = {n:,} inputs, numba threads = {args.threads}")
     if not args.no_compile:
         print("first calls in a fresh process (CPU s / wall s):")
-        for k, (c_demo, w_demo, c_lanes, w_lanes) in compile_times().items():
+        for k, (c_demo, w_demo, c_lanes, w_lanes, c_sweep, w_sweep) in compile_times().items():
             print(f"  {k:15s}: demo's detectors (PH moa, DDM, EDDM) {c_demo:6.2f} / {w_demo:6.2f}; "
-                  f"lane kernel (Table-2 grid) {c_lanes:6.2f} / {w_lanes:6.2f}")
+                  f"lane kernel (Table-2 grid) {c_lanes:6.2f} / {w_lanes:6.2f}; "
+                  f"threshold sweep (shared lanes) {c_sweep:6.2f} / {w_sweep:6.2f}")
 
     detectors = {
         "PH gama2013 (raw)": lambda tr: page_hinkley(x, trace=tr),
