@@ -279,7 +279,7 @@ def _page_hinkley_grid_kernel(shared_lanes):
     """The grid kernel, compiled with or without the SIMD lanes for separated settings.
 
     ``shared_lanes`` is a closure constant, so the kernel built with ``False`` does not
-    compile the lane code (about 2 s of a cold compile); the numpy layer takes that one
+    compile the lane code (2.4-2.7 s of a cold compile); the numpy layer takes that one
     unless the grid can have at least ``MIN_SHARED_LANES`` separated settings (a group of
     as many thresholds, restarts, no per-step trace, one side).
     """
@@ -329,7 +329,9 @@ def _page_hinkley_grid_kernel(shared_lanes):
 
         The stream is processed in blocks of ``_BLOCK`` steps: every monitored
         quantity is computed for the block once, then each group's shared test and
-        each diverged setting run over the block with their state in registers. A
+        each diverged setting run over the block with their state in registers (in
+        the build with shared lanes, ``MIN_SHARED_LANES`` or more diverged settings
+        of a group run side by side on SIMD lanes, :func:`_ph_shared_lanes`). A
         step whose monitored value is not finite (an undefined ratio ``0 / 0``)
         leaves the test's state unchanged, reports ``NaN`` and cannot alarm.
         """
