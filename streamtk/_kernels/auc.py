@@ -415,25 +415,50 @@ def window_local_ranks(ranks, evaluated, w, n_ranks):
     ``(new, old)`` indexed by instance: ``new[t]`` = rank of ``t`` in its own block's
     space, ``old[t]`` = rank in the next block's space (when it leaves); ``-1`` for
     instances not evaluated (and ``old = -1`` in the last block, which never leaves).
+    ``n_ranks`` is kept for the signature; :func:`window_local_ranks_into` writes into
+    given arrays.
+    """
+    n = ranks.shape[0]
+    new = np.empty(n, dtype=np.int64)
+    old = np.empty(n, dtype=np.int64)
+    window_local_ranks_into(ranks, evaluated, w, new, old)
+    return new, old
+
+
+@numba.njit(cache=True)
+def window_local_ranks_into(ranks, evaluated, w, new, old):
+    """:func:`window_local_ranks` written into ``new`` and ``old`` (int64 ``(n,)``, any content).
 
     Each block is sorted once by global rank (``O(w log w)`` in cache) and merged with
     the previous block's sorted order: ``O(n log w)`` with local memory access. (A
     counting sort over all ``n_ranks`` global ranks is ``O(n + R)`` but scatters at
     random over ``R`` when ``R ~ n``.) Keys ``rank << bits(w) | offset`` stay below
-    ``2 n min(w, n)``. ``n_ranks`` is kept for the signature.
+    ``2 n min(w, n)``. When every instance is evaluated (the common case) the instance of
+    evaluated number ``q`` is ``q`` itself: no index array, and only the last block's
+    ``old`` needs the ``-1`` fill.
     """
     n = ranks.shape[0]
-    new = np.full(n, -1, dtype=np.int64)
-    old = np.full(n, -1, dtype=np.int64)
-    pos = np.empty(n, dtype=np.int64)  # instance index of evaluated number q
     m = 0
     for t in range(n):
         if evaluated[t]:
-            pos[m] = t
             m += 1
+    dense = m == n
+    pos = np.empty(0 if dense else m, dtype=np.int64)  # instance index of evaluated number q
+    if not dense:
+        for t in range(n):
+            new[t] = -1
+            old[t] = -1
+        q = 0
+        for t in range(n):
+            if evaluated[t]:
+                pos[q] = t
+                q += 1
     if m == 0:
-        return new, old
+        return
     nb = (m + w - 1) // w
+    if dense:
+        for q in range((nb - 1) * w, m):  # the last block never leaves
+            old[q] = -1
     M = min(w, m)  # block length
     sh = 0  # key = global rank << sh | offset in the block (shifts, not divisions)
     while (1 << sh) < M:
@@ -446,7 +471,7 @@ def window_local_ranks(ranks, evaluated, w, n_ranks):
         q0 = b * w
         nc = min(q0 + w, m) - q0
         for k in range(nc):
-            cur[k] = (ranks[pos[q0 + k]] << sh) | k
+            cur[k] = (ranks[q0 + k if dense else pos[q0 + k]] << sh) | k
         cur[:nc].sort()
         # merge block b - 1 (old ranks) and block b (new ranks) in rank order
         p0 = q0 - w
@@ -458,12 +483,13 @@ def window_local_ranks(ranks, evaluated, w, n_ranks):
             take_prev = j >= nc or (i < npv and prev[i] >> sh <= cur[j] >> sh)
             if take_prev:
                 key = prev[i]
-                t = pos[p0 + (key & mask)]
+                q = p0 + (key & mask)
                 i += 1
             else:
                 key = cur[j]
-                t = pos[q0 + (key & mask)]
+                q = q0 + (key & mask)
                 j += 1
+            t = q if dense else pos[q]
             r = key >> sh
             if r != last:
                 lr += 1
@@ -474,7 +500,6 @@ def window_local_ranks(ranks, evaluated, w, n_ranks):
                 new[t] = lr
         prev, cur = cur, prev
         npv = nc
-    return new, old
 
 
 @numba.njit(cache=True)
@@ -720,5 +745,5 @@ def binary_local_ranks(ranks, y, w, wsizes, n_ranks):
     for l in range(L):
         ev = (y[min(l, y.shape[0] - 1)] >= 0) & (w[min(l, w.shape[0] - 1)] > 0)
         for e, size in enumerate(wsizes):
-            lrn[l, e], lro[l, e] = window_local_ranks(ranks[l], ev, int(size), int(n_ranks))
+            window_local_ranks_into(ranks[l], ev, int(size), lrn[l, e], lro[l, e])
     return lrn, lro
