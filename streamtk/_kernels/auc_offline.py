@@ -270,6 +270,14 @@ def _rebase_at(alpha, C):
     return max(1, min(k, C + 1))
 
 
+@numba.njit(cache=True, inline="always")
+def _rescale(tree, e, f, size):
+    """Rebase estimator ``e`` of an in-block tree: both classes' weights times ``f``."""
+    for i in range(size + 1):
+        tree[i, 0, e] *= f
+        tree[i, 1, e] *= f
+
+
 @numba.njit(cache=True)
 def _in_block(cls, g, unit, m, C, alpha0, alpha1, buck):
     """Per block: bucket (rank order) -> time order, then a Fenwick tree over local ranks in time
@@ -308,16 +316,10 @@ def _in_block(cls, g, unit, m, C, alpha0, alpha1, buck):
         for q in range(s, e):
             t = q - s
             if t - k0 == K0:
-                f = p0[K0]
-                for i in range(size + 1):
-                    tree[i, 0, 0] *= f
-                    tree[i, 1, 0] *= f
+                _rescale(tree, 0, p0[K0], size)
                 k0 = t
             if t - k1 == K1:
-                f = p1[K1]
-                for i in range(size + 1):
-                    tree[i, 0, 1] *= f
-                    tree[i, 1, 1] *= f
+                _rescale(tree, 1, p1[K1], size)
                 k1 = t
             d = loc[t]
             ii = np.int64(d[0])
