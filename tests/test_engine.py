@@ -82,19 +82,77 @@ def test_matches_reference_weighted_with_missing_labels(stream, windows, fading,
                 assert _close(float(ds[name].values[e, t]), ref[e][t][name]), (ests[e], t, name)
 
 
-def test_long_stream_fading_renormalisation_matches_reference():
-    # alpha = 0.5 forces many renormalisations of the lazy scale (every ~500 steps)
+@pytest.mark.parametrize(
+    "k,alpha,weighted",
+    [(2, 0.5, False), (2, 0.8, False), (2, 0.8, True), (3, 0.8, False), (3, 0.5, True)],
+)
+def test_long_stream_fading_renormalisation_matches_reference(k, alpha, weighted):
+    # Long enough for the lazy scale alpha**-t of the fading sums to pass the renormalisation bound (and, at
+    # alpha = 0.8, for the sums' fourth power to pass the float64 maximum before it: mcc was 0 there while
+    # its denominator was the square root of a product of two squares). Every scalar metric against explicit
+    # alpha**age weights; unweighted two-class streams take the fused dense path, the others the general one.
+    from .reference import metrics_from_sample
+
+    n = 1500
     rng = np.random.default_rng(1)
-    y = rng.integers(0, 2, 1500)
-    p = np.where(rng.random(1500) < 0.8, y, 1 - y)
-    ds = streamtk.evaluate(y, p, fading=[0.5, 0.999], every=50, metrics=["accuracy", "kappa", "p_maj"])
-    for a_idx, alpha in enumerate([0.5, 0.999]):
-        for c, inst in enumerate(ds.instance.values):
-            t = inst - 1
-            ages = t - np.arange(t + 1)
-            om = alpha ** ages
-            hits = (y[: t + 1] == p[: t + 1]).astype(float)
-            assert math.isclose(ds.accuracy.values[a_idx + 1, c], (om * hits).sum() / om.sum(), rel_tol=1e-9)
+    y = rng.integers(0, k, n)
+    p = np.where(rng.random(n) < 0.8, y, rng.integers(0, k, n))
+    w = rng.random(n) + 0.5 if weighted else np.ones(n)
+    names = [m.name for m in SCALARS if m.needs == "labels" or (m.needs == "binary" and k == 2)]
+    names = [m for m in names if m != "f1" or k == 2]
+    ds = streamtk.evaluate(y, p, fading=[alpha], every=31, metrics=names, weights=w if weighted else None,
+                           classes=list(range(k)))
+    maj = np.zeros(n, dtype=np.int64)  # the faded Majority Class before t (ties -> lowest class)
+    for t in range(1, n):
+        om = w[:t] * alpha ** (t - 1 - np.arange(t))
+        maj[t] = int(np.argmax([om[y[:t] == i].sum() for i in range(k)]))
+    per = np.r_[0, y[:-1]]  # the Persistent classifier: the previous label (class 0 first)
+    for c, inst in enumerate(ds.instance.values):
+        t = int(inst) - 1
+        ages = t - np.arange(t + 1)
+        ref = metrics_from_sample(list(y[: t + 1]), list(p[: t + 1]), list(w[: t + 1] * alpha**ages), k, 1,
+                                  list(maj[: t + 1] == y[: t + 1]), list(per[: t + 1] == y[: t + 1]),
+                                  float((alpha**ages).sum()))  # fmt: skip
+        for name in names:
+            got = float(ds[name].values[1, c])
+            atol = 1e-7 if name in ("kappa_plus", "kappa_se") else 1e-12
+            assert _close(got, ref[name], atol=atol), (t, name, got, ref[name])
+
+
+def test_finalisers_are_invariant_to_the_lazy_scale_of_fading_sums():
+    # A fading estimator's sums are scaled by up to about RENORM * 2**53 (module comment in finalise.py);
+    # every metric must come out the same as from the unscaled sums (mcc overflowed above ~1e77).
+    from streamtk._kernels import finalise as F
+
+    rng = np.random.default_rng(5)
+    for k in (2, 4):
+        row = rng.random(k) + 0.1
+        col = rng.permutation(row) * rng.uniform(0.9, 1.1)
+        col *= row.sum() / col.sum()
+        dia = np.minimum(row, col) * rng.random(k)
+        W = row.sum()
+        base = np.zeros((F.snapshot_size(0, k), 1))
+        base[[F.F_W, F.F_N, F.F_BW, F.F_BN], 0] = W
+        base[F.F_C, 0] = dia.sum()
+        base[F.F_EI, 0] = 1.0
+        base[F.F_BM, 0] = 0.6 * W
+        base[F.F_BP, 0] = 0.7 * W
+        base[F.F_Q: F.F_Q + k, 0] = row
+        base[F.F_Q + k: F.F_Q + 2 * k, 0] = col
+        base[F.F_Q + 2 * k:, 0] = dia
+        ids = np.array([m.code for m in SCALARS if m.needs == "labels" or (m.needs == "binary" and k == 2)],
+                       dtype=np.int64)  # fmt: skip
+        results = []
+        for scale in (1.0, 1e50, F.RENORM * 2.0**53 * 100):
+            out = np.full((1, ids.size, 1), -7.0)
+            outc = np.zeros((1, 0, 1, k))
+            F.finalise_columns(base * scale, np.int64(1), np.int64(k), np.int64(0), False, np.int64(1),
+                               np.int64(k), ids, np.zeros(ids.size, dtype=np.int64), np.zeros(0, dtype=np.int64),
+                               out, outc, np.int64(0), np.int64(0), np.nan, np.zeros((F.N_TMP, 1)))  # fmt: skip
+            results.append(out[0, :, 0])
+        assert np.all(np.isfinite(results[0]))
+        for r in results[1:]:
+            np.testing.assert_allclose(r, results[0], rtol=1e-12)
 
 
 def test_bifet_table5_published_numbers():

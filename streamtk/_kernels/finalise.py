@@ -24,7 +24,14 @@ SMALL_BLOCK = 512  # blocks of the engine when checkpoints are dense (every < 32
 ROW_PAD = 8
 # pointer layout (int64): eval start, eval members held, base start, base members held
 P_ES, P_EC, P_BS, P_BC = 0, 1, 2, 3
-RENORM = 1e150
+# Fading estimators keep their sums lazily scaled by ``m = alpha**-t`` (no multiplication of every sum at
+# every step) and divide them all by ``m`` once ``m`` exceeds RENORM. The finalisers square these sums (p_ran,
+# cmd, the factors of mcc), so the bound keeps their squares finite for every fading factor: a sum of
+# weights ``g <= w_max`` is at most ``m w_max / (1 - alpha) <= (RENORM / alpha) w_max 2**53`` (``1 - alpha >=
+# 2**-53`` for a double below 1), about 1e116 for unit weights, whose square (1e232) is far below the float64
+# maximum (1.8e308). With the former bound 1e150 the squares overflowed for alpha > 0.99993 (and mcc's
+# product of two squares for every alpha after about 75 / -log10(alpha) steps).
+RENORM = 1e100
 
 KIND_PREQUENTIAL, KIND_WINDOW, KIND_FADING, KIND_ADWIN = 0, 1, 2, 3
 
@@ -293,7 +300,9 @@ def finalise_columns(snap, ns, k, nq, moa, pos, n_classes_total, metric_ids, met
         elif m == M_MCC:
             # Matthews correlation, multi-class form (Gorodkin 2004):
             # (C W - sum ROW_i COL_i) / sqrt((W^2 - sum COL_i^2)(W^2 - sum ROW_i^2)); binary: Bifet sec. 5.1.
-            # NaN when the denominator is 0 (scikit-learn returns 0).
+            # NaN when a factor of the denominator is 0 (scikit-learn returns 0). The denominator is the product
+            # of the factors' square roots: the factors are of degree 2 in the (lazily scaled, see RENORM) sums,
+            # and their product overflowed to inf for a fading estimator (mcc 0).
             for i in range(ns):
                 a1[i] = 0.0
                 a2[i] = 0.0
@@ -307,8 +316,10 @@ def finalise_columns(snap, ns, k, nq, moa, pos, n_classes_total, metric_ids, met
                     a3[i] += cc * cc
             for i in range(ns):
                 w = W[i]
-                dd = (w * w - a3[i]) * (w * w - a2[i])
-                o[i] = (snap[F_C, i] * w - a1[i]) / math.sqrt(dd) if dd > 0.0 else np.nan
+                f_col = w * w - a3[i]
+                f_row = w * w - a2[i]
+                ok = f_col > 0.0 and f_row > 0.0
+                o[i] = (snap[F_C, i] * w - a1[i]) / (math.sqrt(f_col) * math.sqrt(f_row)) if ok else np.nan
         elif m == M_CMD:
             # determinant of the binary confusion matrix of proportions: (TP TN - FN FP) / W^2
             for i in range(ns):
