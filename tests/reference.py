@@ -262,3 +262,82 @@ class MoaEvaluator:
         else:
             kap = kt = km = 0.0
         return {"accuracy": p0, "kappa": kap, "kappa_per": kt, "kappa_m": km}
+
+
+# ---------------------------------------------------------------------------
+# Vectorised restatement for long streams (every sum an explicit linear filter)
+
+
+def filtered_sums(kind, param, x):
+    """``sum_s weight(t, s) x_s`` at every ``t``: all ``s <= t`` (prequential), the last ``param``
+    (window), or ``param**(t - s)`` (fading, as a first-order recursive filter)."""
+    from scipy.signal import lfilter
+
+    if kind == "prequential":
+        return np.cumsum(x)
+    if kind == "window":
+        c = np.cumsum(x)
+        c[param:] = c[param:] - c[:-param].copy()
+        return c
+    return lfilter([1.0], [1.0, -param], x)
+
+
+def vectorised_curves(y, p, k, estimators, weights=None, pos=1):
+    """Scalar metrics at every instance of a stream with no missing label, for long streams.
+
+    The same definitions as :func:`metrics_from_sample` (the default convention: the
+    Majority Class predicts the largest held true-class weight before ``t``, ties to the
+    lowest class; the Persistent classifier the previous label, class 0 first), with
+    every weighted sum computed as a filter over the whole stream. Returns a list with a
+    ``{metric: (n,) array}`` per estimator.
+    """
+    n = len(y)
+    w = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
+    per_pred = np.r_[0, y[:-1]]
+    result = []
+    for kind, a in estimators:
+        row = np.stack([filtered_sums(kind, a, w * (y == i)) for i in range(k)])
+        col = np.stack([filtered_sums(kind, a, w * (p == i)) for i in range(k)])
+        dia = np.stack([filtered_sums(kind, a, w * ((y == i) & (p == i))) for i in range(k)])
+        W = filtered_sums(kind, a, w)
+        C = dia.sum(0)
+        maj = np.argmax(np.concatenate([np.zeros((k, 1)), row[:, :-1]], axis=1), axis=0)
+        BM = filtered_sums(kind, a, w * (maj == y))
+        BP = filtered_sums(kind, a, w * (per_pred == y))
+        neff = filtered_sums(kind, a, np.ones(n))
+        with np.errstate(all="ignore"):
+            p0 = C / W
+            pc = (row * col).sum(0) / W**2
+            pm = BM / W
+            pp = BP / W
+            kap, km, kp = ((p0 - b) / (1 - b) for b in (pc, pm, pp))
+            present = row > 0
+            rec = np.where(present, dia / row, np.nan)
+            f1c = 2 * dia / (row + col)
+            out = {
+                "accuracy": p0,
+                "error": 1 - p0,
+                "kappa": kap,
+                "kappa_m": km,
+                "kappa_per": kp,
+                "kappa_plus": np.sqrt(np.maximum(kap, 0) * np.maximum(kp, 0)),
+                "p_ran": pc,
+                "p_maj": pm,
+                "p_per": pp,
+                "p_no_info": np.full(n, 1.0 / k),
+                "kappa_se": np.sqrt(p0 * (1 - p0) / (neff * (1 - pc) ** 2)),
+                "kappa_z": kap / np.sqrt(pc / (neff * (1 - pc))),
+                "arithmetic_mean": np.nanmean(rec, 0),
+                "geometric_mean": np.exp(np.nanmean(np.log(rec), 0)),
+                "harmonic_mean": present.sum(0) / np.nansum(1 / rec, 0),
+                "f1": f1c[pos],
+                "macro_f1": np.nanmean(np.where(row + col > 0, f1c, np.nan), 0),
+                "mcc": (C * W - (row * col).sum(0))
+                / np.sqrt((W**2 - (col**2).sum(0)) * (W**2 - (row**2).sum(0))),
+                "n_instances": neff,
+            }
+            if k == 2:
+                tp, tn = dia[1], dia[0]
+                out["cmd"] = (tp * tn - (row[1] - tp) * (row[0] - tn)) / W**2
+        result.append(out)
+    return result
