@@ -324,5 +324,11 @@ def test_console_script(tmp_path):
     exe = shutil.which("streamtk")
     if exe is None:
         pytest.skip(reason="the streamtk console script is not installed (pip install -e .)")
-    r = subprocess.run([exe, "plot", str(tmp_path / "x.nc")], capture_output=True, text=True)
+    # the script imports the package under test, wherever the environment's (editable) install points
+    import os
+    from pathlib import Path
+
+    root = str(Path(streamtk.__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
+    r = subprocess.run([exe, "plot", str(tmp_path / "x.nc")], capture_output=True, text=True, env=env)
     assert r.returncode == 2 and r.stderr.strip() == f"streamtk plot: error: {tmp_path / 'x.nc'}: no such file"
