@@ -20,6 +20,7 @@ import math
 import numba
 import numpy as np
 
+from .detections import record_alarm
 from .detectors_ph import (
     SHARED_HITS_ROW, SHARED_LANES, SHARED_ROWS, PASS_STEPS, shared_lanes_load, shared_lanes_run, shared_lanes_store,
 )
@@ -188,11 +189,31 @@ def _estimate_block(kind, st, xrow, h, count0, j0, nb, w1, w2, a1, a2, out):
     st[3] = s3
 
 
+@numba.njit(cache=True, inline="always")
+def _first_in_sync(in_sync, r, gmembers, g0, g1):
+    """The first setting of group ``gmembers[g0:g1]`` still in sync with the group's shared test (-1: none)."""
+    for k in range(g0, g1):
+        if in_sync[r, gmembers[k]]:
+            return gmembers[k]
+    return -1
+
+
+@numba.njit(cache=True, inline="always")
+def _lowest_in_sync(level, in_sync, r, gmembers, g0, g1):
+    """The lowest alarm level ``level[q]`` among the group's settings in sync (inf: none); a step of the
+    shared test whose statistic stays at or below it alarms none of them, so they are not visited."""
+    lowest = np.inf
+    for k in range(g0, g1):
+        q = gmembers[k]
+        if in_sync[r, q] and level[q] < lowest:
+            lowest = level[q]
+    return lowest
+
+
 @numba.njit(cache=True, error_model="numpy")
 def _ph_private(r, q, v_row, j_from, nb, j0, count0, delta, lam, alpha, min_count, moa, direction,
                 reset, ph_state, trace, stat_out, det_out, det_idx, det_n):  # fmt: skip
     """Setting ``q`` with its own state over block positions ``j_from .. nb - 1``."""
-    cap = det_idx.shape[2]
     s0 = ph_state[r, q, 0]
     s1 = ph_state[r, q, 1]
     s2 = ph_state[r, q, 2]
@@ -205,7 +226,6 @@ def _ph_private(r, q, v_row, j_from, nb, j0, count0, delta, lam, alpha, min_coun
     mc = min_count[q]
     inc = moa
     dr = direction
-    c = det_n[r, q]
     for jj in range(j_from, nb):
         v = v_row[jj]
         if not math.isfinite(v):
@@ -219,9 +239,7 @@ def _ph_private(r, q, v_row, j_from, nb, j0, count0, delta, lam, alpha, min_coun
             stat_out[r, q, j0 + jj] = stat
             det_out[r, q, j0 + jj] = det
         if det:
-            if c < cap:
-                det_idx[r, q, c] = count0 + j0 + jj
-            c += 1
+            record_alarm(det_idx, det_n, r, q, count0 + j0 + jj)
             if reset:
                 s0 = 0.0
                 s1 = 0.0
@@ -229,7 +247,6 @@ def _ph_private(r, q, v_row, j_from, nb, j0, count0, delta, lam, alpha, min_coun
                 s3 = np.inf
                 s4 = 0.0
                 s5 = np.inf
-    det_n[r, q] = c
     ph_state[r, q, 0] = s0
     ph_state[r, q, 1] = s1
     ph_state[r, q, 2] = s2
@@ -340,7 +357,6 @@ def _page_hinkley_grid_kernel(shared_lanes):
         n_est = ekind.shape[0]
         n_set = sest.shape[0]
         n_grp = gstart.shape[0] - 1
-        cap = det_idx.shape[2]
         for r in range(n_rows):
             xrow = xx[r]
             vals = np.empty((n_est, _BLOCK))
@@ -359,11 +375,7 @@ def _page_hinkley_grid_kernel(shared_lanes):
                 for g in range(n_grp):
                     g0 = gstart[g]
                     g1 = gstart[g + 1]
-                    lead = -1
-                    for k in range(g0, g1):
-                        if in_sync[r, gmembers[k]]:
-                            lead = gmembers[k]
-                            break
+                    lead = _first_in_sync(in_sync, r, gmembers, g0, g1)
                     if lead >= 0:
                         v_row = vals[sest[lead]]
                         s0 = ph_state[r, lead, 0]
@@ -374,10 +386,7 @@ def _page_hinkley_grid_kernel(shared_lanes):
                         s5 = ph_state[r, lead, 5]
                         d = delta[lead]
                         al = alpha[lead]
-                        lam_min = np.inf  # the smallest threshold among the settings in sync
-                        for k in range(g0, g1):
-                            if in_sync[r, gmembers[k]] and lam[gmembers[k]] < lam_min:
-                                lam_min = lam[gmembers[k]]
+                        lam_min = _lowest_in_sync(lam, in_sync, r, gmembers, g0, g1)
                         for jj in range(nb):
                             v = v_row[jj]
                             ok = math.isfinite(v)
@@ -397,10 +406,7 @@ def _page_hinkley_grid_kernel(shared_lanes):
                                     stat_out[r, q, j0 + jj] = stat
                                     det_out[r, q, j0 + jj] = det
                                 if det:
-                                    c = det_n[r, q]
-                                    if c < cap:
-                                        det_idx[r, q, c] = count0 + j0 + jj
-                                    det_n[r, q] = c + 1
+                                    record_alarm(det_idx, det_n, r, q, count0 + j0 + jj)
                                     if reset:
                                         # this setting restarts: from the next step on it has its own state
                                         in_sync[r, q] = False
@@ -412,10 +418,7 @@ def _page_hinkley_grid_kernel(shared_lanes):
                                         ph_state[r, q, 4] = 0.0
                                         ph_state[r, q, 5] = np.inf
                             if hit and reset:
-                                lam_min = np.inf
-                                for k in range(g0, g1):
-                                    if in_sync[r, gmembers[k]] and lam[gmembers[k]] < lam_min:
-                                        lam_min = lam[gmembers[k]]
+                                lam_min = _lowest_in_sync(lam, in_sync, r, gmembers, g0, g1)
                         for k in range(g0, g1):
                             q = gmembers[k]
                             if in_sync[r, q]:
@@ -540,13 +543,11 @@ def ddm_step(st, x, min_n, warn_level, drift_level):
 def _ddm_private(r, q, xrow, j_from, nb, j0, count0, min_n, warn_level, drift_level, state, trace,
                  stat_out, thr_out, wthr_out, warn_out, det_out, det_idx, det_n):  # fmt: skip
     """Setting ``q`` with its own state over block positions ``j_from .. nb - 1``."""
-    cap = det_idx.shape[2]
     c, p, s = state[r, q, 0], state[r, q, 1], state[r, q, 2]
     psmin, pmin, smin = state[r, q, 3], state[r, q, 4], state[r, q, 5]
     mn = min_n[q]
     wl = warn_level[q]
     dl = drift_level[q]
-    k = det_n[r, q]
     for jj in range(j_from, nb):
         j = j0 + jj
         c, p, s, psmin, pmin, smin, ps, thr_d, thr_w, warn, drift = ddm_step_scalar(
@@ -559,11 +560,8 @@ def _ddm_private(r, q, xrow, j_from, nb, j0, count0, min_n, warn_level, drift_le
             warn_out[r, q, j] = warn
             det_out[r, q, j] = drift
         if drift:
-            if k < cap:
-                det_idx[r, q, k] = count0 + j
-            k += 1
+            record_alarm(det_idx, det_n, r, q, count0 + j)
             c, p, s, psmin, pmin, smin = 1.0, 1.0, 0.0, np.inf, np.inf, np.inf
-    det_n[r, q] = k
     state[r, q, 0], state[r, q, 1], state[r, q, 2] = c, p, s
     state[r, q, 3], state[r, q, 4], state[r, q, 5] = psmin, pmin, smin
 
@@ -583,7 +581,6 @@ def ddm_grid(x, count0, min_n, warn_level, drift_level, gstart, gmembers, state,
     n_rows, m = x.shape
     n_set = min_n.shape[0]
     n_grp = gstart.shape[0] - 1
-    cap = det_idx.shape[2]
     for r in range(n_rows):
         xrow = x[r]
         start = np.zeros(n_set, np.int64)
@@ -592,19 +589,12 @@ def ddm_grid(x, count0, min_n, warn_level, drift_level, gstart, gmembers, state,
             for g in range(n_grp):
                 g0 = gstart[g]
                 g1 = gstart[g + 1]
-                lead = -1
-                for k in range(g0, g1):
-                    if in_sync[r, gmembers[k]]:
-                        lead = gmembers[k]
-                        break
+                lead = _first_in_sync(in_sync, r, gmembers, g0, g1)
                 if lead >= 0:
                     c, p, s = state[r, lead, 0], state[r, lead, 1], state[r, lead, 2]
                     psmin, pmin, smin = state[r, lead, 3], state[r, lead, 4], state[r, lead, 5]
                     mn = min_n[lead]
-                    dl_min = np.inf  # the lowest drift level among the settings in sync
-                    for k in range(g0, g1):
-                        if in_sync[r, gmembers[k]] and drift_level[gmembers[k]] < dl_min:
-                            dl_min = drift_level[gmembers[k]]
+                    dl_min = _lowest_in_sync(drift_level, in_sync, r, gmembers, g0, g1)
                     for jj in range(nb):
                         j = j0 + jj
                         c, p, s, psmin, pmin, smin, ps = _ddm_update(c, p, s, psmin, pmin, smin, xrow[j], mn)
@@ -624,20 +614,14 @@ def ddm_grid(x, count0, min_n, warn_level, drift_level, gstart, gmembers, state,
                                 warn_out[r, q, j] = warn
                                 det_out[r, q, j] = drift
                             if drift:
-                                kk = det_n[r, q]
-                                if kk < cap:
-                                    det_idx[r, q, kk] = count0 + j
-                                det_n[r, q] = kk + 1
+                                record_alarm(det_idx, det_n, r, q, count0 + j)
                                 # restart: from the next step on this setting has its own state
                                 in_sync[r, q] = False
                                 start[q] = jj + 1
                                 state[r, q, 0], state[r, q, 1], state[r, q, 2] = 1.0, 1.0, 0.0
                                 state[r, q, 3], state[r, q, 4], state[r, q, 5] = np.inf, np.inf, np.inf
                         if hit:
-                            dl_min = np.inf
-                            for k in range(g0, g1):
-                                if in_sync[r, gmembers[k]] and drift_level[gmembers[k]] < dl_min:
-                                    dl_min = drift_level[gmembers[k]]
+                            dl_min = _lowest_in_sync(drift_level, in_sync, r, gmembers, g0, g1)
                     for k in range(g0, g1):
                         q = gmembers[k]
                         if in_sync[r, q]:
@@ -735,7 +719,6 @@ def eddm_grid(x, count0, min_n, min_errors, warn_level, drift_level, state, trac
     """
     n_rows, m = x.shape
     n_set = min_n.shape[0]
-    cap = det_idx.shape[2]
     for r in range(n_rows):
         for j0 in range(0, m, _BLOCK):
             nb = min(_BLOCK, m - j0)
@@ -748,7 +731,6 @@ def eddm_grid(x, count0, min_n, min_errors, warn_level, drift_level, state, trac
                 me = min_errors[q]
                 wl = warn_level[q]
                 dl = drift_level[q]
-                k = det_n[r, q]
                 for jj in range(nb):
                     j = j0 + jj
                     c, ne, d, lastd, mean, stdt, m2smax, warn, m2s, stat, drift = eddm_step_scalar(
@@ -759,11 +741,8 @@ def eddm_grid(x, count0, min_n, min_errors, warn_level, drift_level, state, trac
                         warn_out[r, q, j] = warn
                         det_out[r, q, j] = drift
                     if drift:
-                        if k < cap:
-                            det_idx[r, q, k] = count0 + j
-                        k += 1
+                        record_alarm(det_idx, det_n, r, q, count0 + j)
                         c, ne, d, lastd, mean, stdt, m2smax, m2s = 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, np.nan
-                det_n[r, q] = k
                 state[r, q, 0], state[r, q, 1], state[r, q, 2], state[r, q, 3] = c, ne, d, lastd
                 state[r, q, 4], state[r, q, 5], state[r, q, 6] = mean, stdt, m2smax
                 state[r, q, 7] = 1.0 if warn else 0.0

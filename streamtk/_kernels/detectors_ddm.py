@@ -29,6 +29,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from .detections import record_alarm
 from .detectors import _ddm_flags, _ddm_update
 
 __all__ = ["LANES", "ddm_lanes"]
@@ -90,7 +91,6 @@ def ddm_lanes(x, count0, lane_min_n, lane_drift, lane_state, set_start, set_memb
 def _group(xrow, count0, lane_min_n, lane_drift, st, set_start, set_members, min_n, warn_level, drift_level,
            trace, stat_out, thr_out, wthr_out, warn_out, det_out, det_idx, det_n, r, q0, nl, m, wk):  # fmt: skip
     """Lanes ``q0 .. q0 + nl - 1`` of row ``r`` over the chunk."""
-    cap = det_idx.shape[2]
     for k in range(nl):
         q = q0 + k
         for i in range(6):
@@ -140,10 +140,7 @@ def _group(xrow, count0, lane_min_n, lane_drift, st, set_start, set_members, min
                     q = q0 + k
                     for i in range(set_start[q], set_start[q + 1]):
                         u = set_members[i]
-                        kk = det_n[r, u]
-                        if kk < cap:
-                            det_idx[r, u, kk] = count0 + j
-                        det_n[r, u] = kk + 1
+                        record_alarm(det_idx, det_n, r, u, count0 + j)
                     # MOA's resetLearning (ddm_reset), right after the drift
                     wk[_R_C * LANES + k] = 1.0
                     wk[_R_P * LANES + k] = 1.0

@@ -53,6 +53,7 @@ import math
 import numba
 import numpy as np
 
+from .detections import record_alarm
 from .ph_step import ph_mean_step, ph_test_step
 
 __all__ = [
@@ -158,7 +159,6 @@ def _group(xrow, h, count0, lp, lw, est, ph, lane_set, mon_lane, moa, increase, 
            mon_out, stat_out, det_out, det_idx, det_n, r, q0, nl, m, wk, lag):  # fmt: skip
     """Lanes ``q0 .. q0 + nl - 1`` of row ``r`` over the chunk (``nl`` is :data:`LANES`, passed
     at run time so that LLVM vectorises the lane loop instead of unrolling it)."""
-    cap = det_idx.shape[2]
     n_mon = mon_lane.shape[0] if trace and mon_out.shape[0] > 0 else 0
     # Gama's form on an increase without a per-step trace (Table 2's setting) runs in passes of
     # PASS_STEPS steps, written for that form only: with the form and the side as run-time flags the
@@ -247,11 +247,7 @@ def _group(xrow, h, count0, lp, lw, est, ph, lane_set, mon_lane, moa, increase, 
             if hits:
                 for k in range(nl):
                     if wk[_R_HIT * LANES + k] != 0.0:
-                        p = lane_set[q0 + k]
-                        c = det_n[r, p]
-                        if c < cap:
-                            det_idx[r, p, c] = count0 + j
-                        det_n[r, p] = c + 1
+                        record_alarm(det_idx, det_n, r, lane_set[q0 + k], count0 + j)
                         if reset:
                             wk[_R_PN * LANES + k] = 0.0
                             wk[_R_ACC * LANES + k] = 0.0
@@ -331,7 +327,6 @@ def _lane_steps(wk, k, xrow, x0, lag, j, moa, increase, reset, det_idx, det_n, r
     """Lane ``k`` (output setting ``p``) ``PASS_STEPS`` steps forward one by one from input
     ``xrow[x0]`` (absolute index ``i0``), recording its alarms and restarting its test after each
     if ``reset``: the per-step loop's operations, for a pass :func:`_lanes_pass` handed back."""
-    cap = det_idx.shape[2]
     s = wk[_R_S * LANES + k]
     nn = wk[_R_N * LANES + k]
     n = wk[_R_PN * LANES + k]
@@ -345,10 +340,7 @@ def _lane_steps(wk, k, xrow, x0, lag, j, moa, increase, reset, det_idx, det_n, r
         m, mn, stat = ph_test_step(m, mn, (v - mean) if increase else (mean - v), wk[(_R_PAR + LP_DELTA) * LANES + k],
                                    wk[(_R_PAR + LP_ALPHA) * LANES + k], moa)  # fmt: skip
         if stat > wk[(_R_PAR + LP_LAMBDA) * LANES + k] and n >= wk[(_R_PAR + LP_MIN_COUNT) * LANES + k]:
-            c = det_n[r, p]
-            if c < cap:
-                det_idx[r, p, c] = i0 + u
-            det_n[r, p] = c + 1
+            record_alarm(det_idx, det_n, r, p, i0 + u)
             if reset:
                 n = 0.0
                 acc = 0.0
