@@ -270,11 +270,16 @@ class MoaEvaluator:
 
 def filtered_sums(kind, param, x):
     """``sum_s weight(t, s) x_s`` at every ``t``: all ``s <= t`` (prequential), the last ``param``
-    (window), or ``param**(t - s)`` (fading, as a first-order recursive filter)."""
+    (window), the last ``param[t]`` (varwindow: an ADWIN window's widths) or ``param**(t - s)``
+    (fading, as a first-order recursive filter)."""
     from scipy.signal import lfilter
 
     if kind == "prequential":
         return np.cumsum(x)
+    if kind == "varwindow":
+        c = np.r_[0.0, np.cumsum(x)]
+        t = np.arange(len(x))
+        return c[t + 1] - c[t + 1 - np.asarray(param)]
     if kind == "window":
         c = np.cumsum(x)
         c[param:] = c[param:] - c[:-param].copy()
@@ -325,7 +330,7 @@ def vectorised_curves(y, p, k, estimators, weights=None, pos=1):
                 "p_maj": pm,
                 "p_per": pp,
                 "p_no_info": np.full(n, 1.0 / k),
-                "kappa_se": np.sqrt(p0 * (1 - p0) / (neff * (1 - pc) ** 2)),
+                "kappa_se": np.sqrt(np.maximum(p0 * (1 - p0), 0.0) / (neff * (1 - pc) ** 2)),
                 "kappa_z": kap / np.sqrt(pc / (neff * (1 - pc))),
                 "arithmetic_mean": np.nanmean(rec, 0),
                 "geometric_mean": np.exp(np.nanmean(np.log(rec), 0)),
