@@ -15,7 +15,7 @@ import numpy as np
 
 from .finalise import (
     BI, BM, BN, BP, BW, EC, EI, EN, EQ, EW, P_BC, P_BS, P_EC, P_ES, RENORM, finalise_columns, majority_of,
-    take_snapshot,
+    moa_majority_of, take_snapshot,
 )
 
 # ----------------------------------------------------------------------------
@@ -23,12 +23,17 @@ from .finalise import (
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fading, inv_alpha, moa, k,
+def _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fading, alpha, moa, k,
                       ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, e, snap, tmp):
     """Prequential (``fading=False``) or fading-factor block: add only.
 
-    The states at the block's checkpoints are collected in ``snap`` and finalised
-    together at the end of the block (:func:`finalise_columns`).
+    A fading factor scales lazily by default: the state holds its sums times
+    ``alpha**-t`` (one multiplier ``m`` per side instead of fading every sum at every
+    step) and renormalises above :data:`RENORM`. In MOA's convention every sum is faded
+    at every step, ``S = alpha S + x``, as MOA's ``FadingFactorEstimator`` does, so that
+    the results are MOA's bit for bit (``m`` stays 1). The states at the block's
+    checkpoints are collected in ``snap`` and finalised together at the end of the
+    block (:func:`finalise_columns`).
     """
     row = cl[0]
     col = cl[1]
@@ -45,6 +50,8 @@ def _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fadi
     nck = ck_index.shape[0]
     ns = np.int64(0)  # np.int64: a literal 0 would make numba compile callees once more for Literal[int]
     c_first = ci
+    inv_alpha = 1.0 / alpha
+    eager = fading and moa
     for t in range(b0, b1):
         y = ytrue[t]
         w = wl[t] if has_w else 1.0
@@ -52,7 +59,21 @@ def _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fadi
             yp_t = yp[t]
             if not moa:
                 mh = 1.0 if majority_of(row, k) == y else 0.0
-            if w > 0.0:
+            if w > 0.0 and eager:  # MOA: every sum faded, then the instance's value added
+                gh = w if y == yp_t else 0.0
+                W = alpha * W + w
+                N = alpha * N + 1.0
+                C = alpha * C + gh
+                for j in range(nq):
+                    sc[EQ + j] = alpha * sc[EQ + j] + w * ql[j, t]
+                for i in range(k):
+                    row[i] *= alpha
+                    col[i] *= alpha
+                    dia[i] *= alpha
+                row[y] += w
+                col[yp_t] += w
+                dia[y] += gh
+            elif w > 0.0:
                 if fading:
                     m *= inv_alpha
                 g = w * m
@@ -77,8 +98,13 @@ def _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fadi
                         dia[i] /= m
                     m = 1.0
             if moa:
-                mh = 1.0 if majority_of(row, k) == y else 0.0
-            if w > 0.0 or moa:
+                mh = 1.0 if moa_majority_of(row, k, N) == y else 0.0
+            if eager:
+                BWv = alpha * BWv + w
+                BNv = alpha * BNv + 1.0
+                BMv = alpha * BMv + w * mh
+                BPv = alpha * BPv + w * perhit[t]
+            elif w > 0.0 or moa:
                 if fading:
                     mb *= inv_alpha
                 g = w * mb
@@ -244,7 +270,7 @@ def _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, pt, perhit, majh
                     bs = r + 1
                     bc -= 1
             if moa:
-                mh = 1 if majority_of(row, k) == y else 0
+                mh = 1 if moa_majority_of(row, k, N) == y else 0
             if w > 0.0 or moa:
                 majh[t] = mh
                 BWv += w

@@ -250,7 +250,7 @@ def run(
                                   tmp, seg)
                 else:
                     _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ph,
-                                      kind == KIND_FADING, 1.0 / alphas[e], moa, k, ck_index, ci0, pos,
+                                      kind == KIND_FADING, alphas[e], moa, k, ck_index, ci0, pos,
                                       n_classes_total, metric_ids, metric_arg, class_ids, out[l], outc[l], e,
                                       snap[e], tmp)
             ci0 = ci1

@@ -20,9 +20,10 @@ fixed estimators is fused into one read of each block:
 3. **One tight loop per fading factor** over the block buffer with its state in
    registers, performing exactly the floating-point operations of
    :func:`streamtk._kernels.blocks._cumulative_block` in the same order (lazy
-   scaling by ``alpha**-t``, renormalisation above ``RENORM``), so the results are
-   bit-identical to the general path and chunked evaluation may switch between the
-   two (a chunk with a missing label goes through the general path).
+   scaling by ``alpha**-t``, renormalisation above ``RENORM``; in MOA's convention
+   every sum faded at every step, as MOA does), so the results are bit-identical to
+   the general path and chunked evaluation may switch between the two (a chunk with
+   a missing label goes through the general path).
 
 The window and fading loops are inlined twice, with the convention flag a
 constant, so each copy is free of per-step convention branches (measured: 2.5 ns
@@ -112,9 +113,10 @@ def _window_loop(ring, msums, buf, b0, b1, mask, w, held, majh, store_from, moa)
 
 
 @nb.njit(cache=True, inline="always", error_model="numpy")
-def _fading_loop(buf, nb_, s, cl, inv_alpha, moa, ck_index, ci, nck, b0, sn):
+def _fading_loop(buf, nb_, s, cl, alpha, moa, ck_index, ci, nck, b0, sn):
     """One fading factor over a block buffer, state in registers; the operations and their order are those of
-    :func:`streamtk._kernels.blocks._cumulative_block` (bit-identical results)."""
+    :func:`streamtk._kernels.blocks._cumulative_block` (bit-identical results): lazy scaling, or in MOA's
+    convention every sum faded at every step."""
     m = s[EI]
     W = s[EN]
     C = s[EC]
@@ -129,11 +131,29 @@ def _fading_loop(buf, nb_, s, cl, inv_alpha, moa, ck_index, ci, nck, b0, sn):
     nsf = np.int64(0)
     cj = ci
     maj = 0.0
+    inv_alpha = 1.0 / alpha
     for i in range(nb_):
         fy = buf[0, i]
         gy = buf[1, i]
-        if not moa:
-            maj = 1.0 if r1 > r0 else 0.0  # faded majority before t
+        if moa:  # MOA's FadingFactorEstimator: S = alpha S + x for every sum (W = N = BW = BN when dense)
+            g = buf[4, i]
+            W = alpha * W + 1.0
+            r1 = alpha * r1 + fy
+            r0 = alpha * r0 + gy
+            c1 = alpha * c1 + buf[2, i]
+            c0 = alpha * c0 + buf[3, i]
+            C = alpha * C + g
+            d1 = alpha * d1 + g * fy
+            d0 = alpha * d0 + g * gy
+            maj = 1.0 if r1 / W > r0 / W else 0.0  # MOA compares the class fractions (moa_majority_of)
+            BMv = alpha * BMv + (1.0 - abs(maj - fy))
+            BPv = alpha * BPv + buf[5, i]
+            if cj < nck and ck_index[cj] == b0 + i:
+                _snapshot2(sn, nsf, W, C, m, BMv, BPv, r0, r1, c0, c1, d0, d1)
+                nsf += 1
+                cj += 1
+            continue
+        maj = 1.0 if r1 > r0 else 0.0  # faded majority before t
         m *= inv_alpha
         W += m
         r1 += m * fy
@@ -145,8 +165,6 @@ def _fading_loop(buf, nb_, s, cl, inv_alpha, moa, ck_index, ci, nck, b0, sn):
         d1 += g * fy
         d0 += g * gy
         if m <= RENORM:
-            if moa:
-                maj = 1.0 if r1 > r0 else 0.0  # MOA: including y_t
             BMv += m * (1.0 - abs(maj - fy))
             BPv += m * buf[5, i]
         else:  # rare: renormalise, in the general loop's order (eval side, MOA's majority, base side)
@@ -158,8 +176,6 @@ def _fading_loop(buf, nb_, s, cl, inv_alpha, moa, ck_index, ci, nck, b0, sn):
             c1 /= m
             d0 /= m
             d1 /= m
-            if moa:
-                maj = 1.0 if r1 > r0 else 0.0
             BMv += m * (1.0 - abs(maj - fy))
             BPv += m * buf[5, i]
             BMv /= m  # the base side's own multiplier: equal to the eval side's here
@@ -406,9 +422,9 @@ def dense_binary_block(ytrue, yp, b0, b1, pre, wins, fads, wsize, alphas, hslot,
     for f in range(fads.shape[0]):
         e = fads[f]
         if moa:  # constant flags: each inlined copy of the loop is branch-free on the convention
-            _fading_loop(buf, nb_, sc[e], cls[e], 1.0 / alphas[e], True, ck_index, ci, nck, b0, snap[e])
+            _fading_loop(buf, nb_, sc[e], cls[e], alphas[e], True, ck_index, ci, nck, b0, snap[e])
         else:
-            _fading_loop(buf, nb_, sc[e], cls[e], 1.0 / alphas[e], False, ck_index, ci, nck, b0, snap[e])
+            _fading_loop(buf, nb_, sc[e], cls[e], alphas[e], False, ck_index, ci, nck, b0, snap[e])
     # ---- finalise the block's checkpoints of every estimator handled here
     ns = ce - ci
     if ns > 0:

@@ -210,14 +210,24 @@ def finalise_columns(snap, ns, k, nq, moa, pos, n_classes_total, metric_ids, met
     if need_pc:
         for i in range(ns):
             pc[i] = 0.0
-        for c in range(k):
-            rr = snap[r0 + c]
-            cc = snap[c_0 + c]
+        if moa:
+            # MOA sums the products of the class fractions (BasicClassificationPerformanceEvaluator
+            # .getKappaStatistic): the same value up to rounding, computed in MOA's order so that
+            # kappa is bit-identical to MOA's
+            for c in range(k):
+                rr = snap[r0 + c]
+                cc = snap[c_0 + c]
+                for i in range(ns):
+                    pc[i] += (rr[i] / den[i]) * (cc[i] / den[i])
+        else:
+            for c in range(k):
+                rr = snap[r0 + c]
+                cc = snap[c_0 + c]
+                for i in range(ns):
+                    pc[i] += rr[i] * cc[i]
             for i in range(ns):
-                pc[i] += rr[i] * cc[i]
-        for i in range(ns):
-            d = den[i]
-            pc[i] = pc[i] / (d * d)
+                d = den[i]
+                pc[i] = pc[i] / (d * d)
         for i in range(ns):
             kap[i] = chance_corrected(p0[i], pc[i], moa)
     if need_pmaj:
@@ -404,6 +414,22 @@ def recall_means(snap, ns, r0, d0, k, which, cnt, acc, prod, o):
         else:
             v = prod[i] if c == 1.0 else math.sqrt(prod[i])
         o[i] = v if c > 0.0 else np.nan
+
+
+@nb.njit(cache=True, inline="always", error_model="numpy")
+def moa_majority_of(row, k, den):
+    """MOA's Majority Class (``BasicClassificationPerformanceEvaluator.getMajorityClass``): the first class
+    whose estimated fraction ``row[i] / den`` exceeds every earlier one and 0 (class 0 when none does).
+    Compared as fractions, as MOA does: two weighted or faded sums that differ by less than their rounding
+    can give equal fractions, and then the lower class wins."""
+    best = 0
+    best_fraction = 0.0
+    for i in range(k):
+        f = row[i] / den
+        if f > best_fraction:
+            best_fraction = f
+            best = i
+    return best
 
 
 @nb.njit(cache=True, inline="always")
