@@ -21,6 +21,8 @@ from streamtk._kernels import adwin as K
 from streamtk._kernels import adwin_scan as KS
 from streamtk.drift.adwin import Adwin, adwin, adwin_detections
 
+from ._moa import import_capymoa
+
 def java_int(v):
     """Wrap an integer to Java's 32-bit int."""
     v &= 0xFFFFFFFF
@@ -633,7 +635,7 @@ def test_width_only_chunks_equal_one_full_pass(chunks, seed, variant):
 def test_identical_to_moa_through_capymoa():
     # MOA itself as the reference (issue 3): capymoa ships MOA's jar. MOA's ADWINChangeDetector reports a
     # change when ADWIN cuts and its estimate rose; its estimate is ADWIN's window mean.
-    capymoa_drift = pytest.importorskip("capymoa.drift.detectors", reason="capymoa (MOA's jar) is not installed")
+    capymoa_drift = import_capymoa("capymoa.drift.detectors")
     rng = np.random.default_rng(1)
     for trial, delta in enumerate([0.002, 0.1, 0.5]):
         n = 12_000

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from streamtk.drift.ddm import DDM, ddm
 from streamtk.drift.eddm import EDDM, eddm
 
+from ._moa import import_capymoa
+
 MAXV = 1.7976931348623157e308  # Java Double.MAX_VALUE
 
 
@@ -295,7 +297,7 @@ def _moa_run(detector, x):
 
 def test_identical_to_moa_through_capymoa():
     # MOA itself as the reference: capymoa ships MOA's jar (DDM.java, EDDM.java with MOA's defaults)
-    capymoa_drift = pytest.importorskip("capymoa.drift.detectors", reason="capymoa (MOA's jar) is not installed")
+    capymoa_drift = import_capymoa("capymoa.drift.detectors")
     from streamtk.drift.synthetic import error_stream
 
     n = 20_000

@@ -15,6 +15,8 @@ import pytest
 
 import streamtk
 
+from ._moa import import_capymoa
+
 MEASURES = {
     "accuracy": "classifications correct (percent)",
     "kappa": "Kappa Statistic (percent)",
@@ -26,11 +28,9 @@ MEASURES = {
 @pytest.fixture(scope="module")
 def moa():
     """MOA's classes through capymoa (starts the JVM once)."""
-    pytest.importorskip("capymoa", reason="capymoa (MOA's jar) is not installed")
+    import_capymoa()  # starts MOA's Java virtual machine
     import jpype
 
-    if not jpype.isJVMStarted():  # capymoa starts it on import; without a Java runtime there is nothing to test
-        pytest.skip("no Java virtual machine")
     return jpype.JPackage("moa"), jpype.JPackage("com").yahoo.labs.samoa.instances, jpype.JClass("java.util.ArrayList")
 
 

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 from streamtk.drift.page_hinkley import PageHinkley, page_hinkley
 
+from ._moa import import_capymoa
+
 
 # ----------------------------------------------------------------------------- references
 def ref_gama(x, delta, lam, *, reset=True, direction="increase", min_instances=1):
@@ -542,7 +544,7 @@ def _moa_detections(detector, x):
 
 def test_moa_variant_identical_to_moa_through_capymoa():
     # MOA itself as the reference: capymoa ships MOA's jar, whose PageHinkleyDM alarms on S > lambda
-    capymoa_drift = pytest.importorskip("capymoa.drift.detectors", reason="capymoa (MOA's jar) is not installed")
+    capymoa_drift = import_capymoa("capymoa.drift.detectors")
     from streamtk.drift.synthetic import error_stream
 
     n = 20_000
