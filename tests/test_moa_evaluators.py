@@ -106,3 +106,45 @@ def test_identical_to_moa(moa, kind, param, k, weighted, missing):
         theirs = ref[name]
         same = (ours == theirs) | (np.isnan(ours) & np.isnan(theirs))
         assert same.all(), (name, int(np.argmin(same)), ours[~same][:3], theirs[~same][:3])
+
+
+def _moa_window_auc(moa, width, y, s, w):
+    """MOA's WindowAUCImbalancedPerformanceEvaluator (class votes ``[1 - s, s]``): its AUC after each instance."""
+    pkg, inst_pkg, ArrayList = moa
+    ev = pkg.evaluation.WindowAUCImbalancedPerformanceEvaluator()
+    ev.widthOption.setValue(int(width))
+    ev.prepareForUse()
+    values = ArrayList()
+    values.add("0")
+    values.add("1")
+    attributes = ArrayList()
+    attributes.add(inst_pkg.Attribute("class", values))
+    header = inst_pkg.Instances("", attributes, 1)
+    header.setClassIndex(0)
+    inst = inst_pkg.DenseInstance(1)
+    inst.setDataset(header)
+    out = np.empty(len(y))
+    for t in range(len(y)):
+        inst.setClassValue(float(y[t]))
+        inst.setWeight(float(w[t]))
+        ev.addResult(pkg.core.InstanceExample(inst), [1.0 - s[t], s[t]])
+        out[t] = next(float(m.getValue()) for m in ev.getPerformanceMeasurements() if str(m.getName()) == "AUC")
+    return out
+
+
+@pytest.mark.parametrize("ties,weighted", [(False, False), (True, False), (True, True)])
+def test_window_auc_identical_to_moa(moa, ties, weighted):
+    # issue 7's MOA semantics: MOA's windowed AUC (1.0 while the window holds one class only, ties as MOA
+    # orders them, every instance of weight > 0 counted once) against MOA itself
+    from streamtk.scores import auc_curves
+
+    n = 1500
+    rng = np.random.default_rng(13 + ties + 2 * weighted)
+    y = (rng.random(n) < 0.3).astype(int)
+    s = rng.integers(0, 4, n) / 4.0 if ties else rng.random(n)
+    w = rng.choice([0.0, 1.0, 3.0], n, p=[0.1, 0.6, 0.3]) if weighted else np.ones(n)
+    ds = auc_curves(y, s, windows=[10, 400], weights=w if weighted else None, convention="moa")
+    for width in (10, 400):
+        ours = ds.auc.sel(estimator=f"window={width}").values
+        theirs = _moa_window_auc(moa, width, y, s, w)
+        assert np.array_equal(ours, theirs), (width, int(np.argmin(ours == theirs)))
