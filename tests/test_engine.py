@@ -230,12 +230,12 @@ def test_causality(stream, cut, windows):
 
 
 @given(streams(max_n=60), st.lists(st.integers(1, 20), min_size=1, max_size=4), st.integers(1, 7),
-       st.booleans())
-def test_chunked_equals_one_pass(stream, cuts, every, weighted):
+       st.booleans(), st.sampled_from(["streamtk", "moa"]))
+def test_chunked_equals_one_pass(stream, cuts, every, weighted, convention):
     k, y, p = stream
     rng = np.random.default_rng(len(y))
     w = rng.choice([0.0, 1.0, 2.5], size=len(y)) if weighted else None
-    kw = dict(windows=[1, 3, 10], fading=[0.7], every=every, classes=list(range(k)))
+    kw = dict(windows=[1, 3, 10], fading=[0.7], every=every, classes=list(range(k)), convention=convention)
     one = streamtk.evaluate(y, p, weights=w, **kw)
     ev = streamtk.Evaluator(**kw)
     bounds = sorted(set([0, len(y)] + [min(c, len(y)) for c in np.cumsum(cuts)]))
