@@ -9,6 +9,8 @@ The stream is Bernoulli in segments of 250,000 inputs with p cycling through
 widths only, and called as the evaluation engine calls it (blocks of 2048
 inputs from a numba loop, widths only); of the public
 ``streamtk.drift.adwin.adwin`` (including output allocation and the Dataset),
+MOA's ``ADWINChangeDetector`` (capymoa's jar, where installed: a Java loop over the same
+inputs timed inside the JVM, ``benchmarks/_moa.py``) and
 river's ``drift.ADWIN`` on the first ``--river-n`` inputs of the same stream in
 the same process, the ratio, and numba's cold compile time (fresh cache
 directory, in a subprocess) vs the first call with a warm on-disk cache.
@@ -34,6 +36,9 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _moa import MoaBaseline  # noqa: E402
 
 SEGMENT = 250_000  # inputs per Bernoulli segment
 
@@ -92,6 +97,7 @@ def main(argv=None) -> None:
     ap.add_argument("--river-n", type=int, default=300_000, help="prefix length fed to river")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--no-moa", action="store_true", help="skip MOA's ADWIN (capymoa's jar, timed in the JVM)")
     args = ap.parse_args(argv)
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -136,6 +142,17 @@ def main(argv=None) -> None:
     print(f"engine-style 2048-blocks     : {args.n / t_engine / 1e6:8.1f} M inputs/s  (widths only)")
     print(f"streamtk adwin()             : {args.n / t_public / 1e6:8.1f} M inputs/s  (Dataset incl.; {n_det} "
           f"detections)")
+
+    # MOA itself: capymoa's jar, a Java loop over the same inputs timed inside the JVM (benchmarks/_moa.py)
+    moa = None if args.no_moa else MoaBaseline.start()
+    if moa is None:
+        print(f"MOA: not measured ({MoaBaseline.why_not or '--no-moa'})")
+    else:
+        s, changes = moa.detector("ADWIN", x)
+        rises = int((ds.detection.values > 0).sum())  # MOA's detector flags a cut only when the mean rose
+        print(f"MOA ADWINChangeDetector: {args.n / s / 1e6:8.2f} M inputs/s  (a Java loop timed inside the JVM; "
+              f"{changes} changes, streamtk {rises} rises of its {n_det} cuts); streamtk adwin() / MOA: "
+              f"{s / t_public:.1f}x, kernel (all outputs) / MOA: {s / t_kernel:.1f}x")  # fmt: skip
 
     try:
         from river import drift

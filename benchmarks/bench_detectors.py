@@ -11,6 +11,9 @@ Prints, single core by default (``numba.set_num_threads(1)``):
 * river's ``PageHinkley``, ``binary.DDM`` and ``binary.EDDM`` on a subsample of
   ``river-n`` inputs in the same process, and the ratio;
 * a hand-written numpy Page-Hinkley (no reset: cumulative sums) as a baseline;
+* MOA's ``PageHinkleyDM``, ``DDM`` and ``EDDM`` (capymoa's jar, where capymoa and a JDK
+  are installed) over the same ``n`` inputs in a Java loop timed inside the JVM
+  (``benchmarks/_moa.py``), with the changes each flags and the ratio;
 * a grid of 10 settings in one pass vs 10 separate calls (CPU time, best of
   3): a lambda sweep (the settings share one test until a restart separates
   them), the Gama et al. Table 2 grid (5 windows, 5 fading factors: ten
@@ -38,6 +41,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _moa import MoaBaseline  # noqa: E402
 
 
 def best_time(fn, repeat=3):
@@ -100,6 +106,7 @@ def main(argv=None):
     ap.add_argument("--river-n", type=int, default=200_000)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--no-compile", action="store_true", help="skip the fresh-process compile timing")
+    ap.add_argument("--no-moa", action="store_true", help="skip MOA's detectors (capymoa's jar, timed in the JVM)")
     args = ap.parse_args(argv)
 
     import numba
@@ -192,6 +199,23 @@ def main(argv=None):
             print(f"  {label:26s} {r_river:8.2f} M/s; streamtk {ours} at n={n:,}: {rates[ours][1]:8.1f} M/s "
                   f"(trace=False) -> x{rates[ours][1] / r_river:.0f}, {rates[ours][0]:8.1f} M/s (trace) "
                   f"-> x{rates[ours][0] / r_river:.0f}")  # fmt: skip
+
+    # MOA itself: capymoa's jar, a Java loop over the same inputs timed inside the JVM (benchmarks/_moa.py)
+    moa = None if args.no_moa else MoaBaseline.start()
+    if moa is None:
+        print(f"\nMOA: not measured ({MoaBaseline.why_not or '--no-moa'})")
+    else:
+        print(f"\nMOA's detectors (capymoa's jar; a Java loop over the same {n:,} inputs, timed inside the JVM):")
+        for name, ours, run_ours in (
+            ("PageHinkley", "PH moa (raw)", lambda: page_hinkley(x, variant="moa", trace=False)),
+            ("DDM", "DDM", lambda: ddm(x, trace=False)),
+            ("EDDM", "EDDM", lambda: eddm(x, trace=False)),
+        ):
+            s, changes = moa.detector(name, x)
+            r_moa = n / s / 1e6
+            ours_n = sum(1 for i in run_ours()["detection_index"].values.ravel() if i >= 0)
+            print(f"  MOA {name:12s} {r_moa:8.1f} M/s ({changes} changes; streamtk {ours_n}); streamtk {ours}: "
+                  f"{rates[ours][1]:8.1f} M/s (trace=False) -> x{rates[ours][1] / r_moa:.2f}")  # fmt: skip
 
     # grid of 10 settings in one pass vs 10 separate calls (CPU time, best of 3)
     from streamtk.drift.ddm import DDM
