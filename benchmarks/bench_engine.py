@@ -11,7 +11,11 @@ Baselines measured in the same process:
   differences of cumulative sums, ``scipy.signal.lfilter`` for fading factors);
 * river's metrics (prequential, and ``utils.Rolling`` for windows) on a subsample,
   extrapolated per instance (river has no fading factors, kappa_m or kappa_per:
-  those are left out of its side, which favours river).
+  those are left out of its side, which favours river);
+* MOA's own evaluators (capymoa's jar, where capymoa and a JDK are installed): Basic,
+  Window and FadingFactor ``ClassificationPerformanceEvaluator`` for the same estimators
+  (4 measures each) and the ADWIN evaluator, on a prefix of ``--moa-n`` instances in a
+  Java loop timed inside the JVM (``benchmarks/_moa.py``).
 
 Also reports the first-call compile time (fresh cache directory) and the warm time.
 
@@ -30,6 +34,9 @@ import time
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _moa import MoaBaseline  # noqa: E402
 
 METRICS = ["accuracy", "kappa", "kappa_m", "kappa_per", "kappa_plus", "f1", "mcc", "geometric_mean"]
 WINDOWS = [100, 1000, 10000]
@@ -159,6 +166,8 @@ def main(argv=None):
     ap.add_argument("--river-n", type=int, default=100_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--skip-compile", action="store_true")
+    ap.add_argument("--moa-n", type=int, default=1_000_000, help="instances fed to MOA's evaluators")
+    ap.add_argument("--no-moa", action="store_true", help="skip MOA's evaluators (capymoa's jar, timed in the JVM)")
     args = ap.parse_args(argv)
 
     import streamtk
@@ -204,8 +213,33 @@ def main(argv=None):
         streamtk.evaluate(y, p, every=1000, **kw_adwin)
         best_wall = min(best_wall, time.perf_counter() - w0)
         best_cpu = min(best_cpu, time.process_time() - c0)
-    print(f"every= 1000 + adwin=0.002: streamtk {args.n / best_cpu / 1e6:8.1f} M inst/s CPU "
-          f"({args.n / best_wall / 1e6:.1f} wall) | MOA's ADWIN evaluator: about 0.3 M inst/s (issue 3)")
+    rate_adwin = args.n / best_cpu
+    print(f"every= 1000 + adwin=0.002: streamtk {rate_adwin / 1e6:8.1f} M inst/s CPU "
+          f"({args.n / best_wall / 1e6:.1f} wall)")
+    # MOA itself: its evaluators for the same estimators (accuracy, kappa, kappa_temp, kappa_m each) on a
+    # prefix, in a Java loop timed inside the JVM (benchmarks/_moa.py)
+    moa = None if args.no_moa else MoaBaseline.start()
+    if moa is None:
+        print(f"MOA: not measured ({MoaBaseline.why_not or '--no-moa'})")
+    else:
+        m = min(args.moa_n, args.n)
+
+        def moa_evaluators():
+            evs = [moa.evaluator("BasicClassificationPerformanceEvaluator")]
+            evs += [moa.evaluator("WindowClassificationPerformanceEvaluator", widthOption=w) for w in WINDOWS]
+            evs += [moa.evaluator("FadingFactorClassificationPerformanceEvaluator", alphaOption=a) for a in FADING]
+            return evs
+
+        print(f"MOA's evaluators (capymoa's jar; Basic + Window {WINDOWS} + FadingFactor {FADING}, 4 measures "
+              f"each, a Java loop over the first {m:,} instances timed inside the JVM):")  # fmt: skip
+        for every in (1, 1000):
+            rate = m / moa.evaluators(moa_evaluators, y[:m], p[:m], 2, every)
+            print(f"  every={every:>5}: MOA {rate / 1e6:6.2f} M inst/s | streamtk / MOA = "
+                  f"{args.n / results[every][1] / rate:,.1f}x")
+        rate = m / moa.evaluators(lambda: [moa.evaluator("AdwinClassificationPerformanceEvaluator")], y[:m], p[:m],
+                                  2, 1000)  # fmt: skip
+        print(f"  MOA's ADWIN evaluator alone (every=1000): {rate / 1e6:6.2f} M inst/s | streamtk with the six "
+              f"estimators + ADWIN / MOA's ADWIN evaluator = {rate_adwin / rate:,.1f}x")
     sub = min(args.river_n, args.n)
     per_inst = river_per_instance(y[:sub], p[:sub])
     river_rate = 1.0 / per_inst
