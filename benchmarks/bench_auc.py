@@ -21,6 +21,9 @@ few digits). Printed:
   by :class:`streamtk.Evaluator` and :func:`streamtk.outofcore.evaluate_store`) on the
   first ``--chunked-n`` instances in chunks of ``--chunk``, checked against the one-pass
   values (prequential and window exactly, fading to 1e-12);
+* MOA's ``WindowAUCImbalancedPerformanceEvaluator`` (capymoa's jar, where capymoa and a
+  JDK are installed) on ``--moa-n`` instances in a Java loop timed inside the JVM
+  (``benchmarks/_moa.py``), its AUC read every 1000 instances and at every instance;
 * river's ``metrics.RollingROCAUC`` (window) and ``metrics.ROCAUC`` (prequential, 10
   thresholds, approximate) on the first ``--river-n`` instances, and a hand-written
   numpy baseline (windowed AUC by the rank-sum formula recomputed at every
@@ -48,6 +51,9 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _moa import MoaBaseline  # noqa: E402
 
 _FIRST_CALL = """
 import time
@@ -116,6 +122,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--repeat", type=int, default=3, help="kernel timings: best of this many runs")
     ap.add_argument("--skip-compile", action="store_true")
+    ap.add_argument("--moa-n", type=int, default=1_000_000, help="instances fed to MOA's windowed AUC evaluator")
+    ap.add_argument("--no-moa", action="store_true", help="skip MOA's evaluator (capymoa's jar, timed in the JVM)")
     args = ap.parse_args(argv)
 
     from streamtk import scores as S
@@ -200,6 +208,20 @@ def main(argv=None):
     chunked_rate(y, s, w, a, min(args.chunked_n, n), args.chunk)
 
     # ---------------------------------------------------------------- baselines
+    # MOA itself: WindowAUCImbalancedPerformanceEvaluator (Brzezinski & Stefanowski's prequential AUC) in a
+    # Java loop timed inside the JVM (benchmarks/_moa.py); its AUC read every 1000 instances as the
+    # kernel writes it, and at every instance (a curve at every instance costs MOA a walk over the window)
+    moa = None if args.no_moa else MoaBaseline.start()
+    if moa is None:
+        print(f"MOA: not measured ({MoaBaseline.why_not or '--no-moa'})")
+    else:
+        for every, m in ((1000, min(args.moa_n, n)), (1, min(args.moa_n // 10, n))):
+            t = moa.evaluators(lambda: [moa.evaluator("WindowAUCImbalancedPerformanceEvaluator", widthOption=w)],
+                               y[:m], (s[:m] > 0.5).astype(np.int32), 2, every, score=s[:m])  # fmt: skip
+            print(f"MOA WindowAUCImbalanced(width={w}), AUC read every {every:>4}: {m / t / 1e6:8.4f} M instances/s "
+                  f"on {m:,}; the streamtk window kernel is {rate_win / (m / t):,.1f}x faster, all 3 estimators "
+                  f"{rate_all / (m / t):,.1f}x")  # fmt: skip
+
     m = min(args.river_n, n)
     try:
         from river import metrics as rm
