@@ -143,6 +143,14 @@ class MoaBaseline:
             return None
         return cls(jpype, jpype.JClass("StreamtkMoaHarness"))
 
+    @classmethod
+    def start_or_say_why(cls, skip=False):
+        """:meth:`start`, or None after printing why MOA is not measured (``skip``: the caller's ``--no-moa``)."""
+        moa = None if skip else cls.start()
+        if moa is None:
+            print(f"MOA: not measured ({'--no-moa' if skip else cls.why_not})")
+        return moa
+
     def _doubles(self, a):
         return self._jpype.JArray(self._jpype.JDouble)(np.ascontiguousarray(a, dtype=np.float64))
 

@@ -144,10 +144,8 @@ def main(argv=None) -> None:
           f"detections)")
 
     # MOA itself: capymoa's jar, a Java loop over the same inputs timed inside the JVM (benchmarks/_moa.py)
-    moa = None if args.no_moa else MoaBaseline.start()
-    if moa is None:
-        print(f"MOA: not measured ({MoaBaseline.why_not or '--no-moa'})")
-    else:
+    moa = MoaBaseline.start_or_say_why(args.no_moa)
+    if moa is not None:
         s, changes = moa.detector("ADWIN", x)
         rises = int((ds.detection.values > 0).sum())  # MOA's detector flags a cut only when the mean rose
         print(f"MOA ADWINChangeDetector: {args.n / s / 1e6:8.2f} M inputs/s  (a Java loop timed inside the JVM; "

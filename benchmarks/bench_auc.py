@@ -211,10 +211,8 @@ def main(argv=None):
     # MOA itself: WindowAUCImbalancedPerformanceEvaluator (Brzezinski & Stefanowski's prequential AUC) in a
     # Java loop timed inside the JVM (benchmarks/_moa.py); its AUC read every 1000 instances as the
     # kernel writes it, and at every instance (a curve at every instance costs MOA a walk over the window)
-    moa = None if args.no_moa else MoaBaseline.start()
-    if moa is None:
-        print(f"MOA: not measured ({MoaBaseline.why_not or '--no-moa'})")
-    else:
+    moa = MoaBaseline.start_or_say_why(args.no_moa)
+    if moa is not None:
         for every, m in ((1000, min(args.moa_n, n)), (1, min(args.moa_n // 10, n))):
             t = moa.evaluators(lambda: [moa.evaluator("WindowAUCImbalancedPerformanceEvaluator", widthOption=w)],
                                y[:m], (s[:m] > 0.5).astype(np.int32), 2, every, score=s[:m])  # fmt: skip

@@ -201,10 +201,8 @@ def main(argv=None):
                   f"-> x{rates[ours][0] / r_river:.0f}")  # fmt: skip
 
     # MOA itself: capymoa's jar, a Java loop over the same inputs timed inside the JVM (benchmarks/_moa.py)
-    moa = None if args.no_moa else MoaBaseline.start()
-    if moa is None:
-        print(f"\nMOA: not measured ({MoaBaseline.why_not or '--no-moa'})")
-    else:
+    moa = MoaBaseline.start_or_say_why(args.no_moa)
+    if moa is not None:
         print(f"\nMOA's detectors (capymoa's jar; a Java loop over the same {n:,} inputs, timed inside the JVM):")
         for name, ours, run_ours in (
             ("PageHinkley", "PH moa (raw)", lambda: page_hinkley(x, variant="moa", trace=False)),

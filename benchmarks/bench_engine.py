@@ -218,10 +218,8 @@ def main(argv=None):
           f"({args.n / best_wall / 1e6:.1f} wall)")
     # MOA itself: its evaluators for the same estimators (accuracy, kappa, kappa_temp, kappa_m each) on a
     # prefix, in a Java loop timed inside the JVM (benchmarks/_moa.py)
-    moa = None if args.no_moa else MoaBaseline.start()
-    if moa is None:
-        print(f"MOA: not measured ({MoaBaseline.why_not or '--no-moa'})")
-    else:
+    moa = MoaBaseline.start_or_say_why(args.no_moa)
+    if moa is not None:
         m = min(args.moa_n, args.n)
 
         def moa_evaluators():

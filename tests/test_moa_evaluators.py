@@ -34,9 +34,24 @@ def moa():
     return jpype.JPackage("moa"), jpype.JPackage("com").yahoo.labs.samoa.instances, jpype.JClass("java.util.ArrayList")
 
 
+def _class_instance(moa, k):
+    """A MOA instance whose only attribute is the class, with values ``"0" .. "k-1"`` (as capymoa builds it)."""
+    _, inst_pkg, ArrayList = moa
+    values = ArrayList()
+    for i in range(k):
+        values.add(str(i))
+    attributes = ArrayList()
+    attributes.add(inst_pkg.Attribute("class", values))
+    header = inst_pkg.Instances("", attributes, 1)
+    header.setClassIndex(0)
+    inst = inst_pkg.DenseInstance(1)
+    inst.setDataset(header)
+    return inst
+
+
 def _moa_curves(moa, kind, param, y, p, k, w):
     """Feed MOA's evaluator one instance at a time (``y < 0``: missing label); its four measures after each."""
-    pkg, inst_pkg, ArrayList = moa
+    pkg = moa[0]
     if kind == "prequential":
         ev = pkg.evaluation.BasicClassificationPerformanceEvaluator()
     elif kind == "window":
@@ -49,15 +64,7 @@ def _moa_curves(moa, kind, param, y, p, k, w):
         ev.alphaOption.setValue(float(param))
     # prepareForUse is not called: the fading evaluator's options clash in this MOA release (two share the
     # letter 'a'); the evaluators set themselves up on their first instance
-    values = ArrayList()
-    for i in range(k):
-        values.add(str(i))
-    attributes = ArrayList()
-    attributes.add(inst_pkg.Attribute("class", values))
-    header = inst_pkg.Instances("", attributes, 1)
-    header.setClassIndex(0)
-    inst = inst_pkg.DenseInstance(1)
-    inst.setDataset(header)
+    inst = _class_instance(moa, k)
     out = {name: np.empty(len(y)) for name in MEASURES}
     for t in range(len(y)):
         inst.setClassValue(float(y[t]) if y[t] >= 0 else float("nan"))  # NaN: classIsMissing()
@@ -110,19 +117,11 @@ def test_identical_to_moa(moa, kind, param, k, weighted, missing):
 
 def _moa_window_auc(moa, width, y, s, w):
     """MOA's WindowAUCImbalancedPerformanceEvaluator (class votes ``[1 - s, s]``): its AUC after each instance."""
-    pkg, inst_pkg, ArrayList = moa
+    pkg = moa[0]
     ev = pkg.evaluation.WindowAUCImbalancedPerformanceEvaluator()
     ev.widthOption.setValue(int(width))
     ev.prepareForUse()
-    values = ArrayList()
-    values.add("0")
-    values.add("1")
-    attributes = ArrayList()
-    attributes.add(inst_pkg.Attribute("class", values))
-    header = inst_pkg.Instances("", attributes, 1)
-    header.setClassIndex(0)
-    inst = inst_pkg.DenseInstance(1)
-    inst.setDataset(header)
+    inst = _class_instance(moa, 2)
     out = np.empty(len(y))
     for t in range(len(y)):
         inst.setClassValue(float(y[t]))
