@@ -12,6 +12,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from ._kernels.checks import first_non_finite
+
 __all__ = [
     "as_float_array",
     "as_rng",
@@ -125,9 +127,9 @@ def as_float_array(values, name: str, *, allow_nan: bool = False, ndim_min: int 
         raise ValueError(f"{name} must have at least {ndim_min} dimension(s), got shape {arr.shape}")
     arr = arr.astype(np.float64, copy=False)
     if not allow_nan:
-        bad = np.flatnonzero(~np.isfinite(arr.reshape(-1)))
-        if bad.size:
-            idx = np.unravel_index(bad[0], arr.shape)
+        bad = first_non_finite(np.ascontiguousarray(arr.reshape(-1)))
+        if bad >= 0:
+            idx = np.unravel_index(bad, arr.shape)
             raise ValueError(
                 f"{name} contains a non-finite value {arr[idx].item()!r} at index {tuple(int(i) for i in idx)}"
             )

@@ -21,6 +21,7 @@ import numba
 import numpy as np
 import xarray as xr
 
+from .._kernels.checks import first_not_binary
 from .._labelled import base_attrs, split_leading, time_coords
 from .._validation import as_float_array, check_positive_int
 
@@ -47,9 +48,9 @@ def check_bool(value, name: str) -> bool:
 
 def check_binary(x2d: np.ndarray, name: str) -> None:
     """Refuse anything but 0 and 1 (an error stream: 1 = misclassified)."""
-    bad = np.flatnonzero((x2d != 0.0) & (x2d != 1.0))
-    if bad.size:
-        r, t = np.unravel_index(bad[0], x2d.shape)
+    bad = first_not_binary(np.ascontiguousarray(x2d.reshape(-1)))
+    if bad >= 0:
+        r, t = np.unravel_index(bad, x2d.shape)
         raise ValueError(
             f"{name} must hold 0/1 error indicators, got {float(x2d[r, t])!r} at (flattened row {r}, index {t})"
         )
