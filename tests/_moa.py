@@ -13,6 +13,6 @@ def import_capymoa(module: str = "capymoa"):
     try:
         return importlib.import_module(module)
     except ImportError as err:
-        pytest.skip(f"capymoa (MOA's jar) is not installed: {err}")
+        pytest.skip(reason=f"capymoa (MOA's jar) is not installed: {err}")
     except (RuntimeError, ValueError, OSError) as err:  # capymoa's CapymoaImportError, JPype's JVMNotFoundException
-        pytest.skip(f"capymoa cannot start MOA's Java virtual machine: {err}")
+        pytest.skip(reason=f"capymoa cannot start MOA's Java virtual machine: {err}")
