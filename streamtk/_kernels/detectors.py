@@ -93,6 +93,23 @@ def ph_reset(st):
     st[5] = np.inf
 
 
+@numba.njit(cache=True, inline="always")
+def _ph_load(st):
+    """A Page-Hinkley state row as six scalars (held in registers by the loops)."""
+    return st[0], st[1], st[2], st[3], st[4], st[5]
+
+
+@numba.njit(cache=True, inline="always")
+def _ph_store(st, s0, s1, s2, s3, s4, s5):
+    """Six scalars back into a Page-Hinkley state row (the inverse of :func:`_ph_load`)."""
+    st[0] = s0
+    st[1] = s1
+    st[2] = s2
+    st[3] = s3
+    st[4] = s4
+    st[5] = s5
+
+
 @numba.njit(cache=True, inline="always", error_model="numpy")
 def ph_step_scalar(n, acc, m_up, min_up, m_dn, min_dn, x, delta, alpha, moa, direction):
     """One Page-Hinkley step on scalar state; returns the new state and the statistic.
@@ -214,12 +231,7 @@ def _lowest_in_sync(level, in_sync, r, gmembers, g0, g1):
 def _ph_private(r, q, v_row, j_from, nb, j0, count0, delta, lam, alpha, min_count, moa, direction,
                 reset, ph_state, trace, stat_out, det_out, det_idx, det_n):  # fmt: skip
     """Setting ``q`` with its own state over block positions ``j_from .. nb - 1``."""
-    s0 = ph_state[r, q, 0]
-    s1 = ph_state[r, q, 1]
-    s2 = ph_state[r, q, 2]
-    s3 = ph_state[r, q, 3]
-    s4 = ph_state[r, q, 4]
-    s5 = ph_state[r, q, 5]
+    s0, s1, s2, s3, s4, s5 = _ph_load(ph_state[r, q])
     d = delta[q]
     lm = lam[q]
     al = alpha[q]
@@ -247,12 +259,7 @@ def _ph_private(r, q, v_row, j_from, nb, j0, count0, delta, lam, alpha, min_coun
                 s3 = np.inf
                 s4 = 0.0
                 s5 = np.inf
-    ph_state[r, q, 0] = s0
-    ph_state[r, q, 1] = s1
-    ph_state[r, q, 2] = s2
-    ph_state[r, q, 3] = s3
-    ph_state[r, q, 4] = s4
-    ph_state[r, q, 5] = s5
+    _ph_store(ph_state[r, q], s0, s1, s2, s3, s4, s5)
 
 
 @numba.njit(cache=True, error_model="numpy")
@@ -378,12 +385,7 @@ def _page_hinkley_grid_kernel(shared_lanes):
                     lead = _first_in_sync(in_sync, r, gmembers, g0, g1)
                     if lead >= 0:
                         v_row = vals[sest[lead]]
-                        s0 = ph_state[r, lead, 0]
-                        s1 = ph_state[r, lead, 1]
-                        s2 = ph_state[r, lead, 2]
-                        s3 = ph_state[r, lead, 3]
-                        s4 = ph_state[r, lead, 4]
-                        s5 = ph_state[r, lead, 5]
+                        s0, s1, s2, s3, s4, s5 = _ph_load(ph_state[r, lead])
                         d = delta[lead]
                         al = alpha[lead]
                         lam_min = _lowest_in_sync(lam, in_sync, r, gmembers, g0, g1)
@@ -411,23 +413,13 @@ def _page_hinkley_grid_kernel(shared_lanes):
                                         # this setting restarts: from the next step on it has its own state
                                         in_sync[r, q] = False
                                         start[q] = jj + 1
-                                        ph_state[r, q, 0] = 0.0
-                                        ph_state[r, q, 1] = 0.0
-                                        ph_state[r, q, 2] = 0.0
-                                        ph_state[r, q, 3] = np.inf
-                                        ph_state[r, q, 4] = 0.0
-                                        ph_state[r, q, 5] = np.inf
+                                        ph_reset(ph_state[r, q])
                             if hit and reset:
                                 lam_min = _lowest_in_sync(lam, in_sync, r, gmembers, g0, g1)
                         for k in range(g0, g1):
                             q = gmembers[k]
                             if in_sync[r, q]:
-                                ph_state[r, q, 0] = s0
-                                ph_state[r, q, 1] = s1
-                                ph_state[r, q, 2] = s2
-                                ph_state[r, q, 3] = s3
-                                ph_state[r, q, 4] = s4
-                                ph_state[r, q, 5] = s5
+                                _ph_store(ph_state[r, q], s0, s1, s2, s3, s4, s5)
                     # settings with states of their own over the whole block: on SIMD lanes when there are enough
                     nq = 0
                     if shared_lanes:  # a closure constant: numba drops this branch from the other kernel
