@@ -315,3 +315,15 @@ def test_rank_compress_is_numpy_unique_inverse(values):
         u, inv = np.unique(v, return_inverse=True)
         np.testing.assert_array_equal(row, inv)
     assert R == np.unique(x).size
+
+
+def test_rank_compress_on_random_bit_patterns():
+    # every byte of the keys varies (all eight radix passes run), with ties and both signs
+    rng = np.random.default_rng(7)
+    x = rng.integers(0, 2**63, 100_000, dtype=np.int64).view(np.float64)
+    x = x[~np.isnan(x)] * rng.choice([-1.0, 1.0], 100_000)[~np.isnan(x)]
+    x = np.concatenate([x, x[:1000], [0.0, -0.0, np.inf, -np.inf]])
+    ranks, R = S.rank_compress(x[None])
+    u, inv = np.unique(x, return_inverse=True)
+    np.testing.assert_array_equal(ranks[0], inv)
+    assert R == u.size
