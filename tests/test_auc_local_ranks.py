@@ -40,10 +40,13 @@ def test_window_local_ranks_match_definition(n, w, n_values, p_ev, seed):
 def test_window_local_ranks_large_rank_space_and_window_past_the_stream():
     rng = np.random.default_rng(5)
     n = 5000
-    ranks = rng.permutation(10 * n)[:n].astype(np.int64)  # distinct, sparse in a space of 10 n
-    ev = rng.random(n) < 0.9
-    for w in (1, 7, 256, 1000, n, 3 * n):
-        new, old = K.window_local_ranks(ranks, ev, w, 10 * n)
-        ref_new, ref_old = reference_local_ranks(ranks, ev, w)
-        np.testing.assert_array_equal(new, ref_new)
-        np.testing.assert_array_equal(old, ref_old)
+    # distinct, sparse in a space of 10 n; then ranks of up to 40 bits with ties (five radix digits per block)
+    wide = rng.integers(0, 2**40, n // 2)
+    for space, ranks in ((10 * n, rng.permutation(10 * n)[:n]), (2**40, np.concatenate([wide, wide[::-1]]))):
+        ranks = ranks.astype(np.int64)
+        ev = rng.random(n) < 0.9
+        for w in (1, 7, 256, 1000, n, 3 * n):
+            new, old = K.window_local_ranks(ranks, ev, w, space)
+            ref_new, ref_old = reference_local_ranks(ranks, ev, w)
+            np.testing.assert_array_equal(new, ref_new)
+            np.testing.assert_array_equal(old, ref_old)
