@@ -48,8 +48,6 @@ on its own).
 
 from __future__ import annotations
 
-import math
-
 import numba
 import numpy as np
 
