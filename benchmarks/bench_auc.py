@@ -16,9 +16,9 @@ few digits). Printed:
   one-pass path ``auc_curves`` takes (window kernel + offline cumulative when
   ``R >= OFFLINE_MIN_RANKS``);
 * the preparation the kernel needs (rank compression of the scores once,
-  block-local window ranks) and the public ``streamtk.scores.auc_curves`` end to end;
-* the chunked exact AUC (:class:`streamtk.score_curves.ChunkedAUC`, the state carried
-  by :class:`streamtk.Evaluator` and :func:`streamtk.outofcore.evaluate_store`) on the
+  block-local window ranks) and the public ``streamtk.evaluation.scores.auc_curves`` end to end;
+* the chunked exact AUC (:class:`streamtk.evaluation.score_engine.ChunkedAUC`, the state carried
+  by :class:`streamtk.Evaluator` and :func:`streamtk.runners.outofcore.evaluate_store`) on the
   first ``--chunked-n`` instances in chunks of ``--chunk``, checked against the one-pass
   values (prequential and window exactly, fading to 1e-12);
 * MOA's ``WindowAUCImbalancedPerformanceEvaluator`` (capymoa's jar, where capymoa and a
@@ -58,7 +58,7 @@ from _moa import MoaBaseline  # noqa: E402
 _FIRST_CALL = """
 import time
 t = time.perf_counter()
-from streamtk.scores import auc_curves
+from streamtk.evaluation.scores import auc_curves
 from streamtk._kernels import auc_offline
 auc_curves([0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.9], windows=2, fading=0.9)
 auc_curves([0, 1, 2, 1], [[.2, .3, .5], [.1, .8, .1], [.3, .3, .4], [.5, .4, .1]], classes=[0, 1, 2])
@@ -126,7 +126,7 @@ def main(argv=None):
     ap.add_argument("--no-moa", action="store_true", help="skip MOA's evaluator (capymoa's jar, timed in the JVM)")
     args = ap.parse_args(argv)
 
-    from streamtk import scores as S
+    from streamtk.evaluation import scores as S
     from streamtk._kernels import auc as K
     from streamtk._kernels import auc_offline as KO
 
@@ -263,11 +263,11 @@ def main(argv=None):
 
 def chunked_rate(y, s, w, a, m, chunk):
     """Throughput of the chunked exact AUC (carried state) and its agreement with the one pass."""
-    from streamtk import scores as S
+    from streamtk.evaluation import scores as S
     from streamtk._kernels.adwin import VARIANT_CODES
-    from streamtk.engine import EngineCore
-    from streamtk.labels import encode_labels
-    from streamtk.score_curves import ChunkedAUC
+    from streamtk.evaluation.engine import EngineCore
+    from streamtk._core.labels import encode_labels
+    from streamtk.evaluation.score_engine import ChunkedAUC
 
     enc, _ = encode_labels(np.arange(2), classes=[0, 1])
     yc = y[:m].astype(np.int32)

@@ -37,7 +37,7 @@ FADING = (0.99, 0.999)
 COMPILE_SNIPPET = """
 import time, numpy as np
 t0 = time.perf_counter()
-import streamtk.compare as sc, streamtk.losses as sl
+import streamtk.comparison.compare as sc, streamtk.evaluation.losses as sl
 y = np.array([0, 1, 1, 0, 1, 1, 0, 0] * 10)
 sc.compare(y, y[::-1].copy(), y, windows=3, fading=0.9)
 sl.loss_curves(y.astype(float), windows=3, fading=0.9, adwin=0.01)
@@ -115,10 +115,10 @@ def main():
     import numba
 
     numba.set_num_threads(1)
-    import streamtk.compare as sc
-    import streamtk.losses as sl
+    import streamtk.comparison.compare as sc
+    import streamtk.evaluation.losses as sl
     from streamtk._kernels import compare as K
-    from streamtk.estimators import build_estimators
+    from streamtk._core.mechanisms import build_estimators
 
     print(f"n = {n:,}, every = {every}, estimators: prequential, windows {WINDOWS}, fading {FADING}; "
           "1 numba thread; CPU seconds (process_time), best of 3; shared machine: numbers are noisy")

@@ -6,7 +6,7 @@
    ``y_pred``, int8, zarr format 2, time chunks of ``C``) chunk by chunk (2 bytes
    per instance before compression; 10^9 instances is the full mode).
 2. In a fresh subprocess each (so peak RSS is that run's own), evaluates it with
-   :func:`streamtk.outofcore.evaluate_store` (windows 1000 and 10000, fading 0.999,
+   :func:`streamtk.runners.outofcore.evaluate_store` (windows 1000 and 10000, fading 0.999,
    every 10^5, all metrics, curves appended to a zarr store) and with a
    hand-written numpy baseline (prequential and window-1000 accuracy only, same
    chunked reads), reporting instances/s, peak RSS (``getrusage``) and the RSS
@@ -102,7 +102,7 @@ def du(path: str) -> int:
 
 
 def child_streamtk(args: dict) -> dict:
-    from streamtk.outofcore import evaluate_store, open_log
+    from streamtk.runners.outofcore import evaluate_store, open_log
 
     import xarray as xr
 
@@ -138,7 +138,7 @@ def child_streamtk(args: dict) -> dict:
 
 def child_numpy(args: dict) -> dict:
     """Hand-written numpy: prequential and window-1000 accuracy over the same chunked reads."""
-    from streamtk.outofcore import open_log
+    from streamtk.runners.outofcore import open_log
 
     n, chunk, w = args["n"], args["chunk"], 1000
     log = open_log(args["path"]).isel(time=slice(0, n))

@@ -3,7 +3,7 @@
     python benchmarks/bench_scale.py [--runs R] [--n N] [--per-chunk B] [--workers 1,2]
 
 ``R`` binary runs of ``N`` instances each (``y_pred (run, time)`` int8, chunked
-``B`` runs per block) are evaluated with :func:`streamtk.distributed.evaluate_dask`
+``B`` runs per block) are evaluated with :func:`streamtk.runners.distributed.evaluate_dask`
 (windows 1000, fading 0.999, every 1000, all metrics) on a
 ``dask.distributed.LocalCluster`` of 1 and of 2 worker processes (one thread each,
 ``NUMBA_NUM_THREADS=1`` so a worker uses one core), and compared with, in this
@@ -56,7 +56,7 @@ def main() -> None:
     a = ap.parse_args()
 
     import streamtk
-    from streamtk.distributed import evaluate_dask
+    from streamtk.runners.distributed import evaluate_dask
 
     rng = np.random.default_rng(0)
     y = (rng.random(a.n) < 0.5).astype(np.int8)

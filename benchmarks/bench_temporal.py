@@ -31,9 +31,9 @@ import numpy as np
 COMPILE_SNIPPET = """
 import time, numpy as np
 t0 = time.perf_counter()
-from streamtk.temporal import label_dependence
-from streamtk.baselines import majority_codes
-from streamtk.correction import correction_factor_codes
+from streamtk.dependence.label_dependence import label_dependence
+from streamtk.dependence.baselines import majority_codes
+from streamtk.dependence.correction import correction_factor_codes
 y = np.array([0, 1, 1, 0, 2, 2, 2, 1] * 10)
 label_dependence(y, max_lag=5, windows=4, fading=0.9)
 majority_codes(y, 3); majority_codes(y, 3, kind="window", param=3); majority_codes(y, 3, kind="fading", param=0.9)
@@ -104,9 +104,9 @@ def main():
     import numba
 
     numba.set_num_threads(1)
-    from streamtk.baselines import majority_codes, persistent_codes
-    from streamtk.correction import correction_factor_codes
-    from streamtk.temporal import label_dependence
+    from streamtk.dependence.baselines import majority_codes, persistent_codes
+    from streamtk.dependence.correction import correction_factor_codes
+    from streamtk.dependence.label_dependence import label_dependence
 
     n, k, lag = args.n, args.classes, args.max_lag
     print(f"n = {n:,} labels, k = {k} classes, L = {lag}, numba threads = {numba.get_num_threads()}")

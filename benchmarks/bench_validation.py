@@ -37,8 +37,8 @@ sys.path.insert(0, str(REPO))
 _FIRST_CALL = """
 import time, numpy as np
 t = time.perf_counter()
-from streamtk.curves import evaluate
-from streamtk.folds import significance_curves
+from streamtk.evaluation.curves import evaluate
+from streamtk.kfold.folds import significance_curves
 y = np.arange(50) % 3
 p = np.stack([y, (y + 1) % 3])[:, None, :].repeat(4, axis=1)
 ds = evaluate(y, p, windows=(10,), every=10, metrics=["accuracy"], weights=np.ones(p.shape))
@@ -76,9 +76,9 @@ def main(argv=None):
 
     from scipy import stats as sps
 
-    from streamtk.curves import evaluate
-    from streamtk.folds import fold_summary, significance_curves
-    from streamtk.validation import fold_assignments
+    from streamtk.evaluation.curves import evaluate
+    from streamtk.kfold.folds import fold_summary, significance_curves
+    from streamtk.kfold.assignments import fold_assignments
 
     n, k, every = args.n, args.folds, args.every
     rng = np.random.default_rng(args.seed)

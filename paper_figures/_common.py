@@ -462,14 +462,14 @@ def learner_factories(names, seed=1):
 def dataset_log(ctx, name, n, *, models=("NB", "HT", "HAT"), order="original", seed=1, augmented=False):
     """A river log over the first ``n`` instances of dataset ``name`` (after an optional reordering).
 
-    ``order``: ``"original"``, ``"iid"`` (:func:`streamtk.shuffle.iid_shuffle`) or ``"label_order"``
-    (:func:`streamtk.shuffle.label_order_preserving_shuffle`: labels keep their order, instances
+    ``order``: ``"original"``, ``"iid"`` (:func:`streamtk.dependence.shuffle.iid_shuffle`) or ``"label_order"``
+    (:func:`streamtk.dependence.shuffle.label_order_preserving_shuffle`: labels keep their order, instances
     of a class are permuted). ``augmented=True`` appends the previous label (one-hot,
-    :func:`streamtk.correction.augment_with_past_labels`) to the inputs -- Zliobaite et al.'s
+    :func:`streamtk.dependence.correction.augment_with_past_labels`) to the inputs -- Zliobaite et al.'s
     Temporally Augmented classifier. Returns ``(log, stream)``.
     """
-    from streamtk.correction import augment_with_past_labels
-    from streamtk.shuffle import iid_shuffle, label_order_preserving_shuffle
+    from streamtk.dependence.correction import augment_with_past_labels
+    from streamtk.dependence.shuffle import iid_shuffle, label_order_preserving_shuffle
 
     st = ctx.load(name)
     X, y = np.asarray(st.X, dtype=float), st.y

@@ -2,7 +2,7 @@
 
 Seed 001 sec. 2 (AUC as the concordance ``U1 / (n0 n1)``, eqs. 2.5-2.12: prequential AUC and
 AUC with forgetting). The scores are naive Bayes' recorded P(class 1) on SEA with abrupt drifts
-(the log of the Gama Figs. 6-8 scripts); :func:`streamtk.scores.auc_curves` computes the exact
+(the log of the Gama Figs. 6-8 scripts); :func:`streamtk.evaluation.scores.auc_curves` computes the exact
 prequential, windowed and faded AUC in one pass. The final prequential AUC is checked against
 scipy's Mann-Whitney U.
 """
@@ -21,7 +21,7 @@ from paper_figures._common import new_figure, script_main, sea_nb_log  # noqa: E
 
 
 def compute(ctx):
-    from streamtk.scores import auc_curves
+    from streamtk.evaluation.scores import auc_curves
 
     seg = ctx.n(3000, 15000)
     log = sea_nb_log(ctx, seg)

@@ -3,7 +3,7 @@
 
 Seed 000 sec. 5.4 (Figure 2). The Hoeffding tree's predictions are recorded with river
 (:func:`paper_figures._common.dataset_log`); the window-1000 Majority Class classifier is
-:func:`streamtk.baselines.majority_class`; all curves come from one :func:`streamtk.evaluate`
+:func:`streamtk.dependence.baselines.majority_class`; all curves come from one :func:`streamtk.evaluate`
 call with a sliding window of 1000 (MOA's default WindowClassificationPerformanceEvaluator).
 """
 
@@ -25,7 +25,7 @@ METRICS = ["accuracy", "kappa", "harmonic_mean", "kappa_m"]
 def compute(ctx):
     import xarray as xr
     import streamtk
-    from streamtk.baselines import majority_class
+    from streamtk.dependence.baselines import majority_class
 
     n = ctx.n(6000, 45312)
     log, _ = dataset_log(ctx, "electricity", n, models=("NB", "HT", "HAT"))

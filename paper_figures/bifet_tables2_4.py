@@ -6,10 +6,10 @@ classifiers of the same algorithm that differ only by their random seed (the pap
 forests; here river's Gaussian naive Bayes trained with an extra Poisson(1) replication of
 every instance drawn from the model's own seed, i.e. a randomised learner). Type I: A vs A'
 (no change). Type II: A vs A with the noise filter ``p = p0 (1 - pn) + (1 - p0) pn / c``
-(:func:`streamtk.noise.noise_filter`, pn = 0.05, 0.10). Folds from
-:func:`streamtk.validation.fold_assignment_arrays`, per-fold scores and McNemar counts from
-:func:`streamtk.experiments.fold_comparison`, rejection fractions from
-:func:`streamtk.experiments.rejection_rates` (alpha = 0.05).
+(:func:`streamtk.kfold.noise.noise_filter`, pn = 0.05, 0.10). Folds from
+:func:`streamtk.kfold.assignments.fold_assignment_arrays`, per-fold scores and McNemar counts from
+:func:`streamtk.kfold.experiments.fold_comparison`, rejection fractions from
+:func:`streamtk.kfold.experiments.rejection_rates` (alpha = 0.05).
 """
 
 from __future__ import annotations
@@ -71,10 +71,10 @@ def fold_predictions(ctx, X, y, feats, classes, train_weight, seed):
 
 def compute(ctx):
     import xarray as xr
-    from streamtk.experiments import fold_comparison, rejection_rates
+    from streamtk.kfold.experiments import fold_comparison, rejection_rates
     from streamtk.io import open_dataset, to_netcdf
-    from streamtk.noise import noise_filter
-    from streamtk.validation import fold_assignment_arrays
+    from streamtk.kfold.noise import noise_filter
+    from streamtk.kfold.assignments import fold_assignment_arrays
 
     n, runs = settings(ctx)
     st = ctx.load("electricity")

@@ -1,7 +1,7 @@
 """Gama et al. 2013, Appendix A: Hoeffding sample size n = 18444 (eps = 1 %, delta = 5 %).
 
 Seed 004 sec. 3.2 and Appendix A: ``2 exp(-2 eps^2 n / R^2) = delta`` gives
-``n = R^2 ln(2 / delta) / (2 eps^2)``, from :func:`streamtk.bounds.hoeffding_sample_size`.
+``n = R^2 ln(2 / delta) / (2 eps^2)``, from :func:`streamtk.stats.bounds.hoeffding_sample_size`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from paper_figures._common import script_main  # noqa: E402
 
 
 def compute():
-    from streamtk.bounds import hoeffding_bound, hoeffding_sample_size
+    from streamtk.stats.bounds import hoeffding_bound, hoeffding_sample_size
 
     n = float(hoeffding_sample_size(0.01, 0.05))
     return {"n": n, "n_int": int(math.floor(n)), "n_ceil": int(math.ceil(n)),

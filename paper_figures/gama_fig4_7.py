@@ -3,7 +3,7 @@ McNemar (cumulative, windows 1000 and 100, fading 0.999 and 0.99; threshold 6.63
 Bayes and naive Bayes relearning on DDM drifts, on SEA with drifts.
 
 Seed 004 sec. 4 (Figs. 4-5: Q statistic; Figs. 6-7: signed McNemar) and seed 002 (slides).
-Everything from one :func:`streamtk.compare.compare` call. The paper's Figs. 4-5 compare two
+Everything from one :func:`streamtk.comparison.compare.compare` call. The paper's Figs. 4-5 compare two
 neural networks on an electrical load-demand problem with the squared error; we use the same
 SEA pair with the 0/1 loss (the data is not public), so Figs. 4-5 are reproduced in form only.
 """
@@ -22,7 +22,7 @@ from paper_figures._common import new_figure, script_main, sea_nb_log  # noqa: E
 
 
 def compute(ctx):
-    from streamtk.compare import compare, mcnemar_threshold
+    from streamtk.comparison.compare import compare, mcnemar_threshold
 
     seg = ctx.n(3000, 15000)
     log = sea_nb_log(ctx, seg)

@@ -3,7 +3,7 @@ classifiers and the baselines on the original and the randomly shuffled (iid) da
 
 Seed 003 sec. 6.5 (Figure 2). Classifiers NB, HT and HAT (the adaptive one) recorded with river
 (:func:`paper_figures._common.dataset_log`), Majority Class and Persistent from
-:mod:`streamtk.baselines`, shuffling from :func:`streamtk.shuffle.iid_shuffle`; the measures
+:mod:`streamtk.dependence.baselines`, shuffling from :func:`streamtk.dependence.shuffle.iid_shuffle`; the measures
 are the final prequential values of one :func:`streamtk.evaluate` call per stream.
 """
 
@@ -33,7 +33,7 @@ def datasets(ctx):
 def evaluate_stream(log):
     import xarray as xr
     import streamtk
-    from streamtk.baselines import majority_class, persistent
+    from streamtk.dependence.baselines import majority_class, persistent
 
     y = log["y_true"].values
     preds = np.concatenate([log["y_pred"].values, np.asarray(majority_class(y))[None],

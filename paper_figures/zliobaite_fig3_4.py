@@ -2,9 +2,9 @@
 vs the ordinary ones (accuracy, Fig. 3) and the Combined measure kappa_plus over time (Fig. 4).
 
 Seed 003 sec. 6.6-6.7. Ordinary classifiers (NB, HT, HAT) and their Temporally Augmented versions
-(inputs + the previous label, :func:`streamtk.correction.augment_with_past_labels`) are recorded
+(inputs + the previous label, :func:`streamtk.dependence.correction.augment_with_past_labels`) are recorded
 with river; Temporal Correction is applied post hoc to the ordinary classifiers' recorded scores
-with :func:`streamtk.correction.temporal_correction` (exponential smoothing alpha = 0.001, the
+with :func:`streamtk.dependence.correction.temporal_correction` (exponential smoothing alpha = 0.001, the
 paper's value for Electricity). Fig. 4 uses a sliding window of 1000 and HAT in place of the
 paper's LBAG (river's leveraging bagging is too slow for this pipeline).
 """
@@ -34,8 +34,8 @@ def datasets(ctx):
 def compute(ctx, name, n):
     import xarray as xr
     import streamtk
-    from streamtk.baselines import persistent
-    from streamtk.correction import temporal_correction
+    from streamtk.dependence.baselines import persistent
+    from streamtk.dependence.correction import temporal_correction
 
     log, st = dataset_log(ctx, name, n, models=MODELS)
     aug, _ = dataset_log(ctx, name, n, models=MODELS, augmented=True)

@@ -3,7 +3,7 @@ and Cover (one line per class).
 
 Seed 003 sec. 6.8 (Figure 5, Definition 1): ``Delta(l) = P(y_t=i | y_{t-1..t-l}=i) -
 P(y_t=i | y_{t-1..t-l-1}=i)``, the ``evidence`` variable of
-:func:`streamtk.temporal.label_dependence`.
+:func:`streamtk.dependence.label_dependence.label_dependence`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ MAX_LAG = 10
 
 
 def compute(ctx):
-    from streamtk.temporal import label_dependence
+    from streamtk.dependence.label_dependence import label_dependence
 
     out = {}
     for name in ("electricity", "covertype"):

@@ -5,9 +5,9 @@ Seed 003 sec. 6.9 (Figure 7). Alarm positions come from
 :func:`streamtk.drift.random_detector` (warm-up 30, as DDM); the naive Bayes learners that
 restart there are recorded with river together with plain NB and NB with river's DDM;
 accuracies from :func:`streamtk.evaluate`; the Persistent classifier from
-:mod:`streamtk.baselines`. Three versions of each dataset: original, label-order-preserving
+:mod:`streamtk.dependence.baselines`. Three versions of each dataset: original, label-order-preserving
 shuffle (temporal dependence kept, drift removed) and iid shuffle
-(:mod:`streamtk.shuffle`).
+(:mod:`streamtk.dependence.shuffle`).
 """
 
 from __future__ import annotations
@@ -36,9 +36,9 @@ def compute(ctx, name, n, ps, order, seed=1):
     import xarray as xr
     from river import naive_bayes
     import streamtk
-    from streamtk.baselines import persistent
+    from streamtk.dependence.baselines import persistent
     from streamtk.drift import random_detector
-    from streamtk.shuffle import iid_shuffle, label_order_preserving_shuffle
+    from streamtk.dependence.shuffle import iid_shuffle, label_order_preserving_shuffle
 
     st = ctx.load(name)
     idx = {"original": lambda: np.arange(len(st.y)), "iid": lambda: iid_shuffle(len(st.y), seed=seed),

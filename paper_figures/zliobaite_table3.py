@@ -1,7 +1,7 @@
 """Zliobaite et al. 2015, Table 3: dataset characteristics P(M) and P(T).
 
 Seed 003 sec. 6.1, Table 3. ``P(M)`` (majority-class prior) and ``P(T) = sum_i P(y_t = i,
-y_{t-1} = i)`` (Proposition 7) from :func:`streamtk.temporal.label_dependence` on the labels of
+y_{t-1} = i)`` (Proposition 7) from :func:`streamtk.dependence.label_dependence.label_dependence` on the labels of
 Elec2, Covertype, KDD99 and Ozone loaded with :mod:`streamtk.datasets`.
 """
 
@@ -24,7 +24,7 @@ PAPER = [("electricity", "Elec2", 45312, 2, 0.58, 0.85),
 
 def compute(ctx):
     """``{paper name: (n, k, P(M), P(T))}`` (used by the tests)."""
-    from streamtk.temporal import label_dependence
+    from streamtk.dependence.label_dependence import label_dependence
 
     out = {}
     for name, label, *_ in PAPER:

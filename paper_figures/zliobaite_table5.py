@@ -1,7 +1,7 @@
 """Zliobaite et al. 2015, Table 5: reported accuracies on Electricity vs the Persistent classifier.
 
 Seed 003 sec. 6.4, Table 5. The Persistent row (85.3 %) is recomputed with
-:func:`streamtk.baselines.persistent` and :func:`streamtk.evaluate` on the Electricity labels;
+:func:`streamtk.dependence.baselines.persistent` and :func:`streamtk.evaluate` on the Electricity labels;
 the literature rows are quoted from the paper and compared with it.
 """
 
@@ -26,7 +26,7 @@ LITERATURE = [("DDM", 89.6, "Gama et al. (2004)"), ("Learn++.CDS", 88.5, "Ditzle
 def compute(ctx):
     """Persistent accuracy on Electricity in percent, over all instances and over the n-1 transitions."""
     import streamtk
-    from streamtk.baselines import persistent
+    from streamtk.dependence.baselines import persistent
 
     y = ctx.labels("electricity")
     pred = persistent(y)

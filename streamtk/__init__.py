@@ -2,11 +2,14 @@
 
 Layers (imports go one way, down):
 
-* ``streamtk._kernels`` — numba loops over one time axis (no xarray/scipy/matplotlib);
-* numpy layer (``streamtk.engine`` and friends) — validate, encode, allocate, call kernels;
-* labelled layer (``streamtk.evaluate`` ...) — ``xarray.Dataset`` results with names,
-  coordinates and attrs;
-* consumers: ``streamtk.plot``, ``streamtk.cli``, ``streamtk.io``, ``streamtk.datasets``.
+* ``streamtk._kernels`` -- numba loops over one time axis (no xarray, scipy or matplotlib);
+* ``streamtk._core`` -- the shared numpy layer: validation, label encoding, forgetting
+  mechanisms and checkpoints, the metric registry;
+* ``streamtk._labelled`` -- the shared labelled layer: leading dims, alignment by labels, attrs;
+* domain packages, each with its numpy and labelled parts: ``evaluation``, ``comparison``,
+  ``drift``, ``dependence``, ``kfold``, ``stats``;
+* consumers: ``io``, ``datasets``, ``plot``, ``report``, ``runners`` (dask, out-of-core),
+  ``cli``, ``demo``.
 
 Subpackages and the less central functions are imported on first use.
 """
@@ -16,28 +19,46 @@ from __future__ import annotations
 import importlib
 
 from ._version import __version__
-from .curves import Evaluator, evaluate, evaluate_holdout
-from .metrics import REGISTRY as METRICS
-from . import accessor as _accessor  # noqa: F401  (registers the ``ds.streamtk`` accessor)
+from .evaluation.curves import Evaluator, evaluate, evaluate_holdout
+from ._core.registry import REGISTRY as METRICS
+from .plot import accessor as _accessor  # noqa: F401  (registers the ``ds.streamtk`` accessor)
 
 _SUBMODULES = {
-    "arff", "baselines", "bounds", "correction", "datasets", "drift", "engine", "estimators", "experiments",
-    "folds", "io", "labels", "metrics", "noise", "plot", "scores", "shuffle", "simulate", "stats", "temporal",
-    "validation", "compare", "losses", "distributed", "outofcore", "cli", "demo", "accessor",
+    "comparison", "datasets", "dependence", "drift", "evaluation", "io", "kfold", "plot", "report", "runners",
+    "stats", "cli", "demo",
 }
+#: public name -> (module, attribute)
 _FUNCTIONS = {
-    "label_dependence": "temporal", "LabelDependence": "temporal", "quick_test": "temporal",
-    "no_information": "baselines", "majority_class": "baselines", "persistent": "baselines",
-    "random_classifier": "baselines",
-    "temporal_correction": "correction", "augment_with_past_labels": "correction",
-    "iid_shuffle": "shuffle", "label_order_preserving_shuffle": "shuffle",
-    "fold_assignments": "validation", "fold_summary": "folds", "significance_curves": "folds",
-    "friedman_test": "stats", "simulate_log": "simulate",
-    "compare_models": ("compare", "compare"), "compare_losses": "compare", "Comparator": "compare",
-    "loss_curves": "losses", "regression_curves": "losses", "regression_losses": "losses",
-    "resource_curves": "losses",
-    "auc_curves": "scores", "roc_pr_curves": "scores", "log_loss": "scores", "brier_score": "scores",
-    "evaluate_dask": "distributed", "evaluate_store": "outofcore",
+    "label_dependence": ("dependence.label_dependence", "label_dependence"),
+    "LabelDependence": ("dependence.label_dependence", "LabelDependence"),
+    "quick_test": ("dependence.label_dependence", "quick_test"),
+    "no_information": ("dependence.baselines", "no_information"),
+    "majority_class": ("dependence.baselines", "majority_class"),
+    "persistent": ("dependence.baselines", "persistent"),
+    "random_classifier": ("dependence.baselines", "random_classifier"),
+    "baselines": ("dependence.baselines", "baselines"),
+    "temporal_correction": ("dependence.correction", "temporal_correction"),
+    "augment_with_past_labels": ("dependence.correction", "augment_with_past_labels"),
+    "iid_shuffle": ("dependence.shuffle", "iid_shuffle"),
+    "label_order_preserving_shuffle": ("dependence.shuffle", "label_order_preserving_shuffle"),
+    "fold_assignments": ("kfold.assignments", "fold_assignments"),
+    "fold_summary": ("kfold.folds", "fold_summary"),
+    "significance_curves": ("kfold.folds", "significance_curves"),
+    "friedman_test": ("stats", "friedman_test"),
+    "simulate_log": ("datasets.simulate", "simulate_log"),
+    "compare": ("comparison.compare", "compare"),
+    "compare_losses": ("comparison.compare", "compare_losses"),
+    "Comparator": ("comparison.compare", "Comparator"),
+    "loss_curves": ("evaluation.losses", "loss_curves"),
+    "regression_curves": ("evaluation.losses", "regression_curves"),
+    "regression_losses": ("evaluation.losses", "regression_losses"),
+    "resource_curves": ("evaluation.losses", "resource_curves"),
+    "auc_curves": ("evaluation.scores", "auc_curves"),
+    "roc_pr_curves": ("evaluation.scores", "roc_pr_curves"),
+    "log_loss": ("evaluation.scores", "log_loss"),
+    "brier_score": ("evaluation.scores", "brier_score"),
+    "evaluate_dask": ("runners.distributed", "evaluate_dask"),
+    "evaluate_store": ("runners.outofcore", "evaluate_store"),
 }
 
 __all__ = ["__version__", "evaluate", "Evaluator", "evaluate_holdout", "METRICS", *sorted(_FUNCTIONS)]
@@ -45,8 +66,7 @@ __all__ = ["__version__", "evaluate", "Evaluator", "evaluate_holdout", "METRICS"
 
 def __getattr__(name):
     if name in _FUNCTIONS:
-        where = _FUNCTIONS[name]
-        module_name, attr = where if isinstance(where, tuple) else (where, name)
+        module_name, attr = _FUNCTIONS[name]
         return getattr(importlib.import_module(f".{module_name}", __name__), attr)
     if name in _SUBMODULES:
         return importlib.import_module(f".{name}", __name__)

@@ -118,7 +118,7 @@ def _split_list(text, name, cast=str):
 
 
 def _log_classes(log):
-    from .labels import encode_labels
+    from ._core.labels import encode_labels
 
     enc, _ = encode_labels(log.y_true.values, log.y_pred.values)
     return enc.classes
@@ -136,7 +136,7 @@ def _drifts_of(args, log):
 
 # --------------------------------------------------------------------------- evaluate
 def _cmd_evaluate(args) -> int:
-    from .demo import summary_table
+    from .report.tables import summary_table
 
     _check_output(args.output)
     log = _read_log(args.log, args.format)
@@ -171,7 +171,7 @@ def _cmd_evaluate(args) -> int:
 
 def _evaluate_chunked(args, log, options, weights, scores=None):
     """Chunk by chunk with a progress bar (identical to one pass; the exact AUC carries its state too)."""
-    from .curves import Evaluator
+    from .evaluation.curves import Evaluator
 
     n = log.sizes["time"]
     ev = Evaluator(**options)
@@ -193,8 +193,8 @@ def _evaluate_chunked(args, log, options, weights, scores=None):
 
 # --------------------------------------------------------------------------- compare
 def _cmd_compare(args) -> int:
-    from .compare import compare
-    from .demo import comparison_table
+    from .comparison.compare import compare
+    from .report.tables import comparison_table
 
     _check_output(args.output)
     log = _read_log(args.log, args.format)
@@ -274,7 +274,7 @@ def _cmd_drift(args) -> int:
     n = log.sizes["time"]
     import xarray as xr
 
-    from .labels import encode_labels
+    from ._core.labels import encode_labels
 
     _, (yt, yp) = encode_labels(log.y_true.values, log.y_pred.sel(model=models).values)
     pos = np.flatnonzero(yt >= 0)  # instances with a label (missing labels have code -1)

@@ -2,7 +2,7 @@
 
 Everything the toolkit does, on one seeded simulated log (no downloads): three models
 (``adaptive``, ``static``, ``persistent``) on a binary stream with temporal dependence
-and abrupt drifts (:func:`streamtk.simulate.simulate_log`). Writes ``streamtk-demo.nc``
+and abrupt drifts (:func:`streamtk.datasets.simulate.simulate_log`). Writes ``streamtk-demo.nc``
 (root group: the evaluation curves; groups ``comparison``, ``drift_<detector>``,
 ``detection_scores`` and ``dependence``) and a six-panel ``streamtk-demo.png``, and prints
 summary tables.
@@ -28,92 +28,11 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["run_demo", "summary_table", "comparison_table", "detector_table"]
+from .report.tables import comparison_table, detector_table, summary_table
+
+__all__ = ["run_demo"]
 
 DEMO_METRICS = ["accuracy", "kappa", "kappa_m", "kappa_per", "kappa_plus", "harmonic_mean", "p_maj", "p_per"]
-TABLE_METRICS = ("accuracy", "kappa", "kappa_m", "kappa_per", "kappa_plus")
-
-
-def _rows(da_last, lead_dims):
-    """Every combination of the leading labels of a Dataset at one checkpoint."""
-    if not lead_dims:
-        return [({}, "")]
-    stacked = da_last.stack(_row=lead_dims)
-    out = []
-    for i in range(stacked.sizes["_row"]):
-        labels = {d: stacked[d].values[i] for d in lead_dims}
-        out.append((labels, "/".join(str(v) for v in labels.values())))
-    return out
-
-
-def summary_table(ds, metrics=None, *, estimators=None) -> str:
-    """A plain-text table of the final value of each metric per model (and other leading dims) and estimator.
-
-    ``metrics`` default: those of ``accuracy, kappa, kappa_m, kappa_per, kappa_plus`` in
-    the Dataset; variables with a ``class`` dim are refused (select a class first).
-    """
-    if metrics is None:
-        metrics = [m for m in TABLE_METRICS if m in ds]
-        auc = [m for m in ("auc", "auc_macro") if m in ds and "class" not in ds[m].dims]
-        metrics += auc[:1]  # scores were evaluated
-    metrics = list(metrics)
-    missing = [m for m in metrics if m not in ds]
-    if missing:
-        raise ValueError(f"metrics {missing} are not in the Dataset; it has {sorted(map(str, ds.data_vars))}")
-    for m in metrics:
-        if "class" in ds[m].dims:
-            raise ValueError(f"{m!r} is per class: select a class first (ds.sel({{'class': ...}}))")
-    last = ds[metrics].isel(time=-1)
-    ests = list(last.estimator.values) if estimators is None else list(estimators)
-    lead = [d for d in last[metrics[0]].dims if d != "estimator"]
-    rows = _rows(last, lead)
-    name_w = max([5] + [len(r[1]) for r in rows]) + 2
-    est_w = max([9] + [len(str(e)) for e in ests]) + 2
-    head = f"{'/'.join(lead) or 'model':<{name_w}}{'estimator':<{est_w}}" + "".join(f"{m:>12}" for m in metrics)
-    lines = [head, "-" * len(head)]
-    for labels, name in rows:
-        sub = last.sel(labels) if labels else last
-        for est in ests:
-            row = sub.sel(estimator=est)
-            vals = "".join(f"{float(row[m]):>12.4f}" for m in metrics)
-            lines.append(f"{name:<{name_w}}{str(est):<{est_w}}{vals}")
-    return "\n".join(lines)
-
-
-def comparison_table(ds) -> str:
-    """Text table of the last checkpoint of :func:`streamtk.compare.compare`: one row per pair and estimator."""
-    last = ds.isel(time=-1)
-    head = f"{'A':<12}{'B':<12}{'estimator':<14}{'n01':>9}{'n10':>9}{'McNemar':>10}{'p':>10}{'reject':>8}{'Q':>9}"
-    lines = [head, "-" * len(head)]
-    if "model_a" in last.dims:
-        va, vb = list(last.model_a.values), list(last.model_b.values)
-        pairs = [(a, b) for i, a in enumerate(va) for b in vb[i + 1:]]  # each unordered pair once
-    else:
-        pairs = [(last.attrs.get("model_a", "A"), last.attrs.get("model_b", "B"))]
-    for a, b in pairs:
-        row = last.sel(model_a=a, model_b=b) if "model_a" in last.dims else last
-        for e in row.estimator.values:
-            r = row.sel(estimator=e)
-            n01, n10, m, p = (float(r[v]) for v in ("n01", "n10", "mcnemar", "p_value"))
-            lines.append(f"{str(a):<12}{str(b):<12}{str(e):<14}{n01:>9.1f}{n10:>9.1f}{m:>10.2f}{p:>10.2g}"
-                         f"{'yes' if bool(r['reject']) else 'no':>8}{float(r['q']):>9.3f}")
-    lines.append("(McNemar > 0 and Q > 0: A makes more errors than B)")
-    return "\n".join(lines)
-
-
-def detector_table(alarms: dict, scores: dict, drifts) -> str:
-    """Alarms, delay per drift and false alarms of each detector (one error stream)."""
-    head = f"{'detector':<14}{'alarms':>7}  " + "".join(f"{'delay@' + str(d):>12}" for d in drifts) + \
-        f"{'false alarms':>14}"
-    lines = [head, "-" * len(head)]
-    for name, idx in alarms.items():
-        s = scores[name]
-        delays = "".join(f"{'miss' if np.isnan(v) else int(v):>12}" for v in s["delay_mean"].values.ravel())
-        fa = int(s["false_alarms_before"]) + int(s["false_alarms_between"])
-        lines.append(f"{name:<14}{len(idx):>7}  {delays}{fa:>14}")
-    return "\n".join(lines)
-
-
 def _detectors(err):
     """Run the detectors on one error stream; return their Datasets and alarm indices (0-based)."""
     from streamtk.drift.adwin import adwin
@@ -145,7 +64,7 @@ def _evaluate(log, n):
 
 
 def _compare(log, n):
-    from streamtk.compare import compare
+    from streamtk.comparison.compare import compare
 
     return compare(log.y_true, log.y_pred, model_dim="model", windows=[1000], fading=[0.999],
                    every=max(1, n // 1000))
@@ -154,7 +73,7 @@ def _compare(log, n):
 def _analyses(log, n, drifts):
     """Every stage after the evaluation: comparison, detectors and temporal diagnostics."""
     from streamtk.drift.scoring import score_detections
-    from streamtk.temporal import label_dependence, quick_test
+    from streamtk.dependence.label_dependence import label_dependence, quick_test
 
     cmp = _compare(log, n)
     err = (log.y_pred.sel(model="adaptive") != log.y_true).astype(np.float64)
@@ -216,7 +135,7 @@ class _HelperOnFirstCompile:
 
 def _warm_up(n: int, seed: int) -> None:
     """Entry point of the helper process: run :func:`_analyses` on the demo's log (fills numba's cache)."""
-    from streamtk.simulate import simulate_log
+    from streamtk.datasets.simulate import simulate_log
 
     drifts = [n // 3, 2 * n // 3]
     _analyses(simulate_log(n, drifts=drifts, seed=seed), n, drifts)
@@ -377,8 +296,8 @@ def run_demo(outdir=".", *, n=100_000, seed=0, quiet=False, background_compile=N
     ``quick_test``; ``background_compile`` is the helper's exit status (None when no
     helper was started).
     """
-    from streamtk._validation import check_positive_int
-    from streamtk.simulate import simulate_log
+    from streamtk._core.validation import check_positive_int
+    from streamtk.datasets.simulate import simulate_log
 
     n = check_positive_int(n, "n", minimum=3000)
     if background_compile is not None and not isinstance(background_compile, bool):

@@ -1,4 +1,4 @@
-"""streamtk.arff: known answers on a hand-written file, error positions, round trips, real files."""
+"""streamtk.io.arff: known answers on a hand-written file, error positions, round trips, real files."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from streamtk.arff import ArffError, read_arff
+from streamtk.io.arff import ArffError, read_arff
 
 TINY = Path(__file__).parent / "data" / "tiny.arff"
 

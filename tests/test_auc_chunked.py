@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 import streamtk
 from streamtk._kernels.adwin import VARIANT_CODES
 from streamtk.drift.adwin import adwin
-from streamtk.engine import EngineCore
-from streamtk.labels import encode_labels
-from streamtk.score_curves import ChunkedAUC, auc_arrays
+from streamtk.evaluation.engine import EngineCore
+from streamtk._core.labels import encode_labels
+from streamtk.evaluation.score_engine import ChunkedAUC, auc_arrays
 
 AUC_METRICS = ["auc", "auc_u1", "auc_u0", "auc_z"]
 
@@ -230,7 +230,7 @@ def test_evaluator_with_auc_equals_evaluate():
 
 
 def test_evaluate_store_with_scores_equals_evaluate(tmp_path):
-    from streamtk.outofcore import evaluate_store
+    from streamtk.runners.outofcore import evaluate_store
 
     rng = np.random.default_rng(6)
     n, k = 500, 3

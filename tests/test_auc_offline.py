@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from streamtk import scores as S
+from streamtk.evaluation import scores as S
 from streamtk._kernels import auc as K
 from streamtk._kernels import auc_offline as O
 

@@ -1,4 +1,4 @@
-"""Baseline classifiers (streamtk.baselines): references, closed forms (eqs. 5-9), Table 5."""
+"""Baseline classifiers (streamtk.dependence.baselines): references, closed forms (eqs. 5-9), Table 5."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import xarray as xr
 from hypothesis import given
 from hypothesis import strategies as st
 
-from streamtk.baselines import (
+from streamtk.dependence.baselines import (
     baselines,
     majority_class,
     majority_codes,
@@ -230,7 +230,7 @@ def test_persistent_electricity_table5(data_dir):
 def test_engine_identities_kappa_m_and_kappa_per_are_zero():
     """The engine's p_maj / p_per are the accuracies of exactly these classifiers under the
     same estimator (Bifet et al. Fig. 2 right; Zliobaite et al. section 4.4)."""
-    from streamtk.curves import evaluate
+    from streamtk.evaluation.curves import evaluate
 
     rng = np.random.default_rng(1)
     y = np.repeat(rng.integers(0, 3, 400), rng.integers(1, 6, 400))[:1000].astype(float)

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from streamtk.bounds import (
+from streamtk.stats.bounds import (
     confidence_half_width,
     fading_effective_size,
     fading_horizon,

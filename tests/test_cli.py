@@ -11,10 +11,10 @@ import xarray as xr
 
 import streamtk
 from streamtk.cli import main
-from streamtk.compare import compare
+from streamtk.comparison.compare import compare
 from streamtk.drift.ddm import ddm
 from streamtk.io import open_dataset, to_netcdf, write_csv
-from streamtk.simulate import simulate_log
+from streamtk.datasets.simulate import simulate_log
 
 N = 4000
 DRIFT = 2000

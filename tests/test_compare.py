@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
-import streamtk.compare as sc
+import streamtk.comparison.compare as sc
 from streamtk._kernels import compare as K
 
 NAN = float("nan")

@@ -1,4 +1,4 @@
-"""Temporal Correction (eq. 3) and Temporally Augmented inputs (streamtk.correction)."""
+"""Temporal Correction (eq. 3) and Temporally Augmented inputs (streamtk.dependence.correction)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import xarray as xr
 from hypothesis import given
 from hypothesis import strategies as st
 
-from streamtk.correction import (
+from streamtk.dependence.correction import (
     apply_correction,
     augment_with_past_labels,
     correction_factor_codes,

@@ -11,10 +11,10 @@ import xarray as xr
 
 import streamtk
 from streamtk.cli import main
-from streamtk.compare import compare
+from streamtk.comparison.compare import compare
 from streamtk.drift.ddm import ddm
-from streamtk.simulate import simulate_log
-from streamtk.temporal import label_dependence
+from streamtk.datasets.simulate import simulate_log
+from streamtk.dependence.label_dependence import label_dependence
 
 N = 6000
 

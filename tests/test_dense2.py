@@ -95,7 +95,7 @@ def test_several_models_are_independent():
 
 def test_eight_bit_labels_are_read_in_place_and_not_modified():
     # 0/1 int8 labels are their own codes: the engine reads them in place and must not write to them
-    from streamtk.labels import encode_labels
+    from streamtk._core.labels import encode_labels
 
     y, p = _stream(9, 3000, 0.5)
     y0, p0 = y.copy(), p.copy()
@@ -145,7 +145,7 @@ def test_a_last_chunk_closes_the_evaluation():
     # evaluate() passes last=True (nothing is kept for later chunks); a further chunk would be wrong: refused
     import pytest
 
-    from streamtk.engine import EngineCore, encode_inputs
+    from streamtk.evaluation.engine import EngineCore, encode_inputs
 
     y, p = _stream(6, 500, 0.5)
     enc, yt, yp = encode_inputs(y, p[None, :], classes=[0, 1], compact=True)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import streamtk
-from streamtk.metrics import REGISTRY
+from streamtk._core.registry import REGISTRY
 
 from .reference import MoaEvaluator, _Basic, _Fading, _Window, reference_curves
 

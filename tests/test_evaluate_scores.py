@@ -7,7 +7,7 @@ import pytest
 
 import streamtk
 from streamtk.drift.adwin import adwin
-from streamtk.scores import auc_curves, brier_score, log_loss
+from streamtk.evaluation.scores import auc_curves, brier_score, log_loss
 
 
 def _scored(n=800, seed=0, k=2):

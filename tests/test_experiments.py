@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from streamtk.experiments import fold_comparison, rejection_rates, rejection_table
-from streamtk.noise import expected_noisy_accuracy, noise_filter
+from streamtk.kfold.experiments import fold_comparison, rejection_rates, rejection_table
+from streamtk.kfold.noise import expected_noisy_accuracy, noise_filter
 from streamtk.stats import mcnemar_test, sign_test, wilcoxon_test
-from streamtk.validation import fold_assignments
+from streamtk.kfold.assignments import fold_assignments
 
 # ---------------------------------------------------------------- noise filter
 

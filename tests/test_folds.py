@@ -7,9 +7,9 @@ import pytest
 import xarray as xr
 from scipy import stats as sps
 
-from streamtk.folds import SUMMARIES, fold_summary, significance_curves
+from streamtk.kfold.folds import SUMMARIES, fold_summary, significance_curves
 from streamtk.stats import sign_test, wilcoxon_test
-from streamtk.validation import fold_assignments
+from streamtk.kfold.assignments import fold_assignments
 
 
 def _curves(seed=0, shape=(2, 10, 3, 7)):
@@ -94,7 +94,7 @@ def test_nan_fold_gives_nan_and_no_rejection():
 
 
 def test_with_evaluate_and_a_validation_scheme():
-    from streamtk.curves import evaluate
+    from streamtk.evaluation.curves import evaluate
 
     rng = np.random.default_rng(4)
     n, k = 3000, 10

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from streamtk import io as sio
-from streamtk.labels import is_missing_label
+from streamtk._core.labels import is_missing_label
 
 DATA = Path(__file__).parent / "data"
 
@@ -282,7 +282,7 @@ def test_moa_prediction_dump_known_answer():
 
 
 def test_moa_dump_with_arff_classes_and_gzip(tmp_path):
-    from streamtk.arff import read_arff
+    from streamtk.io.arff import read_arff
 
     classes = read_arff(DATA / "tiny.arff").attribute("wind dir").values
     gz = tmp_path / "p.pred.gz"

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import streamtk
-from streamtk.metrics import REGISTRY
+from streamtk._core.registry import REGISTRY
 
 from .reference import vectorised_curves
 

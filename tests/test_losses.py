@@ -8,7 +8,7 @@ import xarray as xr
 from hypothesis import given
 from hypothesis import strategies as st
 
-import streamtk.losses as sl
+import streamtk.evaluation.losses as sl
 from streamtk._kernels import compare as K
 from streamtk.drift.adwin import adwin
 
@@ -216,7 +216,7 @@ def test_bad_inputs_raise():
 
 
 def test_regression_losses_and_their_q_statistic():
-    import streamtk.compare as sc
+    import streamtk.comparison.compare as sc
 
     y = np.array([1.0, np.nan, 3.0, 0.0])
     pa = np.array([[2.0, 5.0, 3.0, -2.0]])

@@ -135,7 +135,7 @@ def _moa_window_auc(moa, width, y, s, w):
 def test_window_auc_identical_to_moa(moa, ties, weighted):
     # issue 7's MOA semantics: MOA's windowed AUC (1.0 while the window holds one class only, ties as MOA
     # orders them, every instance of weight > 0 counted once) against MOA itself
-    from streamtk.scores import auc_curves
+    from streamtk.evaluation.scores import auc_curves
 
     n = 1500
     rng = np.random.default_rng(13 + ties + 2 * weighted)

@@ -13,21 +13,21 @@ import pytest  # noqa: E402
 import xarray as xr  # noqa: E402
 
 import streamtk  # noqa: E402
-import streamtk.accessor  # noqa: E402,F401  (registers ds.streamtk)
-from streamtk.compare import compare  # noqa: E402
+import streamtk.plot.accessor  # noqa: E402,F401  (registers ds.streamtk)
+from streamtk.comparison.compare import compare  # noqa: E402
 from streamtk.drift.adwin import adwin  # noqa: E402
 from streamtk.drift.page_hinkley import page_hinkley  # noqa: E402
 from streamtk.drift.scoring import score_detections  # noqa: E402
-from streamtk.folds import fold_summary, significance_curves  # noqa: E402
+from streamtk.kfold.folds import fold_summary, significance_curves  # noqa: E402
 from streamtk.plot.compare import plot_comparison  # noqa: E402
 from streamtk.plot.curves import plot_baselines, plot_curves  # noqa: E402
 from streamtk.plot.drift import plot_detection_delays, plot_detector  # noqa: E402
 from streamtk.plot.figure import result_figure  # noqa: E402
 from streamtk.plot.significance import plot_cd, plot_fold_summary, plot_significance  # noqa: E402
 from streamtk.plot.temporal import plot_dependence, plot_evidence  # noqa: E402
-from streamtk.simulate import simulate_log  # noqa: E402
+from streamtk.datasets.simulate import simulate_log  # noqa: E402
 from streamtk.stats import friedman_test  # noqa: E402
-from streamtk.temporal import label_dependence  # noqa: E402
+from streamtk.dependence.label_dependence import label_dependence  # noqa: E402
 
 N = 3000
 DRIFT = 1500
@@ -365,7 +365,7 @@ def test_plot_curves_width_of_an_adwin_estimator(log):
 
 
 def test_accessor_knows_auc_curves(log):
-    from streamtk.scores import auc_curves
+    from streamtk.evaluation.scores import auc_curves
 
     auc = auc_curves(log.y_true, log.y_score.sel({"class": 1}), windows=[500], every=100)
     assert auc.streamtk.kind == "curves"

@@ -12,16 +12,16 @@ import xarray as xr
 from hypothesis import given, strategies as st
 
 import streamtk
-from streamtk.compare import compare
-from streamtk.distributed import auc_dask, compare_dask, detect_dask, evaluate_dask, fold_summary_dask
+from streamtk.comparison.compare import compare
+from streamtk.runners.distributed import auc_dask, compare_dask, detect_dask, evaluate_dask, fold_summary_dask
 from streamtk.drift.adwin import Adwin, adwin
 from streamtk.drift.ddm import DDM, ddm
 from streamtk.drift.eddm import eddm
 from streamtk.drift.page_hinkley import PageHinkley, page_hinkley
-from streamtk.folds import fold_summary
+from streamtk.kfold.folds import fold_summary
 from streamtk.io import to_netcdf, to_zarr
-from streamtk.scores import auc_curves
-from streamtk.outofcore import evaluate_store
+from streamtk.evaluation.scores import auc_curves
+from streamtk.runners.outofcore import evaluate_store
 
 OPTS = dict(windows=[7, 40], fading=0.98, adwin=0.05, every=5)
 VOLATILE = ("created", "chunk", "log")
@@ -304,8 +304,8 @@ def per_fold(runs):
 
 @pytest.mark.parametrize("chunks", [{"time": 5}, {"time": 3, "estimator": 1}, {"estimator": 2}])
 def test_significance_curves_dask_equals_in_memory(per_fold, chunks):
-    from streamtk.distributed import significance_curves_dask
-    from streamtk.folds import significance_curves
+    from streamtk.runners.distributed import significance_curves_dask
+    from streamtk.kfold.folds import significance_curves
 
     opts = dict(models=("A", "C"), alpha=0.1, alternative="greater")
     got = significance_curves_dask(per_fold.chunk(chunks), **opts)
@@ -317,8 +317,8 @@ def test_significance_curves_dask_equals_in_memory(per_fold, chunks):
 
 
 def test_significance_curves_dask_dataarrays_and_pairs(per_fold):
-    from streamtk.distributed import significance_curves_dask
-    from streamtk.folds import significance_curves
+    from streamtk.runners.distributed import significance_curves_dask
+    from streamtk.kfold.folds import significance_curves
 
     acc = per_fold.accuracy
     a, b = acc.sel(model="B", drop=True), acc.sel(model="A", drop=True)
@@ -344,8 +344,8 @@ def test_significance_curves_dask_dataarrays_and_pairs(per_fold):
 @pytest.mark.slow
 def test_significance_curves_dask_on_local_cluster(per_fold):
     distributed = pytest.importorskip("distributed", reason="dask.distributed is needed for the cluster test")
-    from streamtk.distributed import significance_curves_dask
-    from streamtk.folds import significance_curves
+    from streamtk.runners.distributed import significance_curves_dask
+    from streamtk.kfold.folds import significance_curves
 
     cluster = client = None
     try:

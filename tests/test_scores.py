@@ -1,4 +1,4 @@
-"""Tests for streamtk.scores: losses, labelled AUC curves, MOA convention, ROC/PR curves."""
+"""Tests for streamtk.evaluation.scores: losses, labelled AUC curves, MOA convention, ROC/PR curves."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import xarray as xr
 from hypothesis import given
 from hypothesis import strategies as st
 
-from streamtk import scores as S
+from streamtk.evaluation import scores as S
 
 
 # ----------------------------------------------------------------------------- references

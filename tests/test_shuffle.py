@@ -1,4 +1,4 @@
-"""Seeded shuffles (streamtk.shuffle) for the control experiments of Zliobaite et al. 2015."""
+"""Seeded shuffles (streamtk.dependence.shuffle) for the control experiments of Zliobaite et al. 2015."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from streamtk.shuffle import iid_shuffle, label_order_preserving_shuffle
-from streamtk.temporal import label_dependence
+from streamtk.dependence.shuffle import iid_shuffle, label_order_preserving_shuffle
+from streamtk.dependence.label_dependence import label_dependence
 
 
 def test_iid_shuffle_is_seeded_permutation():

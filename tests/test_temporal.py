@@ -1,4 +1,4 @@
-"""Label-dependence diagnostics (streamtk.temporal) against slow references and Table 3."""
+"""Label-dependence diagnostics (streamtk.dependence.label_dependence) against slow references and Table 3."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import xarray as xr
 from hypothesis import given
 from hypothesis import strategies as st
 
-from streamtk.temporal import LabelDependence, label_dependence, quick_test
+from streamtk.dependence.label_dependence import LabelDependence, label_dependence, quick_test
 
 
 # ----------------------------------------------------------------------------- reference

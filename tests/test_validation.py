@@ -8,7 +8,7 @@ import xarray as xr
 from hypothesis import given
 from hypothesis import strategies as st
 
-from streamtk.validation import SCHEMES, fold_assignment_arrays, fold_assignments, iter_fold_assignments
+from streamtk.kfold.assignments import SCHEMES, fold_assignment_arrays, fold_assignments, iter_fold_assignments
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)

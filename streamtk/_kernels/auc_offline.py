@@ -58,7 +58,7 @@ below ``2**53``: equal to the Fenwick kernel exactly. With weights or fading the
 terms are summed in another order: relative differences ~1e-14 (the kernel's own
 ``W1 - below`` cancels to ~1e-16 W where the exact value is 0).
 
-Used only by the one-pass path (:func:`streamtk.scores._binary_run`) from
+Used only by the one-pass path (:func:`streamtk.evaluation.scores._binary_run`) from
 :data:`OFFLINE_MIN_RANKS` distinct ranks; the chunked path keeps the Fenwick trees.
 """
 

@@ -144,7 +144,7 @@ def pop_segment(seg, sc, cl, k, nq):
     ``seg = (pay, members, span, head)``: in chunked evaluation the oldest members of
     an ADWIN window (before the kept history) are held as sums ``pay[j]`` in the state
     layout (scalars, then ROW, COL, DIAG), ``members[j]`` evaluated instances over
-    ``span[j]`` stream positions -- see :meth:`streamtk.engine.EngineCore._compress_adwin`
+    ``span[j]`` stream positions -- see :meth:`streamtk.evaluation.engine.EngineCore._compress_adwin`
     -- so memory stays O(log W). ADWIN drops whole buckets and every segment lies
     inside one bucket, so a window sheds whole segments before it reaches the kept
     instances.

@@ -22,7 +22,7 @@ Algorithms 1-3):
 Layout and conventions shared by both kernels:
 
 * estimators are given as ``kinds`` (0 prequential, 1 window, 2 fading; the codes
-  of :data:`streamtk.estimators.KIND_CODES`), ``wsize`` and ``alphas``;
+  of :data:`streamtk._core.mechanisms.KIND_CODES`), ``wsize`` and ``alphas``;
 * arrays cover stream positions ``[0, T)`` of which ``[t_begin, T)`` are new; the
   positions before ``t_begin`` are history that a sliding window reads when an
   element leaves it (``x[t - w]``), so a chunked caller passes the last

@@ -22,7 +22,7 @@ In the default convention the base side holds exactly the evaluated instances. I
 MOA's convention (``moa=True``) it holds every instance with a label, weight 0
 included, as MOA's ``BasicClassificationPerformanceEvaluator`` does.
 
-Forgetting mechanisms (kind codes from :mod:`streamtk.estimators`):
+Forgetting mechanisms (kind codes from :mod:`streamtk._core.mechanisms`):
 
 * prequential: add only;
 * window ``w``: add, then remove the oldest member while more than ``w`` members

@@ -36,7 +36,7 @@ RENORM = 1e100
 KIND_PREQUENTIAL, KIND_WINDOW, KIND_FADING, KIND_ADWIN = 0, 1, 2, 3
 
 # ----------------------------------------------------------------------------
-# scalar metric codes (the registry in streamtk.metrics maps names to these)
+# scalar metric codes (the registry in streamtk._core.registry maps names to these)
 M_ACCURACY = 0
 M_ERROR = 1
 M_KAPPA = 2

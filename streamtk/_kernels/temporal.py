@@ -1,6 +1,6 @@
 """numba kernels for temporal dependence: label diagnostics, baselines, temporal correction.
 
-Estimator kinds follow :data:`streamtk.estimators.KIND_CODES`: ``0`` prequential
+Estimator kinds follow :data:`streamtk._core.mechanisms.KIND_CODES`: ``0`` prequential
 (all the past), ``1`` sliding window of ``w`` *present* labels, ``2`` fading factor
 ``alpha`` per present label (``S_t = alpha S_{t-1} + x_t``; missing labels neither enter
 the memory nor advance its clock, exactly as they do not count toward a window's ``w``;

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from streamtk.arff import read_arff
+from streamtk.io.arff import read_arff
 
 from .locate import _locate
 

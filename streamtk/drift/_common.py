@@ -23,7 +23,7 @@ import xarray as xr
 
 from .._kernels.checks import first_not_binary
 from .._labelled import base_attrs, split_leading, time_coords
-from .._validation import as_float_array, check_positive_int
+from .._core.validation import as_float_array, check_positive_int
 
 __all__ = [
     "GridParam", "build_grid", "ChunkedDetector", "check_nonnegative_real", "check_bool", "check_binary", "run_rows",

@@ -16,7 +16,7 @@ import xarray as xr
 
 from .._kernels import adwin as _k
 from .._labelled import LeadingDims, base_attrs, split_leading, time_coords
-from .._validation import as_float_array, check_choice, check_in_open_unit_interval, check_positive_int
+from .._core.validation import as_float_array, check_choice, check_in_open_unit_interval, check_positive_int
 
 __all__ = ["adwin", "adwin_detections", "Adwin", "VARIANTS"]
 

@@ -36,8 +36,8 @@ import numpy as np
 
 from .._kernels import detectors as K
 from .._kernels import detectors_ph as KL
-from .._validation import check_choice, check_fading_factor, check_window
-from ..estimators import build_estimators
+from .._core.validation import check_choice, check_fading_factor, check_window
+from .._core.mechanisms import build_estimators
 from ._common import (
     ChunkedDetector,
     GridParam,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_rng, check_probability
+from .._core.validation import as_rng, check_probability
 from ._common import ChunkedDetector, GridParam, check_nonnegative_int
 
 __all__ = ["RandomDetector", "random_detector"]

@@ -28,7 +28,7 @@ import numpy as np
 import xarray as xr
 
 from .._labelled import base_attrs
-from .._validation import check_positive_int
+from .._core.validation import check_positive_int
 
 __all__ = ["score_detections", "detection_table", "match_detections"]
 

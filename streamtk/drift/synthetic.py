@@ -16,7 +16,7 @@ import numbers
 
 import numpy as np
 
-from .._validation import as_rng, check_positive_int, check_probability
+from .._core.validation import as_rng, check_positive_int, check_probability
 
 __all__ = ["error_probability", "error_stream"]
 

@@ -43,7 +43,7 @@ from .csv import read_csv, write_csv
 from .dispatch import read_log
 from .log import MISSING_TOKENS, LogFormatError, make_log
 from .moa import read_moa_predictions
-from .netcdf import _decode_strings, _encode_strings  # noqa: F401 - streamtk.outofcore encodes its stores alike
+from .netcdf import _decode_strings, _encode_strings  # noqa: F401 - streamtk.runners.outofcore encodes its stores alike
 from .netcdf import open_dataset, to_netcdf, to_zarr
 from .npz import read_npz, write_npz
 from .parquet import read_parquet, write_parquet

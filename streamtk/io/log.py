@@ -11,7 +11,7 @@ import numpy as np
 import xarray as xr
 
 from streamtk._labelled import base_attrs, netcdf_safe, time_coords
-from streamtk.labels import is_missing_label
+from streamtk._core.labels import is_missing_label
 
 __all__ = ["LogFormatError", "MISSING_TOKENS", "make_log"]
 

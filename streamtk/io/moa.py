@@ -25,7 +25,7 @@ def read_moa_predictions(path, *, classes=None, model="MOA") -> xr.Dataset:
     path : str or os.PathLike
     classes : sequence, optional
         Class labels in MOA's order (the class attribute's declared values, e.g.
-        ``streamtk.arff.read_arff(f).attributes[-1].values``); default: the indices.
+        ``streamtk.io.arff.read_arff(f).attributes[-1].values``); default: the indices.
     model : str
         Name of the model.
 

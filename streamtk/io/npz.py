@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
-from streamtk.labels import is_missing_label
+from streamtk._core.labels import is_missing_label
 
 from .log import LogFormatError, _log_parts, make_log
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
-from streamtk.labels import is_missing_label
+from streamtk._core.labels import is_missing_label
 
 from .log import LogFormatError, _as_labels
 from .table import _assemble, _resolve, _wide_columns

@@ -8,7 +8,7 @@ from ._common import draw_drifts, new_axes, require, select, x_of
 
 __all__ = ["plot_comparison"]
 
-_HINT = "the output of streamtk.compare.compare or compare_losses"
+_HINT = "the output of streamtk.comparison.compare.compare or compare_losses"
 
 
 def plot_comparison(ds, statistic="mcnemar", *, ax=None, a=None, b=None, sel=None, estimators=None, drifts=None,
@@ -18,7 +18,7 @@ def plot_comparison(ds, statistic="mcnemar", *, ax=None, a=None, b=None, sel=Non
     Parameters
     ----------
     ds : xarray.Dataset
-        Output of :func:`streamtk.compare.compare` (``q``, ``mcnemar`` on
+        Output of :func:`streamtk.comparison.compare.compare` (``q``, ``mcnemar`` on
         ``(*lead, [model_a, model_b,] estimator, time)``).
     statistic : {"mcnemar", "q"}
         ``mcnemar``: the signed McNemar statistic with the rejection thresholds

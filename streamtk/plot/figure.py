@@ -57,13 +57,13 @@ def result_figure(ds, *, metric=None, model=None, kind=None):
     model : sequence of str, optional
         Models to show (default all, at most six panels).
     kind : str, optional
-        Force the kind (see :data:`streamtk.accessor.KINDS`).
+        Force the kind (see :data:`streamtk.plot.accessor.KINDS`).
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    from streamtk.accessor import KINDS, dataset_kind
+    from streamtk.plot.accessor import KINDS, dataset_kind
 
     kind = kind or dataset_kind(ds)
     if kind == "log":

@@ -15,7 +15,7 @@ def plot_significance(sig, *, ax=None, metric=None, estimator=None, sel=None, te
     Parameters
     ----------
     sig : xarray.Dataset
-        Output of :func:`streamtk.folds.significance_curves` (``pvalue``, ``reject`` on
+        Output of :func:`streamtk.kfold.folds.significance_curves` (``pvalue``, ``reject`` on
         ``(test, [metric,] *dims, time)``).
     metric, estimator : str, optional
         Shorthands for ``sel={"metric": ..., "estimator": ...}``; needed when those dims
@@ -36,7 +36,7 @@ def plot_significance(sig, *, ax=None, metric=None, estimator=None, sel=None, te
     differ is tested at every checkpoint over the k folds. p-values are on a log
     axis; undefined slices (a NaN fold) leave gaps.
     """
-    require(sig, ["pvalue", "reject", "test"], "plot_significance", "the output of streamtk.folds.significance_curves")
+    require(sig, ["pvalue", "reject", "test"], "plot_significance", "the output of streamtk.kfold.folds.significance_curves")
     sel = dict(sel or {})
     for dim, value in (("metric", metric), ("estimator", estimator)):
         if value is not None:
@@ -82,7 +82,7 @@ def plot_fold_summary(ds, metric="accuracy", *, ax=None, dim="fold", estimator="
     ----------
     ds : xarray.Dataset
         Per-fold curves (``streamtk.evaluate`` with a ``fold`` dim) or their
-        :func:`streamtk.folds.fold_summary` (a ``summary`` dim).
+        :func:`streamtk.kfold.folds.fold_summary` (a ``summary`` dim).
     metric : str
     dim : str
         The fold dimension of per-fold input.
@@ -97,7 +97,7 @@ def plot_fold_summary(ds, metric="accuracy", *, ax=None, dim="fold", estimator="
     -------
     list of artists: per model, its mean line then its band.
     """
-    from streamtk.folds import fold_summary
+    from streamtk.kfold.folds import fold_summary
 
     if band not in ("std", "sem", "minmax"):
         raise ValueError(f"band must be 'std', 'sem' or 'minmax', got {band!r}")

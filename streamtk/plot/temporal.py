@@ -6,7 +6,7 @@ from ._common import draw_drifts, new_axes, require, select, x_of
 
 __all__ = ["plot_dependence", "plot_evidence"]
 
-_HINT = "the output of streamtk.temporal.label_dependence"
+_HINT = "the output of streamtk.dependence.label_dependence.label_dependence"
 
 
 def plot_dependence(dep, *, ax=None, estimators=None, drifts=None, title=None):
@@ -19,7 +19,7 @@ def plot_dependence(dep, *, ax=None, estimators=None, drifts=None, title=None):
     Parameters
     ----------
     dep : xarray.Dataset
-        Output of :func:`streamtk.temporal.label_dependence` (``p_m``, ``p_t`` on
+        Output of :func:`streamtk.dependence.label_dependence.label_dependence` (``p_m``, ``p_t`` on
         ``(estimator, time)``).
     estimators : sequence of str, optional
         Estimators to draw (default all).
@@ -66,7 +66,7 @@ def plot_evidence(dep, *, ax=None, estimator=None, time=-1, title=None):
     Parameters
     ----------
     dep : xarray.Dataset
-        Output of :func:`streamtk.temporal.label_dependence` (``evidence`` on
+        Output of :func:`streamtk.dependence.label_dependence.label_dependence` (``evidence`` on
         ``(estimator, time, lag, class)``).
     estimator : str, optional
         Needed when there are several estimators (default: the only one).

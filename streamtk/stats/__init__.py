@@ -5,7 +5,7 @@
 * :func:`mcnemar_test` — signed McNemar on discordant counts;
 * :func:`friedman_test` — Friedman + Nemenyi / Bonferroni-Dunn critical difference.
 
-The labelled significance curves over time live in :mod:`streamtk.folds`.
+The labelled significance curves over time live in :mod:`streamtk.kfold.folds`.
 
 Where scipy already does the job well it is used: binomial tails and quantiles for
 the Sign test (``scipy.stats.binom``), normal tails (``scipy.stats.norm``), the

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_float_array, check_choice, check_in_open_unit_interval
+from .._core.validation import as_float_array, check_choice, check_in_open_unit_interval
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats as _sps
 
-from .._validation import as_float_array, check_choice, check_in_open_unit_interval
+from .._core.validation import as_float_array, check_choice, check_in_open_unit_interval
 
 __all__ = ["FriedmanResult", "friedman_test", "critical_difference", "nemenyi_q", "bonferroni_dunn_q"]
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as _sps
 
-from .._validation import as_float_array, check_in_open_unit_interval
+from .._core.validation import as_float_array, check_in_open_unit_interval
 from ._common import reject_from_pvalue
 
 __all__ = ["McNemarResult", "mcnemar_test", "mcnemar_counts"]

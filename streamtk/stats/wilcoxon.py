@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as _sps
 
-from .._validation import check_choice
+from .._core.validation import check_choice
 from ._common import check_test_options, paired_differences, reject_from_pvalue
 
 __all__ = ["WilcoxonResult", "wilcoxon_test", "wilcoxon_null_distribution"]

@@ -3,7 +3,7 @@
 An ``adwin=`` estimator computes every metric over the instances inside the current
 ADWIN window, which grows without bound on a stationary stream. In one pass the
 engine reads leaving instances back from the input arrays; between chunks
-(:class:`streamtk.Evaluator`, :func:`streamtk.outofcore.evaluate_store`) keeping
+(:class:`streamtk.Evaluator`, :func:`streamtk.runners.outofcore.evaluate_store`) keeping
 those instances would cost O(W) memory. Instead, at the end of each chunk the
 members older than the kept history (which only the fixed sliding windows need)
 are replaced by *segments*: sums of their contributions to the estimator's state
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._kernels import finalise as F
+from .._kernels import finalise as F
 
 
 def segment_capacity(max_buckets: int) -> int:

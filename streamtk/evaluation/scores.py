@@ -10,7 +10,7 @@ over the instances an estimator holds, with positives ``i``, negatives ``j``, sc
 * ``z = (U0 - W0 W1 / 2) / sqrt(W0 W1 (W0 + W1 + 1) / 12)`` (eqs. 2.7-2.8; without a tie
   correction, as in the paper; with unit weights ``W0 = n0``, ``W1 = n1``).
 
-Estimators (:mod:`streamtk.estimators`): ``prequential`` (all evaluated instances so
+Estimators (:mod:`streamtk._core.mechanisms`): ``prequential`` (all evaluated instances so
 far), ``window=w`` (the last ``w`` evaluated instances) and ``fading=alpha``: instance
 ``s`` carries the weight ``alpha**(t - s)`` at time ``t`` (``t``, ``s`` counting
 evaluated instances), so a *pair* weighs ``alpha**(t - i) alpha**(t - j)`` and
@@ -34,12 +34,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._kernels import auc as K
-from ._kernels.auc_rank import dense_ranks
-from ._validation import as_float_array, check_choice, check_positive_int, check_weights
-from .estimators import build_estimators, checkpoint_positions
-from .estimators import estimator_coords
-from .labels import MISSING, encode_labels
+from .._kernels import auc as K
+from .._kernels.auc_rank import dense_ranks
+from .._core.validation import as_float_array, check_choice, check_positive_int, check_weights
+from .._core.mechanisms import build_estimators, checkpoint_positions
+from .._core.mechanisms import estimator_coords
+from .._core.labels import MISSING, encode_labels
 
 __all__ = [
     "rank_compress",
@@ -276,7 +276,7 @@ def _binary_run(ranks, R, y2, w, kinds, params, unit, positions):
     """
     import numba
 
-    from ._kernels import auc_offline as KO
+    from .._kernels import auc_offline as KO
 
     cum = np.flatnonzero(kinds != K.KIND_WINDOW)
     win = np.flatnonzero(kinds == K.KIND_WINDOW)
@@ -396,7 +396,7 @@ _VAR_ATTRS = {
 
 
 def _split_scores(y_score, lead_dims, multi):
-    from ._labelled import split_leading
+    from .._labelled import split_leading
     import xarray as xr
 
     if not multi:
@@ -423,7 +423,7 @@ def auc_curves(y_true, y_score, *, windows=(), fading=(), prequential=True, ever
     y_true : array-like ``(n,)`` of labels; missing labels (None, NaN, masked) are skipped.
     y_score : ``(..., n)`` positive-class scores, or ``(..., n, k)`` class scores with
         ``classes=`` naming the columns. Leading dims (models, folds) are kept.
-    windows, fading, prequential : the estimators (:func:`streamtk.estimators.build_estimators`).
+    windows, fading, prequential : the estimators (:func:`streamtk._core.mechanisms.build_estimators`).
     every : int, a checkpoint every ``every`` instances, plus the last instance.
     weights : ``(n,)`` or ``(..., n)`` non-negative instance weights; 0 = not evaluated.
     pos_label : the positive label for binary scores (see :func:`binary_targets`).
@@ -466,7 +466,7 @@ def auc_curves(y_true, y_score, *, windows=(), fading=(), prequential=True, ever
     """
     import xarray as xr
 
-    from ._labelled import base_attrs, time_coords
+    from .._labelled import base_attrs, time_coords
 
     multi = classes is not None
     n = np.shape(y_true)[0] if np.ndim(y_true) else 0
@@ -551,7 +551,7 @@ def roc_pr_curves(y_true, y_score, *, at, windows=(), fading=(), prequential=Tru
     """
     import xarray as xr
 
-    from ._labelled import base_attrs
+    from .._labelled import base_attrs
 
     specs = build_estimators(windows, fading, prequential=prequential)
     arr, lead, _ = _split_scores(y_score, lead_dims, False)

@@ -33,8 +33,8 @@ from collections.abc import Iterator
 import numpy as np
 import xarray as xr
 
-from ._labelled import base_attrs, time_coords
-from ._validation import as_rng, check_choice, check_positive_int
+from .._labelled import base_attrs, time_coords
+from .._core.validation import as_rng, check_choice, check_positive_int
 
 __all__ = ["SCHEMES", "ASSIGNMENTS", "fold_assignments", "fold_assignment_arrays", "iter_fold_assignments"]
 
@@ -175,7 +175,7 @@ def fold_assignments(n, k=10, *, scheme="cv", prequential=True, assignment="rand
     --------
     A training loop consuming the assignment (``models`` has one model per fold):
 
-    >>> import streamtk.validation as v
+    >>> import streamtk.kfold.assignments as v
     >>> a = v.fold_assignments(6, 3, scheme="cv", prequential=False, seed=1)
     >>> w, m = a.train_weight.values, a.test_mask.values
     >>> bool((m.sum(axis=0) == 1).all()), bool(((w > 0) == ~m).all())

@@ -18,10 +18,10 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ._kernels import temporal as _k
-from ._labelled import DEFAULT_LEADING_NAMES, base_attrs, time_coords
-from ._validation import as_float_array, check_choice, check_in_open_unit_interval, check_positive_int, check_window
-from .labels import encode_labels
+from .._kernels import temporal as _k
+from .._labelled import DEFAULT_LEADING_NAMES, base_attrs, time_coords
+from .._core.validation import as_float_array, check_choice, check_in_open_unit_interval, check_positive_int, check_window
+from .._core.labels import encode_labels
 
 __all__ = ["correction_factor_codes", "apply_correction", "temporal_correction", "augment_with_past_labels"]
 
@@ -169,7 +169,7 @@ def temporal_correction(
 
     See Also
     --------
-    streamtk.temporal.label_dependence : the transition matrix the correction uses.
+    streamtk.dependence.label_dependence.label_dependence : the transition matrix the correction uses.
     MOA and river have no Temporal Correction wrapper.
 
     Examples

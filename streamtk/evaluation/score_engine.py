@@ -6,10 +6,10 @@
 * The AUC family (``auc``, ``auc_u1``, ``auc_u0``, ``auc_z``, ``auc_macro``):
   :func:`auc_arrays` (one pass over a stream in memory) takes the prequential,
   window and fading statistics from the exact Fenwick-tree kernels of
-  :mod:`streamtk.scores` (every score rank-compressed once) and the ADWIN-window
+  :mod:`streamtk.evaluation.scores` (every score rank-compressed once) and the ADWIN-window
   statistics from :class:`ChunkedAUC`; :class:`ChunkedAUC` computes all of them
   chunk by chunk with carried state (:class:`streamtk.Evaluator`,
-  :func:`streamtk.outofcore.evaluate_store`), keeping Fenwick trees over the sorted
+  :func:`streamtk.runners.outofcore.evaluate_store`), keeping Fenwick trees over the sorted
   distinct scores the estimators still hold (:mod:`streamtk._kernels.auc_chunked`).
   ADWIN windows are those of the ADWIN the engine runs on the 0/1 loss (one window
   for every class: one-vs-rest AUC per class and the macro average for class scores).
@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._kernels import auc as AK
-from ._kernels import auc_chunked as AC
-from ._kernels.adwin import adwin_run, adwin_state_new
-from ._kernels.auc_adwin import adwin_auc_run
-from ._validation import as_float_array
-from .estimators import checkpoint_positions
+from .._kernels import auc as AK
+from .._kernels import auc_chunked as AC
+from .._kernels.adwin import adwin_run, adwin_state_new
+from .._kernels.auc_adwin import adwin_auc_run
+from .._core.validation import as_float_array
+from .._core.mechanisms import checkpoint_positions
 from .scores import auc_statistics, brier_score, finalise_binary, finalise_multiclass, log_loss
 
 __all__ = ["check_scores", "score_losses", "auc_arrays", "auc_variables", "finalise_auc", "ChunkedAUC", "AUC_NAMES"]
@@ -111,7 +111,7 @@ class ChunkedAUC:
 
     Works on the engine's codes: ``update(ytrue (T,), ypred (L, T), weights (L, T) or None,
     scores (L, T) or (L, T, k))`` for each chunk in order, then :meth:`collect` or
-    :meth:`drain` the checkpoint rows. Same definitions as :func:`streamtk.scores.auc_curves`
+    :meth:`drain` the checkpoint rows. Same definitions as :func:`streamtk.evaluation.scores.auc_curves`
     (seed 001 eqs. 2.5-2.12, ties one half, NaN with one class held; MOA's 1.0 under
     ``convention="moa"``, which has no faded or ADWIN AUC: NaN there).
 
@@ -451,7 +451,7 @@ def auc_arrays(core, ytrue, ypred, weights, s, mode, positions, variant_code) ->
     """The AUC variables of ``core.auc_metrics`` for a whole stream: name -> ``(L, C, E[, k])`` (NaN if undefined).
 
     Prequential, window and fading estimators come from the one-pass kernels of
-    :func:`streamtk.scores.auc_statistics` (global rank compression, binary fast
+    :func:`streamtk.evaluation.scores.auc_statistics` (global rank compression, binary fast
     path); ADWIN windows from :class:`ChunkedAUC` run as one chunk.
     """
     L = ypred.shape[0]

@@ -29,12 +29,12 @@ import numpy as np
 import xarray as xr
 from scipy import stats as _stats
 
-from ._kernels import compare as _k
-from ._labelled import LeadingDims, split_leading
-from ._validation import as_float_array, check_in_open_unit_interval, check_positive_int
-from .engine import checkpoint_positions, encode_inputs
-from .estimators import build_estimators
-from .losses import _dataset, estimator_arrays
+from .._kernels import compare as _k
+from .._labelled import LeadingDims, split_leading
+from .._core.validation import as_float_array, check_in_open_unit_interval, check_positive_int
+from ..evaluation.engine import checkpoint_positions, encode_inputs
+from .._core.mechanisms import build_estimators
+from ..evaluation.losses import _dataset, estimator_arrays
 
 __all__ = ["compare", "compare_losses", "Comparator", "mcnemar_threshold"]
 
@@ -168,7 +168,7 @@ class Comparator:
 
     Examples
     --------
-    >>> import numpy as np, streamtk.compare as sc
+    >>> import numpy as np, streamtk.comparison.compare as sc
     >>> cmp = sc.Comparator(windows=2)
     >>> cmp.update([0, 1, 1], [1, 1, 0], [0, 1, 1]).update([0], [1], [0])
     Comparator(n_seen=4)
@@ -421,7 +421,7 @@ def compare(y_true, y_pred_a, y_pred_b=None, *, model_dim=None, windows=(), fadi
 
     Examples
     --------
-    >>> import numpy as np, streamtk.compare as sc
+    >>> import numpy as np, streamtk.comparison.compare as sc
     >>> y = np.array([0, 1, 1, 0, 1, 0])
     >>> a = np.array([1, 1, 0, 0, 0, 0])   # wrong at 0, 2, 4
     >>> b = np.array([0, 1, 0, 0, 1, 1])   # wrong at 2, 5
@@ -446,7 +446,7 @@ def compare_losses(loss_a, loss_b=None, *, model_dim=None, windows=(), fading=()
     loss_a, loss_b : array-like or xarray.DataArray, shape ``(..., n)``
         Per-instance losses of model A and model B (any finite real-valued loss:
         squared or absolute error, log-loss, costs; the Q statistic is meant for
-        non-negative losses; :func:`streamtk.losses.regression_losses` computes
+        non-negative losses; :func:`streamtk.evaluation.losses.regression_losses` computes
         them for regressors). NaN marks an instance that was not evaluated (it
         must then be NaN in every series; it is skipped and occupies no window
         slot). Without ``loss_b``, ``loss_a`` holds all models along
@@ -466,14 +466,14 @@ def compare_losses(loss_a, loss_b=None, *, model_dim=None, windows=(), fading=()
     See Also
     --------
     compare : the same from recorded class predictions.
-    streamtk.losses.loss_curves : mean-loss curves (with ADWIN) of one loss stream.
+    streamtk.evaluation.losses.loss_curves : mean-loss curves (with ADWIN) of one loss stream.
 
     Examples
     --------
     Squared errors of two regressors (Gama et al. 2013, Fig. 4 plots such a Q):
 
-    >>> import numpy as np, streamtk.compare as sc
-    >>> from streamtk.losses import regression_losses
+    >>> import numpy as np, streamtk.comparison.compare as sc
+    >>> from streamtk.evaluation.losses import regression_losses
     >>> y = np.array([0.0, 0.0, 0.0])
     >>> la = regression_losses(y, [1.0, 2.0, 0.0])   # squared errors 1, 4, 0
     >>> lb = regression_losses(y, [1.0, -1.0, 1.5])  # 1, 1, 2.25

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ._labelled import base_attrs, split_leading, time_coords, LeadingDims
-from ._validation import check_positive_int
+from .._labelled import base_attrs, split_leading, time_coords, LeadingDims
+from .._core.validation import check_positive_int
 from .engine import ADWIN_VARIANTS, EngineCore, check_weights, encode_inputs
-from .score_curves import ChunkedAUC, auc_arrays, auc_variables, check_scores
-from .estimators import estimator_coords
-from .labels import encode_labels, Encoding
+from .score_engine import ChunkedAUC, auc_arrays, auc_variables, check_scores
+from .._core.mechanisms import estimator_coords
+from .._core.labels import encode_labels, Encoding
 
 __all__ = ["evaluate", "Evaluator", "evaluate_holdout"]
 
@@ -145,21 +145,21 @@ def evaluate(
         width). Each model/fold has its own ADWIN. Instance weights scale the
         metrics, ADWIN sees the unweighted loss. Chunked evaluation holds the
         window's older members as one sum per ADWIN bucket (O(log W) memory; see
-        :mod:`streamtk._segments`).
+        :mod:`streamtk.evaluation._segments`).
     adwin_options : dict, optional
         ``max_buckets`` (5), ``clock`` (32), ``min_window`` (5), ``variant``
         ("moa" or "theorem3"); see :func:`streamtk.drift.adwin.adwin`.
     every : int
         Write a checkpoint every ``every`` instances (and always at the last).
     metrics : sequence of str, optional
-        Names from :data:`streamtk.metrics.REGISTRY`; default: every applicable one.
+        Names from :data:`streamtk._core.registry.REGISTRY`; default: every applicable one.
     weights : array-like ``(..., n)``, optional
         Non-negative instance weights. Weight 0 = not evaluated (e.g. not in a
         fold's test set): it occupies no window slot.
     classes : sequence, optional
         Class order (code 0 first). Default: sorted labels observed.
     convention : {"streamtk", "moa"}
-        ``"moa"`` reproduces MOA's evaluators exactly (see :mod:`streamtk.engine`).
+        ``"moa"`` reproduces MOA's evaluators exactly (see :mod:`streamtk.evaluation.engine`).
     cost : array ``(k, k)`` or ``(n, k, k)``, optional
         Misclassification costs ``cost[true, predicted]`` for the ``risk`` metric
         (AMIDST deliverable eqs. 2.2-2.3); per-instance costs for ``(n, k, k)``.
@@ -173,7 +173,7 @@ def evaluate(
         ``log_loss`` and ``brier`` (averaged under every estimator in the same pass)
         and the exact AUC family ``auc``, ``auc_u1``, ``auc_u0``, ``auc_z`` (per class
         one-vs-rest, plus ``auc_macro``, for class scores) from the Fenwick-tree
-        kernels of :mod:`streamtk.scores` over the same estimators and checkpoints
+        kernels of :mod:`streamtk.evaluation.scores` over the same estimators and checkpoints
         (a second jitted pass over labels and scores). AUC with one class held is NaN (MOA's 1.0
         under ``convention="moa"``, which has no faded or ADWIN AUC: those are NaN).
 
@@ -238,7 +238,7 @@ class Evaluator:
     ``classes`` must be given (the encoding must not change between chunks).
     Memory: the state plus, for sliding windows, the inputs still inside the
     largest window. With ``scores=`` the exact AUC family is computed chunk by
-    chunk too (:class:`streamtk.score_curves.ChunkedAUC`); its prequential and
+    chunk too (:class:`streamtk.evaluation.score_engine.ChunkedAUC`); its prequential and
     fading estimators keep every distinct score seen (``O(distinct scores)``).
 
     Examples

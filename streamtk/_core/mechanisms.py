@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import as_tuple_of, check_fading_factor, check_in_open_unit_interval, check_window
+from .validation import as_tuple_of, check_fading_factor, check_in_open_unit_interval, check_window
 
 __all__ = ["EstimatorSpec", "build_estimators", "estimator_coords", "checkpoint_positions", "KIND_CODES"]
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import as_float_array
+from .._core.validation import as_float_array
 
 __all__ = [
     "hoeffding_bound",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import as_rng, check_choice, check_positive_int, check_probability
+from .._core.validation import as_rng, check_choice, check_positive_int, check_probability
 
 __all__ = ["noise_filter", "expected_noisy_accuracy"]
 

@@ -18,7 +18,7 @@ Semantics (the default ``convention="streamtk"``)
     stream, never reset by a window);
   - before any label has been seen both predict class code 0 (the first class in
     ``classes`` order). The same rule holds in chunked processing and in
-    :mod:`streamtk.baselines`, so ``kappa_m`` of the Majority Class classifier with
+    :mod:`streamtk.dependence.baselines`, so ``kappa_m`` of the Majority Class classifier with
     the estimator's memory is exactly 0 and ``kappa_per`` of the Persistent
     classifier is exactly 0.
 
@@ -40,16 +40,16 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 import numpy as np
 
-from . import metrics as _metrics
-from ._kernels import confusion as K
-from ._kernels import finalise as F
-from ._validation import as_float_array, check_choice, check_positive_int, check_weights  # noqa: F401 (re-export)
-from .estimators import build_estimators, checkpoint_positions  # noqa: F401 (re-export)
-from ._kernels.adwin import LAST_ROW as ADWIN_LAST_ROW, VARIANT_CODES as ADWIN_VARIANTS, adwin_state_new
+from .._core import registry as _metrics
+from .._kernels import confusion as K
+from .._kernels import finalise as F
+from .._core.validation import as_float_array, check_choice, check_positive_int, check_weights  # noqa: F401 (re-export)
+from .._core.mechanisms import build_estimators, checkpoint_positions  # noqa: F401 (re-export)
+from .._kernels.adwin import LAST_ROW as ADWIN_LAST_ROW, VARIANT_CODES as ADWIN_VARIANTS, adwin_state_new
 from ._segments import compress, segment_capacity
-from ._kernels.moa_adwin import run_moa_adwin
-from .labels import MISSING, Encoding, encode_labels
-from .score_curves import score_losses
+from .._kernels.moa_adwin import run_moa_adwin
+from .._core.labels import MISSING, Encoding, encode_labels
+from .score_engine import score_losses
 
 ADWIN_DEFAULTS = {"max_buckets": 5, "clock": 32, "min_window": 5, "variant": "moa"}
 
@@ -251,7 +251,7 @@ class EngineCore:
         """Process one chunk: ``ytrue`` (T,) codes, ``ypred`` (L, T) codes, weights (L, T) or None.
 
         ``y_score``: ``(L, T)`` positive-class scores or ``(L, T, k)`` class scores (see
-        :func:`streamtk.score_curves.check_scores`) when score metrics are requested.
+        :func:`streamtk.evaluation.score_engine.check_scores`) when score metrics are requested.
         ``last=True``: no chunk follows, so nothing is kept for later chunks (one-pass
         :func:`streamtk.evaluate`); a further update is refused.
         """
@@ -358,7 +358,7 @@ class EngineCore:
         """Keep the inputs that some fixed window still holds (from the oldest window start).
 
         ADWIN windows, which grow without bound, keep their older members as
-        per-bucket sums instead (:mod:`streamtk._segments`): memory O(log W).
+        per-bucket sums instead (:mod:`streamtk.evaluation._segments`): memory O(log W).
         """
         T = yt.shape[0]
         end = self.hist_start + T  # absolute end

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ._kernels.checks import first_non_finite
+from .._kernels.checks import first_non_finite
 
 __all__ = [
     "as_float_array",

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import as_rng, check_positive_int
-from .labels import encode_labels
+from .._core.validation import as_rng, check_positive_int
+from .._core.labels import encode_labels
 
 __all__ = ["iid_shuffle", "label_order_preserving_shuffle"]
 

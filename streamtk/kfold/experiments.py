@@ -2,7 +2,7 @@
 
 Given the per-run, per-fold prediction logs of two classifiers on a stream (the same
 algorithm with different seeds for Type I; a classifier and its noise-filtered copy,
-:func:`streamtk.noise.noise_filter`, for Type II) this module computes how often each
+:func:`streamtk.kfold.noise.noise_filter`, for Type II) this module computes how often each
 test rejects the null hypothesis "A and B perform equally":
 
 1. :func:`fold_comparison` — each fold's final score of A and B over the instances
@@ -22,12 +22,12 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ._labelled import base_attrs
-from ._validation import as_tuple_of, check_choice, check_in_open_unit_interval
-from .curves import evaluate
-from .stats.mcnemar import mcnemar_test
-from .stats.sign import sign_test
-from .stats.wilcoxon import wilcoxon_test
+from .._labelled import base_attrs
+from .._core.validation import as_tuple_of, check_choice, check_in_open_unit_interval
+from ..evaluation.curves import evaluate
+from ..stats.mcnemar import mcnemar_test
+from ..stats.sign import sign_test
+from ..stats.wilcoxon import wilcoxon_test
 
 __all__ = ["fold_comparison", "rejection_rates", "rejection_table", "EXPERIMENT_TESTS"]
 
@@ -65,7 +65,7 @@ def fold_comparison(y_true, pred_a, pred_b, test_mask, *, metric="accuracy", cla
     test_mask : array_like or DataArray, broadcastable to the predictions
         Where each fold tested (``fold_assignments(...).test_mask``).
     metric : str
-        A metric of :data:`streamtk.metrics.REGISTRY` computed over each fold's tested
+        A metric of :data:`streamtk._core.registry.REGISTRY` computed over each fold's tested
         instances at the end of the stream (Bifet et al. use accuracy).
     classes : sequence, optional
         Class order, as in :func:`streamtk.evaluate`.

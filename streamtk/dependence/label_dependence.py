@@ -12,7 +12,7 @@ checkpoints (``every=``), so dependence can be watched as it evolves. Streams lo
 memory can be fed chunk by chunk to :class:`LabelDependence`; the result is identical to
 one pass.
 
-Missing labels (code -1, see :mod:`streamtk.labels`) are skipped: transitions and runs are
+Missing labels (code -1, see :mod:`streamtk._core.labels`) are skipped: transitions and runs are
 those of the sequence of *present* labels, a sliding window holds the last ``w`` present
 labels, and a fading factor decays once per present label (missing labels neither enter
 a memory nor advance its clock -- the evaluation engine's convention).
@@ -23,11 +23,11 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ._kernels import temporal as _k
-from ._labelled import base_attrs, time_coords
-from ._validation import check_positive_int
-from .estimators import build_estimators, estimator_coords
-from .labels import encode_labels
+from .._kernels import temporal as _k
+from .._labelled import base_attrs, time_coords
+from .._core.validation import check_positive_int
+from .._core.mechanisms import build_estimators, estimator_coords
+from .._core.labels import encode_labels
 
 __all__ = ["LabelDependence", "label_dependence", "quick_test"]
 
@@ -76,7 +76,7 @@ class LabelDependence:
     windows, fading : int or float, or sequences of them
         Sliding windows (last ``w`` present labels) and fading factors ``alpha`` in
         ``(0, 1]`` (weight ``alpha**(t-s)``, ``t - s`` counted in present labels), see
-        :mod:`streamtk.estimators`.
+        :mod:`streamtk._core.mechanisms`.
     prequential : bool, default True
         Include the cumulative estimator.
     every : int, optional
@@ -298,7 +298,7 @@ def label_dependence(
     max_lag : int, default 10
         Largest order ``L``.
     windows, fading, prequential :
-        Forgetting mechanisms, see :mod:`streamtk.estimators`: a window holds the last
+        Forgetting mechanisms, see :mod:`streamtk._core.mechanisms`: a window holds the last
         ``w`` present labels (and the transitions/events into them); a fading factor
         weighs a label by ``alpha**a`` where ``a`` is the number of present labels after it.
     every : int, optional
@@ -333,7 +333,7 @@ def label_dependence(
     See Also
     --------
     quick_test : the section-7 check of whether temporal dependence is worth modelling.
-    streamtk.baselines.persistent : the classifier whose accuracy ``P(T)`` is.
+    streamtk.dependence.baselines.persistent : the classifier whose accuracy ``P(T)`` is.
     river has no equivalent; MOA reports only kappa_temp (``BasicClassificationPerformanceEvaluator``).
 
     Examples
@@ -355,7 +355,7 @@ def quick_test(y_true, *, m=100, classes=None) -> xr.Dataset:
     """Section 7's quick test: is temporal dependence worth modelling?
 
     Runs the test-then-train Majority Class classifier (cumulative memory) and the
-    Persistent classifier (``y_{t-1}``) of :mod:`streamtk.baselines` on the first ``m``
+    Persistent classifier (``y_{t-1}``) of :mod:`streamtk.dependence.baselines` on the first ``m``
     instances and compares their accuracies over the instances with a label:
     ``temporal_dependence = p_per > p_maj``. Also reports the in-sample ``P(M)`` and
     ``P(T)`` of those instances (Table 3's statistics).

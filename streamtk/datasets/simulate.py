@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ._validation import as_rng, check_positive_int, check_probability
+from .._core.validation import as_rng, check_positive_int, check_probability
 
 __all__ = ["simulate_log"]
 

@@ -9,7 +9,7 @@ between chunks: windows, fading, ADWIN, baselines) and to chunked drift detector
 on each model's 0/1 loss), and appends the finished checkpoint rows to a zarr store
 along ``time`` after every chunk. The curves equal ``streamtk.evaluate`` on the whole
 log exactly (the faded and weighted AUC sums to a few units in the last place: they are
-summed in another order, see :class:`streamtk.score_curves.ChunkedAUC`).
+summed in another order, see :class:`streamtk.evaluation.score_engine.ChunkedAUC`).
 
 Memory
 ------
@@ -18,11 +18,11 @@ of one chunk, and what the estimators must remember:
 
 * sliding windows keep the inputs still inside the largest window (bounded by it);
 * ``adwin=`` estimators hold the members of their window older than the kept
-  inputs as one sum per ADWIN bucket (:mod:`streamtk._segments`): O(M log W), so an
+  inputs as one sum per ADWIN bucket (:mod:`streamtk.evaluation._segments`): O(M log W), so an
   ADWIN window that grows over a long stationary log costs no more memory (exact
   without weights; with non-integer weights equal to rounding);
 * detectors keep their state and their detection indices (no per-instance traces);
-* with ``y_score=``, the exact AUC (:class:`streamtk.score_curves.ChunkedAUC`) keeps,
+* with ``y_score=``, the exact AUC (:class:`streamtk.evaluation.score_engine.ChunkedAUC`) keeps,
   per model and score column, the sorted **distinct scores seen** with Fenwick trees
   over them for the prequential and fading estimators (``O(distinct scores)``:
   bounded when the scores take few values, e.g. rounded probabilities, but growing
@@ -40,8 +40,8 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
-from ._validation import check_positive_int
-from .curves import Evaluator, _build_dataset
+from .._core.validation import check_positive_int
+from ..evaluation.curves import Evaluator, _build_dataset
 
 __all__ = ["evaluate_store", "open_log"]
 
@@ -72,7 +72,7 @@ def _labels(var: xr.DataArray) -> np.ndarray:
 
 def _scan_classes(log, y_true, y_pred, tdim, chunk):
     """Sorted union of the labels in the log (one streaming pass)."""
-    from .labels import encode_labels
+    from .._core.labels import encode_labels
 
     seen = {}
     n = log.sizes[tdim]
@@ -125,7 +125,7 @@ class _Sink:
         self._append(head)
 
     def _append(self, ds: xr.Dataset) -> None:
-        from .io import _encode_strings
+        from ..io import _encode_strings
 
         enc = _encode_strings(ds)
         if not self.started:
@@ -153,7 +153,7 @@ class _Sink:
             e.to_zarr(self.out, mode="a", zarr_format=2, consolidated=True)
         import zarr
 
-        from ._labelled import netcdf_safe
+        from .._labelled import netcdf_safe
 
         group = zarr.open_group(str(self.out), mode="r+", zarr_format=2)
         for key in list(group.attrs):
@@ -170,8 +170,8 @@ def _jsonable(v):
 
 
 def _check_detectors(detectors) -> dict:
-    from .drift._common import ChunkedDetector
-    from .drift.adwin import Adwin
+    from ..drift._common import ChunkedDetector
+    from ..drift.adwin import Adwin
 
     if detectors is None:
         return {}
@@ -191,7 +191,7 @@ def _check_detectors(detectors) -> dict:
 
 
 def _feed_detectors(detectors, adwin_hits, loss, lead):
-    from .drift.adwin import Adwin
+    from ..drift.adwin import Adwin
 
     for key, det in detectors.items():
         x = lead.reshape(loss) if lead.names else loss[0]
@@ -206,7 +206,7 @@ def _feed_detectors(detectors, adwin_hits, loss, lead):
 
 
 def _detector_vars(detectors, adwin_hits, lead) -> xr.Dataset:
-    from .drift.adwin import Adwin
+    from ..drift.adwin import Adwin
 
     parts = []
     for key, det in detectors.items():
@@ -295,7 +295,7 @@ def evaluate_store(source, *, chunk=1_000_000, out=None, classes=None, y_true="y
     See Also
     --------
     streamtk.Evaluator : the chunked evaluator used here.
-    streamtk.distributed.evaluate_dask : many runs that each fit in memory.
+    streamtk.runners.distributed.evaluate_dask : many runs that each fit in memory.
     moa.tasks.EvaluatePrequential : MOA streams from its generator or an ARFF file, never a recorded log.
 
     Examples
@@ -380,7 +380,7 @@ def _loss(yt, yp, L) -> np.ndarray:
 
 def _drain(ev, n_total) -> xr.Dataset:
     """Dataset of the finished checkpoint rows of the chunks processed since the last drain."""
-    from .score_curves import auc_variables
+    from ..evaluation.score_engine import auc_variables
 
     core = ev._core
     final = core.n_seen == n_total

@@ -33,13 +33,13 @@ KINDS = {
 def dataset_kind(ds: xr.Dataset) -> str:
     """What a streamtk Dataset holds, from its variables and dims.
 
-    Returns one of ``"comparison"`` (:func:`streamtk.compare.compare`), ``"delays"``
+    Returns one of ``"comparison"`` (:func:`streamtk.comparison.compare.compare`), ``"delays"``
     (:func:`streamtk.drift.scoring.score_detections`), ``"significance"``
-    (:func:`streamtk.folds.significance_curves`), ``"dependence"``
-    (:func:`streamtk.temporal.label_dependence`), ``"detector"`` (a drift detector's
-    run), ``"folds"`` (per-fold curves or their :func:`streamtk.folds.fold_summary`),
+    (:func:`streamtk.kfold.folds.significance_curves`), ``"dependence"``
+    (:func:`streamtk.dependence.label_dependence.label_dependence`), ``"detector"`` (a drift detector's
+    run), ``"folds"`` (per-fold curves or their :func:`streamtk.kfold.folds.fold_summary`),
     ``"curves"`` (any other ``(..., estimator, time)`` result: :func:`streamtk.evaluate`,
-    :func:`streamtk.scores.auc_curves`, loss and resource curves) or ``"log"`` (recorded predictions,
+    :func:`streamtk.evaluation.scores.auc_curves`, loss and resource curves) or ``"log"`` (recorded predictions,
     :mod:`streamtk.io`); raises ``ValueError`` for anything else.
     """
     v = set(map(str, ds.variables))
@@ -100,7 +100,7 @@ class StreamtkAccessor:
 
     def table(self, metrics=None, *, estimators=None) -> str:
         """Plain-text table of the final checkpoint of evaluation curves (one row per model x estimator)."""
-        from streamtk.demo import summary_table
+        from streamtk.report.tables import summary_table
 
         if self.kind not in ("curves", "folds"):
             raise ValueError(f"table() needs evaluation curves (streamtk.evaluate), this Dataset holds {self.kind!r}")

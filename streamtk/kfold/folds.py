@@ -15,10 +15,10 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ._labelled import base_attrs
-from ._validation import as_tuple_of, check_choice
-from .stats.sign import sign_test
-from .stats.wilcoxon import wilcoxon_test
+from .._labelled import base_attrs
+from .._core.validation import as_tuple_of, check_choice
+from ..stats.sign import sign_test
+from ..stats.wilcoxon import wilcoxon_test
 
 __all__ = ["fold_summary", "significance_curves", "SUMMARIES", "FOLD_TESTS"]
 

@@ -17,7 +17,7 @@ Rules
   sorted need ``classes=``).
 * **The time axis is one chunk.** The in-memory kernels see the whole stream of a
   series; an input chunked along time is refused with a message pointing to
-  ``.chunk({time: -1})`` or to :mod:`streamtk.outofcore` (streams longer than memory).
+  ``.chunk({time: -1})`` or to :mod:`streamtk.runners.outofcore` (streams longer than memory).
 * **Shapes must not depend on the data** (dask needs them before computing): the
   detectors' ``detection_index`` (its width is the number of detections) is dropped;
   the detections are the non-zero entries of the per-instance traces (``detection``,
@@ -34,17 +34,17 @@ import functools
 import numpy as np
 import xarray as xr
 
-from .labels import encode_labels
+from .._core.labels import encode_labels
 
 __all__ = ["map_leading", "evaluate_dask", "auc_dask", "compare_dask", "detect_dask", "fold_summary_dask",
            "significance_curves_dask", "DETECTORS"]
 
 
 def _detectors():
-    from .drift.adwin import adwin
-    from .drift.ddm import ddm
-    from .drift.eddm import eddm
-    from .drift.page_hinkley import page_hinkley
+    from ..drift.adwin import adwin
+    from ..drift.ddm import ddm
+    from ..drift.eddm import eddm
+    from ..drift.page_hinkley import page_hinkley
 
     return {"adwin": adwin, "page_hinkley": page_hinkley, "ddm": ddm, "eddm": eddm}
 
@@ -78,7 +78,7 @@ def _check_time_chunks(inputs: dict, time_dim: str) -> None:
                 raise ValueError(
                     f"{name} is chunked along its time dimension {time_dim!r} (chunks {chunks[:3]}...); the "
                     f"in-memory kernels need the whole time axis in one chunk: use "
-                    f"{name}.chunk({{{time_dim!r}: -1}}), or streamtk.outofcore.evaluate_store for streams "
+                    f"{name}.chunk({{{time_dim!r}: -1}}), or streamtk.runners.outofcore.evaluate_store for streams "
                     "longer than memory"
                 )
 
@@ -188,7 +188,7 @@ def _time_dim(y_pred, name="y_pred") -> str:
 
 
 def _evaluate_block(y_true, y_pred, weights, **options):
-    from .curves import evaluate
+    from ..evaluation.curves import evaluate
 
     return evaluate(y_true, y_pred, weights=weights, **options)
 
@@ -221,7 +221,7 @@ def evaluate_dask(y_true, y_pred, *, weights=None, classes=None, **options) -> x
     See Also
     --------
     streamtk.evaluate : the in-memory path run on every block.
-    streamtk.outofcore.evaluate_store : streams longer than memory (chunked along time).
+    streamtk.runners.outofcore.evaluate_store : streams longer than memory (chunked along time).
 
     Examples
     --------
@@ -249,13 +249,13 @@ def evaluate_dask(y_true, y_pred, *, weights=None, classes=None, **options) -> x
 
 
 def _auc_block(y_true, y_score, weights, **options):
-    from .scores import auc_curves
+    from ..evaluation.scores import auc_curves
 
     return auc_curves(y_true, y_score, weights=weights, **options)
 
 
 def auc_dask(y_true, y_score, *, weights=None, classes=None, **options) -> xr.Dataset:
-    """Lazy :func:`streamtk.scores.auc_curves` for dask-backed scores chunked along their leading dims.
+    """Lazy :func:`streamtk.evaluation.scores.auc_curves` for dask-backed scores chunked along their leading dims.
 
     ``y_score`` is ``(..., time)`` (binary: positive-class scores) or, with
     ``classes=``, ``(..., time, class)``; the time and class dims are one chunk
@@ -285,13 +285,13 @@ def auc_dask(y_true, y_score, *, weights=None, classes=None, **options) -> xr.Da
 
 
 def _compare_block(y_true, y_pred_a, y_pred_b, **options):
-    from .compare import compare
+    from ..comparison.compare import compare
 
     return compare(y_true, y_pred_a, y_pred_b, **options)
 
 
 def compare_dask(y_true, y_pred_a, y_pred_b=None, *, classes=None, model_dim=None, **options) -> xr.Dataset:
-    """Lazy :func:`streamtk.compare.compare` over dask-backed predictions.
+    """Lazy :func:`streamtk.comparison.compare.compare` over dask-backed predictions.
 
     Blocks are taken along the leading dims other than ``model_dim`` (which must
     be one chunk: it holds the models that are paired); ``time`` is one chunk.
@@ -335,19 +335,19 @@ def detect_dask(detector: str, x, **params) -> xr.Dataset:
 
 
 def _summaries_last(x):
-    from .folds import _summaries
+    from ..kfold.folds import _summaries
 
     return np.moveaxis(_summaries(np.asarray(x, dtype=np.float64)), 0, -1)
 
 
 def fold_summary_dask(data, *, dim: str = "fold"):
-    """Lazy :func:`streamtk.folds.fold_summary` of dask-backed per-fold results.
+    """Lazy :func:`streamtk.kfold.folds.fold_summary` of dask-backed per-fold results.
 
     ``dim`` must be one chunk; every other dim may be chunked. Uses
     ``xarray.apply_ufunc(..., dask="parallelized")`` with the same numpy
     finaliser, so the values equal the in-memory summaries exactly.
     """
-    from .folds import SUMMARIES, fold_summary
+    from ..kfold.folds import SUMMARIES, fold_summary
 
     if isinstance(data, xr.Dataset):
         names = [k for k, v in data.data_vars.items() if dim in v.dims]
@@ -378,14 +378,14 @@ def fold_summary_dask(data, *, dim: str = "fold"):
 
 
 def _significance_block(block: xr.Dataset, *, options):
-    from .folds import significance_curves
+    from ..kfold.folds import significance_curves
 
     return significance_curves(block["a"], block["b"], **options)
 
 
 def significance_curves_dask(a, b=None, *, dim: str = "fold", metrics=None, model_dim: str = "model", models=None,
                              **options) -> xr.Dataset:
-    """Lazy :func:`streamtk.folds.significance_curves` of dask-backed per-fold results.
+    """Lazy :func:`streamtk.kfold.folds.significance_curves` of dask-backed per-fold results.
 
     Parameters
     ----------
@@ -413,13 +413,13 @@ def significance_curves_dask(a, b=None, *, dim: str = "fold", metrics=None, mode
 
     See Also
     --------
-    streamtk.folds.significance_curves : the in-memory path run on every block.
+    streamtk.kfold.folds.significance_curves : the in-memory path run on every block.
     fold_summary_dask : lazy fold summaries of the same inputs.
 
     Examples
     --------
     >>> import numpy as np, xarray as xr
-    >>> from streamtk.folds import significance_curves
+    >>> from streamtk.kfold.folds import significance_curves
     >>> rng = np.random.default_rng(0)
     >>> acc = xr.DataArray(rng.random((2, 6, 40)), dims=("model", "fold", "time"))
     >>> lazy = significance_curves_dask(acc.chunk({"time": 10}))
@@ -428,7 +428,7 @@ def significance_curves_dask(a, b=None, *, dim: str = "fold", metrics=None, mode
     >>> bool(lazy.pvalue.equals(significance_curves(acc).pvalue))
     True
     """
-    from .folds import _as_pair, _to_array, significance_curves
+    from ..kfold.folds import _as_pair, _to_array, significance_curves
 
     for name, x in (("a", a), ("b", b)):
         if x is not None and not isinstance(x, (xr.Dataset, xr.DataArray)):

@@ -13,7 +13,7 @@ or weights ``alpha**(t-s)``), with instance weights ``w_s``:
   ``p_ran = sum_i ROW_i COL_i / W^2`` (the Random classifier, Zliobaite et al.
   2015 eq. 9, = Cohen's chance agreement ``p_c``);
 * ``p_maj`` / ``p_per`` = accuracy of the Majority Class / Persistent classifier
-  under the same estimator (see :mod:`streamtk.engine` for their exact definition).
+  under the same estimator (see :mod:`streamtk.evaluation.engine` for their exact definition).
 
 Seeds: ``000`` Bifet et al. 2015; ``001`` AMIDST deliverable; ``003`` Zliobaite et
 al. 2015; ``004`` Gama et al. 2013.
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._kernels import finalise as K
+from .._kernels import finalise as K
 
 __all__ = ["Metric", "REGISTRY", "DEFAULT_METRICS", "resolve_metrics", "describe"]
 

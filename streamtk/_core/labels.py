@@ -4,7 +4,7 @@ Classes are encoded once per call; their order is either the order given in
 ``classes=`` or the sorted order of the labels observed in ``y_true`` and the
 predictions together. Code ``0`` is the first class of that order; the baseline
 classifiers use it as their prediction before any label has been seen (see
-:mod:`streamtk.engine`).
+:mod:`streamtk.evaluation.engine`).
 
 Missing labels
     In ``y_true`` a missing label (``None``, ``float('nan')``, ``pandas.NA``, a masked
@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from ._kernels import encode as _enc
+from .._kernels import encode as _enc
 
 __all__ = ["MISSING", "Encoding", "encode_labels", "is_missing_label"]
 

@@ -28,11 +28,11 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ._kernels import temporal as _k
-from ._labelled import base_attrs, split_leading, time_coords
-from ._validation import as_rng, check_fading_factor, check_window
-from .estimators import build_estimators
-from .labels import encode_labels
+from .._kernels import temporal as _k
+from .._labelled import base_attrs, split_leading, time_coords
+from .._core.validation import as_rng, check_fading_factor, check_window
+from .._core.mechanisms import build_estimators
+from .._core.labels import encode_labels
 
 __all__ = [
     "no_information_codes",
@@ -196,7 +196,7 @@ def persistent(y_true, *, classes=None) -> xr.DataArray:
     See Also
     --------
     river.dummy.NoChangeClassifier : the same classifier, predicting ``None`` before any label.
-    streamtk.temporal.label_dependence : ``p_t``, its in-sample accuracy over the transitions.
+    streamtk.dependence.label_dependence.label_dependence : ``p_t``, its in-sample accuracy over the transitions.
 
     Examples
     --------

@@ -16,7 +16,7 @@ Three labelled functions on the estimator/time schema of :func:`streamtk.evaluat
     RAM-Hours as in MOA and Bifet et al.: 1 RAM-Hour = 1 GB of memory for one hour).
 
 The numpy layer (:func:`estimator_sums`, :func:`checkpoints`) is shared with
-:mod:`streamtk.compare`; the kernels are :mod:`streamtk._kernels.compare`.
+:mod:`streamtk.comparison.compare`; the kernels are :mod:`streamtk._kernels.compare`.
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ._kernels import adwin as _ka
-from ._kernels import compare as _k
-from ._labelled import LeadingDims, base_attrs, split_leading, time_coords
-from ._validation import as_float_array, check_choice, check_positive_int
+from .._kernels import adwin as _ka
+from .._kernels import compare as _k
+from .._labelled import LeadingDims, base_attrs, split_leading, time_coords
+from .._core.validation import as_float_array, check_choice, check_positive_int
 from .engine import checkpoint_positions
-from .estimators import EstimatorSpec, build_estimators, estimator_coords
+from .._core.mechanisms import EstimatorSpec, build_estimators, estimator_coords
 
 __all__ = ["loss_curves", "regression_curves", "regression_losses", "resource_curves", "estimator_sums", "checkpoints"]
 
@@ -207,7 +207,7 @@ def loss_curves(loss, *, windows=(), fading=(), adwin=(), every=1, name="loss", 
 
     Examples
     --------
-    >>> import numpy as np, streamtk.losses as sl
+    >>> import numpy as np, streamtk.evaluation.losses as sl
     >>> ds = sl.loss_curves(np.array([1.0, 0.0, 2.0, 4.0]), windows=2, fading=0.5)
     >>> ds.loss.sel(estimator="window=2").values.tolist()
     [1.0, 0.5, 1.0, 3.0]
@@ -269,7 +269,7 @@ def regression_curves(y_true, y_pred, *, windows=(), fading=(), adwin=(), every=
 
     Examples
     --------
-    >>> import numpy as np, streamtk.losses as sl
+    >>> import numpy as np, streamtk.evaluation.losses as sl
     >>> ds = sl.regression_curves(np.array([1.0, 2.0, 3.0]), np.array([1.5, 2.0, 1.0]))
     >>> ds.mae.values.ravel().tolist(), ds.mse.values.ravel().tolist()
     ([0.5, 0.25, 0.8333333333333334], [0.25, 0.125, 1.4166666666666667])
@@ -330,7 +330,7 @@ def regression_losses(y_true, y_pred, loss="squared"):
 
     Examples
     --------
-    >>> import streamtk.losses as sl
+    >>> import streamtk.evaluation.losses as sl
     >>> sl.regression_losses([1.0, 2.0], [[0.0, 2.5], [1.0, 1.0]], loss="absolute").tolist()
     [[1.0, 0.5], [0.0, 1.0]]
     """
@@ -395,7 +395,7 @@ def resource_curves(seconds=None, memory=None, *, windows=(), fading=(), every=1
 
     Examples
     --------
-    >>> import numpy as np, streamtk.losses as sl
+    >>> import numpy as np, streamtk.evaluation.losses as sl
     >>> ds = sl.resource_curves(np.full(4, 0.5), np.full(4, 2.0 * 1024**3))
     >>> ds.throughput.values.ravel().tolist(), float(ds.ram_hours[0, -1]) * 3600
     ([2.0, 2.0, 2.0, 2.0], 4.0)
