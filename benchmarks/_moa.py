@@ -130,7 +130,8 @@ class MoaBaseline:
             return None
         build = Path(tempfile.mkdtemp(prefix="streamtk-moa-"))
         (build / "StreamtkMoaHarness.java").write_text(HARNESS)
-        r = subprocess.run([javac, "-nowarn", "-cp", str(jar), "-d", str(build), str(build / "StreamtkMoaHarness.java")],
+        source = str(build / "StreamtkMoaHarness.java")
+        r = subprocess.run([javac, "-nowarn", "-cp", str(jar), "-d", str(build), source],
                            capture_output=True, text=True)  # fmt: skip
         if r.returncode != 0:
             cls.why_not = f"javac failed: {r.stderr.strip()[:200]}"

@@ -136,12 +136,14 @@ def main(argv=None) -> None:
     t_public = best_of(lambda: adwin(x), args.repeats)
     ds = adwin(x)
     n_det = int((ds.detection.values != 0).sum())
-    print(f"streamtk kernel, all outputs : {args.n / t_kernel / 1e6:8.1f} M inputs/s  ({t_kernel:.3f} s for "
-          f"n={args.n:,})")
+    print(
+        f"streamtk kernel, all outputs : {args.n / t_kernel / 1e6:8.1f} M inputs/s  ({t_kernel:.3f} s for n={args.n:,})"
+    )
     print(f"streamtk kernel, widths only : {args.n / t_width / 1e6:8.1f} M inputs/s")
     print(f"engine-style 2048-blocks     : {args.n / t_engine / 1e6:8.1f} M inputs/s  (widths only)")
-    print(f"streamtk adwin()             : {args.n / t_public / 1e6:8.1f} M inputs/s  (Dataset incl.; {n_det} "
-          f"detections)")
+    print(
+        f"streamtk adwin()             : {args.n / t_public / 1e6:8.1f} M inputs/s  (Dataset incl.; {n_det} detections)"
+    )
 
     # MOA itself: capymoa's jar, a Java loop over the same inputs timed inside the JVM (benchmarks/_moa.py)
     moa = MoaBaseline.start_or_say_why(args.no_moa)
@@ -172,10 +174,14 @@ def main(argv=None) -> None:
     river_hits = run_river()
     t_river = best_of(run_river, 1)
     ours = adwin_detections(adwin(x[:m]))
-    print(f"river drift.ADWIN: {m / t_river / 1e6:8.2f} M inputs/s  (n={m:,}; {len(river_hits)} detections, "
-          f"streamtk {ours.size} on the same prefix; river's scan differs from MOA's)")
-    print(f"ratio kernel (all outputs) / river: {args.n / t_kernel / (m / t_river):.0f}x; "
-          f"widths only / river: {args.n / t_width / (m / t_river):.0f}x")
+    print(
+        f"river drift.ADWIN: {m / t_river / 1e6:8.2f} M inputs/s  (n={m:,}; {len(river_hits)} detections, "
+        f"streamtk {ours.size} on the same prefix; river's scan differs from MOA's)"
+    )
+    print(
+        f"ratio kernel (all outputs) / river: {args.n / t_kernel / (m / t_river):.0f}x; "
+        f"widths only / river: {args.n / t_width / (m / t_river):.0f}x"
+    )
 
 
 if __name__ == "__main__":

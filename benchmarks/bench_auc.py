@@ -92,7 +92,7 @@ def numpy_window_auc(y, s, w):
     out = np.empty(len(y))
     for t in range(len(y)):
         lo = max(0, t - w + 1)
-        ys, ss = y[lo:t + 1], s[lo:t + 1]
+        ys, ss = y[lo : t + 1], s[lo : t + 1]
         n1 = ys.sum()
         n0 = ys.size - n1
         if n0 == 0 or n1 == 0:
@@ -126,14 +126,16 @@ def main(argv=None):
     ap.add_argument("--no-moa", action="store_true", help="skip MOA's evaluator (capymoa's jar, timed in the JVM)")
     args = ap.parse_args(argv)
 
-    from streamtk.evaluation import scores as S
     from streamtk._kernels import auc as K
     from streamtk._kernels import auc_offline as KO
+    from streamtk.evaluation import scores as S
 
     n, w, a = args.n, args.window, args.alpha
     y, s = make_stream(n, args.distinct, args.seed)
-    print(f"n = {n:,}, window = {w}, alpha = {a}, scores: "
-          f"{'all distinct' if not args.distinct else f'{args.distinct} decimals'}")
+    print(
+        f"n = {n:,}, window = {w}, alpha = {a}, scores: "
+        f"{'all distinct' if not args.distinct else f'{args.distinct} decimals'}"
+    )
 
     # warm up the kernels (cached compile), the offline cumulative path of large rank spaces too
     S.auc_curves(y[:2000], s[:2000], windows=w, fading=a, every=1000)
@@ -181,22 +183,43 @@ def main(argv=None):
     # the offline statistics equal the Fenwick kernel's (prequential exactly, fading to 1e-12)
     st = K.new_binary_state(1, R, np.array([1.0, a]), np.zeros(0, dtype=np.int64))
     ref = np.zeros((1, 2, cps.size, 5))
-    K.binary_auc_run(ranks, lrn[:, :0], lro[:, :0], y2, w2, np.array([1.0, a]), np.zeros(0, dtype=np.int64), False,
-                     0, n, cps, 0, *st, ref, np.zeros((1, 0, cps.size, 5)))
+    K.binary_auc_run(
+        ranks,
+        lrn[:, :0],
+        lro[:, :0],
+        y2,
+        w2,
+        np.array([1.0, a]),
+        np.zeros(0, dtype=np.int64),
+        False,
+        0,
+        n,
+        cps,
+        0,
+        *st,
+        ref,
+        np.zeros((1, 0, cps.size, 5)),
+    )
     np.testing.assert_array_equal(out_off[0], ref[0, 0])
     np.testing.assert_allclose(out_off[1], ref[0, 1], rtol=1e-12, atol=1e-12 * np.abs(ref[0, 1]).max())
     rate_one = n / (n / rate_win + t_off)
     print(f"distinct scores R = {R:,}")
-    print(f"kernel, 3 estimators in one pass : {rate_all / 1e6:8.2f} M instances/s ({n / rate_all:.2f} s; "
-          f"issue 7 target >= 10 M/s)")
+    print(
+        f"kernel, 3 estimators in one pass : {rate_all / 1e6:8.2f} M instances/s ({n / rate_all:.2f} s; "
+        f"issue 7 target >= 10 M/s)"
+    )
     print(f"kernel, window only / prequential only: {rate_win / 1e6:.2f} / {rate_pre / 1e6:.2f} M instances/s")
-    print(f"prequential + fading: Fenwick kernel {1e9 / rate_cum:.0f} ns/instance, offline (divide and conquer "
-          f"over time) {t_off / n * 1e9:.0f} ns/instance (equal: prequential exactly, fading to 1e-12)")
+    print(
+        f"prequential + fading: Fenwick kernel {1e9 / rate_cum:.0f} ns/instance, offline (divide and conquer "
+        f"over time) {t_off / n * 1e9:.0f} ns/instance (equal: prequential exactly, fading to 1e-12)"
+    )
     used = KO.use_offline(n, R)
-    print(f"one-pass path (auc_curves: window kernel + {'offline' if used else 'Fenwick'} cumulative, "
-          f"offline from R >= {KO.OFFLINE_MIN_RANKS:,}): "
-          f"{(rate_one if used else rate_all) / 1e6:.2f} M instances/s"
-          + ("" if used else f" (with the offline cumulative it would be {rate_one / 1e6:.2f})"))
+    print(
+        f"one-pass path (auc_curves: window kernel + {'offline' if used else 'Fenwick'} cumulative, "
+        f"offline from R >= {KO.OFFLINE_MIN_RANKS:,}): "
+        f"{(rate_one if used else rate_all) / 1e6:.2f} M instances/s"
+        + ("" if used else f" (with the offline cumulative it would be {rate_one / 1e6:.2f})")
+    )
     print(f"  rank compression (once)        : {t_rank:.2f} s;  block-local window ranks: {t_local:.2f} s")
     c = time.process_time()
     ds = S.auc_curves(y, s, windows=w, fading=a, every=1000)
@@ -229,44 +252,54 @@ def main(argv=None):
     if rm is not None:
         yb = y[:m].astype(bool)
         sb = s[:m].tolist()
-        for name, metric, rate in [("RollingROCAUC(window_size=%d)" % w, rm.RollingROCAUC(window_size=w), rate_win),
-                                   ("ROCAUC(n_thresholds=10)", rm.ROCAUC(), rate_pre)]:
+        for name, metric, rate in [
+            (f"RollingROCAUC(window_size={w})", rm.RollingROCAUC(window_size=w), rate_win),
+            ("ROCAUC(n_thresholds=10)", rm.ROCAUC(), rate_pre),
+        ]:
             c = time.process_time()
             for yi, si in zip(yb.tolist(), sb):
                 metric.update(yi, si)
                 metric.get()
             dt = time.process_time() - c
-            print(f"river {name:28s}: {m / dt / 1e6:8.4f} M instances/s on {m:,}; "
-                  f"the same estimator in the streamtk kernel is {rate / (m / dt):,.0f}x faster, "
-                  f"all 3 estimators {rate_all / (m / dt):,.0f}x")
+            print(
+                f"river {name:28s}: {m / dt / 1e6:8.4f} M instances/s on {m:,}; "
+                f"the same estimator in the streamtk kernel is {rate / (m / dt):,.0f}x faster, "
+                f"all 3 estimators {rate_all / (m / dt):,.0f}x"
+            )
         ds_small = S.auc_curves(y[:m], s[:m], windows=w, every=m)
-        print(f"  check at {m:,}: streamtk window AUC {float(ds_small.auc[1, -1]):.6f} vs river "
-              f"RollingROCAUC {metric_window_value(rm, y[:m], s[:m], w):.6f} "
-              "(they agree when scores are distinct; streamtk counts tied pairs one half)")
+        print(
+            f"  check at {m:,}: streamtk window AUC {float(ds_small.auc[1, -1]):.6f} vs river "
+            f"RollingROCAUC {metric_window_value(rm, y[:m], s[:m], w):.6f} "
+            "(they agree when scores are distinct; streamtk counts tied pairs one half)"
+        )
     k = min(args.numpy_n, n)
     c = time.process_time()
     ref = numpy_window_auc(y[:k], s[:k], w)
     dt = time.process_time() - c
     got = S.auc_curves(y[:k], s[:k], windows=w, prequential=False).auc.values[0]
     assert np.allclose(ref, got, equal_nan=True), "numpy baseline disagrees"
-    print(f"numpy rank-sum window AUC        : {k / dt / 1e6:8.4f} M instances/s on {k:,}; "
-          f"streamtk window kernel is {rate_win / (k / dt):,.0f}x faster (values agree)")
+    print(
+        f"numpy rank-sum window AUC        : {k / dt / 1e6:8.4f} M instances/s on {k:,}; "
+        f"streamtk window kernel is {rate_win / (k / dt):,.0f}x faster (values agree)"
+    )
 
     if not args.skip_compile:
         with tempfile.TemporaryDirectory() as tmp:
             cold = first_call_seconds(tmp)
             warm = first_call_seconds(tmp)
-        print(f"first call (import + compile, cold cache): {cold[0]:.1f} s; "
-              f"with a warm on-disk cache: {warm[0]:.1f} s; "
-              f"the offline path of large rank spaces on first use: +{cold[1]:.1f} s cold, +{warm[1]:.1f} s warm")
+        print(
+            f"first call (import + compile, cold cache): {cold[0]:.1f} s; "
+            f"with a warm on-disk cache: {warm[0]:.1f} s; "
+            f"the offline path of large rank spaces on first use: +{cold[1]:.1f} s cold, +{warm[1]:.1f} s warm"
+        )
 
 
 def chunked_rate(y, s, w, a, m, chunk):
     """Throughput of the chunked exact AUC (carried state) and its agreement with the one pass."""
-    from streamtk.evaluation import scores as S
-    from streamtk._kernels.adwin import VARIANT_CODES
-    from streamtk.evaluation.engine import EngineCore
     from streamtk._core.labels import encode_labels
+    from streamtk._kernels.adwin import VARIANT_CODES
+    from streamtk.evaluation import scores as S
+    from streamtk.evaluation.engine import EngineCore
     from streamtk.evaluation.score_engine import ChunkedAUC
 
     enc, _ = encode_labels(np.arange(2), classes=[0, 1])
@@ -275,19 +308,20 @@ def chunked_rate(y, s, w, a, m, chunk):
     pc = (sc > 0.5).astype(np.int32)
     best = np.inf
     for _ in range(2):
-        core = EngineCore(encoding=enc, windows=[w], fading=[a], every=1000, metrics=["auc", "auc_u1"],
-                          scores="binary")
+        core = EngineCore(encoding=enc, windows=[w], fading=[a], every=1000, metrics=["auc", "auc_u1"], scores="binary")
         ch = ChunkedAUC(core, VARIANT_CODES["moa"])
         c = time.process_time()
         for lo in range(0, m, chunk):
-            ch.update(yc[lo:lo + chunk], pc[:, lo:lo + chunk], None, sc[:, lo:lo + chunk])
+            ch.update(yc[lo : lo + chunk], pc[:, lo : lo + chunk], None, sc[:, lo : lo + chunk])
         best = min(best, time.process_time() - c)
     _, got = ch.collect()
     ref = S.auc_curves(y[:m], s[:m], windows=w, fading=a, every=1000).auc.values  # (estimator, time)
     np.testing.assert_array_equal(got["auc"][0, :2], ref[:2])
     np.testing.assert_allclose(got["auc"][0, 2], ref[2], rtol=1e-12, atol=1e-12)
-    print(f"chunked exact AUC (carried state): {m / best / 1e6:8.2f} M instances/s on {m:,} in chunks of {chunk:,} "
-          "(3 estimators; equal to the one pass: prequential and window exactly, fading to 1e-12)")
+    print(
+        f"chunked exact AUC (carried state): {m / best / 1e6:8.2f} M instances/s on {m:,} in chunks of {chunk:,} "
+        "(3 estimators; equal to the one pass: prequential and window exactly, fading to 1e-12)"
+    )
 
 
 def metric_window_value(rm, y, s, w):

@@ -48,8 +48,14 @@ print(time.perf_counter() - t0)
 def compile_times():
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache, NUMBA_NUM_THREADS="1")
-        run = lambda: float(subprocess.run([sys.executable, "-c", COMPILE_SNIPPET], env=env, capture_output=True,
-                                           text=True, check=True).stdout.split()[-1])
+
+        def run():
+            return float(
+                subprocess.run(
+                    [sys.executable, "-c", COMPILE_SNIPPET], env=env, capture_output=True, text=True, check=True
+                ).stdout.split()[-1]
+            )
+
         return run(), run()
 
 
@@ -67,14 +73,14 @@ def numpy_faded_sum(x, alpha, block=2048):
     """S_t = x_t + alpha S_{t-1} in numpy: per block, cumsum of x_k alpha**-k, rescaled, plus the carry."""
     out = np.empty_like(x)
     k = np.arange(block, dtype=np.float64)
-    up = alpha ** -k  # alpha**-2047 stays finite for alpha >= 0.7
-    down = alpha ** k
+    up = alpha**-k  # alpha**-2047 stays finite for alpha >= 0.7
+    down = alpha**k
     carry = 0.0
     for b0 in range(0, x.size, block):
-        seg = x[b0:b0 + block]
+        seg = x[b0 : b0 + block]
         m = seg.size
         s = np.cumsum(seg * up[:m]) * down[:m] + carry * alpha * down[:m]
-        out[b0:b0 + m] = s
+        out[b0 : b0 + m] = s
         carry = s[-1]
     return out
 
@@ -117,11 +123,13 @@ def main():
     numba.set_num_threads(1)
     import streamtk.comparison.compare as sc
     import streamtk.evaluation.losses as sl
-    from streamtk._kernels import compare as K
     from streamtk._core.mechanisms import build_estimators
+    from streamtk._kernels import compare as K
 
-    print(f"n = {n:,}, every = {every}, estimators: prequential, windows {WINDOWS}, fading {FADING}; "
-          "1 numba thread; CPU seconds (process_time), best of 3; shared machine: numbers are noisy")
+    print(
+        f"n = {n:,}, every = {every}, estimators: prequential, windows {WINDOWS}, fading {FADING}; "
+        "1 numba thread; CPU seconds (process_time), best of 3; shared machine: numbers are noisy"
+    )
     if not args.skip_compile:
         cold, warm = compile_times()
         print(f"compile (fresh cache) {cold:6.2f} s | warm-cache first call {warm:6.2f} s  (incl. imports)")
@@ -145,29 +153,42 @@ def main():
     kernel()
     t_k, raw = cpu(kernel)
     t_f, stats = cpu(lambda: sc._finalise(raw, 6.634896601021217, True))
-    print(f"pair kernel              {n / t_k / 1e6:8.1f} M instances/s  ({t_k:.3f} s)   "
-          f"[target >= 50 M/s]  finalise {t_f * 1e3:.1f} ms")
+    print(
+        f"pair kernel              {n / t_k / 1e6:8.1f} M instances/s  ({t_k:.3f} s)   "
+        f"[target >= 50 M/s]  finalise {t_f * 1e3:.1f} ms"
+    )
 
     t_np, ref = cpu(lambda: numpy_compare(loss[0], loss[1], ck), repeat=1)
     ours = {k: stats[k][0] for k in ("q", "mcnemar", "n01", "n10")}
     for k in ref:
         np.testing.assert_allclose(ours[k], ref[k], rtol=1e-6, atol=1e-6, err_msg=k)
-    print(f"numpy (hand-written)     {n / t_np / 1e6:8.1f} M instances/s  ({t_np:.3f} s)   "
-          f"ratio streamtk kernel / numpy = {t_np / t_k:.1f}x  (results checked equal)")
+    print(
+        f"numpy (hand-written)     {n / t_np / 1e6:8.1f} M instances/s  ({t_np:.3f} s)   "
+        f"ratio streamtk kernel / numpy = {t_np / t_k:.1f}x  (results checked equal)"
+    )
 
     t_l, _ = cpu(lambda: sc.compare_losses(loss[0], loss[1], windows=WINDOWS, fading=FADING, every=every))
-    print(f"compare_losses (API)     {n / t_l / 1e6:8.1f} M instances/s  ({t_l:.3f} s)   "
-          f"ratio vs numpy {t_np / t_l:.1f}x")
-    t_c, _ = cpu(lambda: sc.compare(y, pa, pb, windows=WINDOWS, fading=FADING, every=every, classes=[0, 1]),
-                 repeat=1)
-    print(f"compare (API, labels)    {n / t_c / 1e6:8.1f} M instances/s  ({t_c:.3f} s)   incl. label encoding "
-          "and the 0-1 losses")
+    print(
+        f"compare_losses (API)     {n / t_l / 1e6:8.1f} M instances/s  ({t_l:.3f} s)   ratio vs numpy {t_np / t_l:.1f}x"
+    )
+    t_c, _ = cpu(lambda: sc.compare(y, pa, pb, windows=WINDOWS, fading=FADING, every=every, classes=[0, 1]), repeat=1)
+    print(
+        f"compare (API, labels)    {n / t_c / 1e6:8.1f} M instances/s  ({t_c:.3f} s)   incl. label encoding "
+        "and the 0-1 losses"
+    )
 
     models = np.stack([pa, pb, np.where(rng.random(n) < 0.3, 1 - y, y).astype(np.int8)])
     m = min(n, 2_000_000)
-    t_m, _ = cpu(lambda: sc.compare(y[:m], models[:, :m], model_dim="model", windows=WINDOWS, fading=FADING,
-                                    every=every, classes=[0, 1]), repeat=1)
-    print(f"compare, 3 models        {m / t_m / 1e6:8.1f} M instances/s  (9 ordered pairs from 6 kernel pairs a <= b, n = {m:,})")
+    t_m, _ = cpu(
+        lambda: sc.compare(
+            y[:m], models[:, :m], model_dim="model", windows=WINDOWS, fading=FADING, every=every, classes=[0, 1]
+        ),
+        repeat=1,
+    )
+    print(
+        f"compare, 3 models        {m / t_m / 1e6:8.1f} M instances/s  "
+        f"(9 ordered pairs from 6 kernel pairs a <= b, n = {m:,})"
+    )
 
     t_lc, _ = cpu(lambda: sl.loss_curves(loss[0], windows=WINDOWS, fading=FADING, every=every))
     print(f"loss_curves              {n / t_lc / 1e6:8.1f} M instances/s  ({t_lc:.3f} s)")

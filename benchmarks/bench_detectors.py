@@ -124,9 +124,11 @@ def main(argv=None):
     if not args.no_compile:
         print("first calls in a fresh process (CPU s / wall s):")
         for k, (c_demo, w_demo, c_lanes, w_lanes, c_sweep, w_sweep) in compile_times().items():
-            print(f"  {k:15s}: demo's detectors (PH moa, DDM, EDDM) {c_demo:6.2f} / {w_demo:6.2f}; "
-                  f"lane kernel (Table-2 grid) {c_lanes:6.2f} / {w_lanes:6.2f}; "
-                  f"threshold sweep (shared lanes) {c_sweep:6.2f} / {w_sweep:6.2f}")
+            print(
+                f"  {k:15s}: demo's detectors (PH moa, DDM, EDDM) {c_demo:6.2f} / {w_demo:6.2f}; "
+                f"lane kernel (Table-2 grid) {c_lanes:6.2f} / {w_lanes:6.2f}; "
+                f"threshold sweep (shared lanes) {c_sweep:6.2f} / {w_sweep:6.2f}"
+            )
 
     detectors = {
         "PH gama2013 (raw)": lambda tr: page_hinkley(x, trace=tr),
@@ -191,11 +193,15 @@ def main(argv=None):
             t = best_time(lambda: run_river(make()), repeat=1)
             r_river = m / t / 1e6
             same = run_river(make()) == [int(i) for i in ours_small()["detection_index"].values.ravel() if i >= 0]
-            why = {"PH moa (raw)": " (by design: river alarms on S - min S like MOA's development source; streamtk's "
-                                   "'moa' follows released MOA, S > lambda, checked against capymoa in the tests)",
-                   "EDDM": " (streamtk follows MOA's EDDM, checked against capymoa in the tests)"}
-            print(f"  {label:26s} detections identical to streamtk's on this subsample: {same}"
-                  f"{why.get(ours, '') if not same else ''}")
+            why = {
+                "PH moa (raw)": " (by design: river alarms on S - min S like MOA's development source; streamtk's "
+                "'moa' follows released MOA, S > lambda, checked against capymoa in the tests)",
+                "EDDM": " (streamtk follows MOA's EDDM, checked against capymoa in the tests)",
+            }
+            print(
+                f"  {label:26s} detections identical to streamtk's on this subsample: {same}"
+                f"{why.get(ours, '') if not same else ''}"
+            )
             print(f"  {label:26s} {r_river:8.2f} M/s; streamtk {ours} at n={n:,}: {rates[ours][1]:8.1f} M/s "
                   f"(trace=False) -> x{rates[ours][1] / r_river:.0f}, {rates[ours][0]:8.1f} M/s (trace) "
                   f"-> x{rates[ours][0] / r_river:.0f}")  # fmt: skip
@@ -250,8 +256,10 @@ def main(argv=None):
                 kernel += " (settings separated by restarts on lanes)"
             t1 = best_cpu(lambda: one(tr))
             t10 = best_cpu(lambda: many(tr))
-            print(f"  {name:31s} trace={tr!s:5s}: one pass {t1:7.3f} s, 10 calls {t10:7.3f} s -> x{t10 / t1:.2f}"
-                  f"  {kernel}")
+            print(
+                f"  {name:31s} trace={tr!s:5s}: one pass {t1:7.3f} s, 10 calls {t10:7.3f} s -> x{t10 / t1:.2f}"
+                f"  {kernel}"
+            )
 
 
 def best_cpu(fn, repeat=3):
@@ -262,6 +270,7 @@ def best_cpu(fn, repeat=3):
         fn()
         best = min(best, time.process_time() - c0)
     return best
+
 
 if __name__ == "__main__":
     main()

@@ -94,10 +94,12 @@ def numpy_curves(y, p, every):
     out.append([m[idx] for m in _finish(cs[0], cs[1], cs[2], cs[3], maj, cs[4], N)])
     # windows
     for w in WINDOWS:
+
         def win(a, w=w):
             c = np.cumsum(a)
             c[w:] = c[w:] - c[:-w]
             return c
+
         ones_before = np.concatenate([[0.0], win(y1)[:-1]])
         held = np.minimum(t, w)
         mp = (ones_before > held - ones_before).astype(np.int8)
@@ -106,8 +108,10 @@ def numpy_curves(y, p, every):
         out.append([m[idx] for m in _finish(win(hit), win(y1), win(p1), win(d1), win(mh), win(per), Nw)])
     # fading
     for a in FADING:
+
         def fade(x, a=a):
             return lfilter([1.0], [1.0, -a], x)
+
         Nf = fade(np.ones(n))
         r1f = fade(y1)
         before = np.concatenate([[0.0], r1f[:-1]])
@@ -153,10 +157,16 @@ def compile_time_fresh() -> float:
     )
     with tempfile.TemporaryDirectory() as d:
         env = dict(os.environ, NUMBA_CACHE_DIR=d)
-        cold = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                                    check=True).stdout.split()[-1])
-        warm = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                                    check=True).stdout.split()[-1])
+        cold = float(
+            subprocess.run(
+                [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+            ).stdout.split()[-1]
+        )
+        warm = float(
+            subprocess.run(
+                [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+            ).stdout.split()[-1]
+        )
     return cold, warm
 
 
@@ -190,8 +200,10 @@ def main(argv=None):
     y, p = make_stream(args.n)
     kw = dict(windows=WINDOWS, fading=FADING, metrics=METRICS)
     streamtk.evaluate(y[:20_000], p[:20_000], every=1, **kw)  # compile
-    print(f"n = {args.n:,} binary int8 instances, 1 core, {1 + len(WINDOWS) + len(FADING)} estimators, "
-          f"{len(METRICS)} metrics")
+    print(
+        f"n = {args.n:,} binary int8 instances, 1 core, {1 + len(WINDOWS) + len(FADING)} estimators, "
+        f"{len(METRICS)} metrics"
+    )
     print("timings: best of repeats, wall clock and process CPU time (the CPU time is robust to other load)")
     results = {}
     for every in (1, 1000):
@@ -212,23 +224,31 @@ def main(argv=None):
             # the first call of a process that allocates gigabytes of curves pays for the operating system's
             # first touch of fresh pages (on a VM with transparent huge pages, memory compaction as well)
             gb = args.n * (1 + len(WINDOWS) + len(FADING)) * len(METRICS) * 8 / 1e9
-            print(f"every=    1: first call of the process {args.n / first / 1e6:.1f} M inst/s wall "
-                  f"({gb:.2f} GB of float64 curves allocated and touched for the first time)")
-            print("             user / system CPU s of each call: "
-                  + ", ".join(f"{u:.2f} / {s_:.2f}" for u, s_ in user_sys)
-                  + "  (system: the operating system's first touch of the fresh output pages)")
+            print(
+                f"every=    1: first call of the process {args.n / first / 1e6:.1f} M inst/s wall "
+                f"({gb:.2f} GB of float64 curves allocated and touched for the first time)"
+            )
+            print(
+                "             user / system CPU s of each call: "
+                + ", ".join(f"{u:.2f} / {s_:.2f}" for u, s_ in user_sys)
+                + "  (system: the operating system's first touch of the fresh output pages)"
+            )
             fresh, warm = fresh_write_floor(args.n * (1 + len(WINDOWS) + len(FADING)) * len(METRICS), args.repeat)
-            print(f"             floor in this process: writing {gb:.2f} GB of fresh float64 alone takes "
-                  f"{fresh:.2f} s CPU (best of {args.repeat}; {args.n / fresh / 1e6:.1f} M inst/s), "
-                  f"rewriting it {warm:.2f} s ({args.n / warm / 1e6:.1f} M inst/s)")
+            print(
+                f"             floor in this process: writing {gb:.2f} GB of fresh float64 alone takes "
+                f"{fresh:.2f} s CPU (best of {args.repeat}; {args.n / fresh / 1e6:.1f} M inst/s), "
+                f"rewriting it {warm:.2f} s ({args.n / warm / 1e6:.1f} M inst/s)"
+            )
         w0, c0 = time.perf_counter(), time.process_time()
         numpy_curves(y, p, every)
         np_wall, np_cpu = time.perf_counter() - w0, time.process_time() - c0
         results[every] = (best_wall, best_cpu, np_wall, np_cpu)
         points = args.n * (1 + len(WINDOWS) + len(FADING)) * len(METRICS) / every
-        print(f"every={every:>5}: streamtk {args.n / best_cpu / 1e6:8.1f} M inst/s CPU "
-              f"({args.n / best_wall / 1e6:.1f} wall; {points / best_cpu / 1e9:.2f} G curve points/s) | "
-              f"numpy {args.n / np_cpu / 1e6:6.1f} M inst/s CPU | streamtk/numpy = {np_cpu / best_cpu:5.1f}x")
+        print(
+            f"every={every:>5}: streamtk {args.n / best_cpu / 1e6:8.1f} M inst/s CPU "
+            f"({args.n / best_wall / 1e6:.1f} wall; {points / best_cpu / 1e9:.2f} G curve points/s) | "
+            f"numpy {args.n / np_cpu / 1e6:6.1f} M inst/s CPU | streamtk/numpy = {np_cpu / best_cpu:5.1f}x"
+        )
     # issue 3: the same estimators plus an ADWIN window (delta 0.002), every=1000, in the same pass
     kw_adwin = dict(kw, adwin=[0.002])
     streamtk.evaluate(y[:20_000], p[:20_000], every=1000, **kw_adwin)  # compile
@@ -239,8 +259,10 @@ def main(argv=None):
         best_wall = min(best_wall, time.perf_counter() - w0)
         best_cpu = min(best_cpu, time.process_time() - c0)
     rate_adwin = args.n / best_cpu
-    print(f"every= 1000 + adwin=0.002: streamtk {rate_adwin / 1e6:8.1f} M inst/s CPU "
-          f"({args.n / best_wall / 1e6:.1f} wall)")
+    print(
+        f"every= 1000 + adwin=0.002: streamtk {rate_adwin / 1e6:8.1f} M inst/s CPU "
+        f"({args.n / best_wall / 1e6:.1f} wall)"
+    )
     # MOA itself: its evaluators for the same estimators (accuracy, kappa, kappa_temp, kappa_m each) on a
     # prefix, in a Java loop timed inside the JVM (benchmarks/_moa.py)
     moa = MoaBaseline.start_or_say_why(args.no_moa)
@@ -257,23 +279,31 @@ def main(argv=None):
               f"each, a Java loop over the first {m:,} instances timed inside the JVM):")  # fmt: skip
         for every in (1, 1000):
             rate = m / moa.evaluators(moa_evaluators, y[:m], p[:m], 2, every)
-            print(f"  every={every:>5}: MOA {rate / 1e6:6.2f} M inst/s | streamtk / MOA = "
-                  f"{args.n / results[every][1] / rate:,.1f}x")
+            print(
+                f"  every={every:>5}: MOA {rate / 1e6:6.2f} M inst/s | streamtk / MOA = "
+                f"{args.n / results[every][1] / rate:,.1f}x"
+            )
         rate = m / moa.evaluators(lambda: [moa.evaluator("AdwinClassificationPerformanceEvaluator")], y[:m], p[:m],
                                   2, 1000)  # fmt: skip
-        print(f"  MOA's ADWIN evaluator alone (every=1000): {rate / 1e6:6.2f} M inst/s | streamtk with the six "
-              f"estimators + ADWIN / MOA's ADWIN evaluator = {rate_adwin / rate:,.1f}x")
+        print(
+            f"  MOA's ADWIN evaluator alone (every=1000): {rate / 1e6:6.2f} M inst/s | streamtk with the six "
+            f"estimators + ADWIN / MOA's ADWIN evaluator = {rate_adwin / rate:,.1f}x"
+        )
     sub = min(args.river_n, args.n)
     per_inst = river_per_instance(y[:sub], p[:sub])
     river_rate = 1.0 / per_inst
-    print(f"river (Accuracy, CohenKappa, F1, MCC, GeometricMean; prequential + Rolling windows; no fading, "
-          f"no kappa_m/kappa_per) on {sub:,} instances: {river_rate / 1e6:.3f} M inst/s")
+    print(
+        f"river (Accuracy, CohenKappa, F1, MCC, GeometricMean; prequential + Rolling windows; no fading, "
+        f"no kappa_m/kappa_per) on {sub:,} instances: {river_rate / 1e6:.3f} M inst/s"
+    )
     for every in (1, 1000):
         print(f"  streamtk every={every} / river = {args.n / results[every][1] / river_rate:,.0f}x")
     if not args.skip_compile:
         cold, warm = compile_time_fresh()
-        print(f"first call in a fresh process (empty numba cache, incl. import): {cold:.1f} s; "
-              f"second process with the warm cache: {warm:.1f} s")
+        print(
+            f"first call in a fresh process (empty numba cache, incl. import): {cold:.1f} s; "
+            f"second process with the warm cache: {warm:.1f} s"
+        )
 
 
 if __name__ == "__main__":

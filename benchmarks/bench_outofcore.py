@@ -102,13 +102,18 @@ def du(path: str) -> int:
 
 
 def child_streamtk(args: dict) -> dict:
-    from streamtk.runners.outofcore import evaluate_store, open_log
-
     import xarray as xr
 
+    from streamtk.runners.outofcore import evaluate_store, open_log
+
     # a tiny log through the same chunked path: compiles (or loads from the cache) every kernel used below
-    tiny = xr.Dataset({"y_true": ("time", np.array([0, 1, 1, 0])), "y_pred": (("model", "time"), [[0, 1, 0, 0]]),
-                       "y_score": (("model", "time", "class"), [[[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]]])})
+    tiny = xr.Dataset(
+        {
+            "y_true": ("time", np.array([0, 1, 1, 0])),
+            "y_pred": (("model", "time"), [[0, 1, 0, 0]]),
+            "y_score": (("model", "time", "class"), [[[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]]]),
+        }
+    )
     extra = {"y_score": "y_score"} if args.get("scores") else {}
     t0 = time.perf_counter()
     evaluate_store(tiny, chunk=3, classes=[0, 1], **extra, **args["options"])
@@ -126,8 +131,9 @@ def child_streamtk(args: dict) -> dict:
 
     log = open_log(args["path"]).isel(time=slice(0, n))
     t0 = time.perf_counter()
-    ds = evaluate_store(log, chunk=args["chunk"], out=args["out"], classes=[0, 1], progress=progress,
-                        **extra, **args["options"])
+    ds = evaluate_store(
+        log, chunk=args["chunk"], out=args["out"], classes=[0, 1], progress=progress, **extra, **args["options"]
+    )
     wall = time.perf_counter() - t0
     final = float(ds.accuracy.isel(time=-1).sel(estimator="prequential").values.ravel()[0])
     out = {"wall": wall, "first_call": first, "warm_call": warm, "marks": marks, "accuracy": final}
@@ -154,7 +160,7 @@ def child_numpy(args: dict) -> dict:
         c = np.cumsum(np.concatenate([tail, hit]))
         c0 = np.concatenate([[0], c])
         idx = np.arange(tail.size + 1, c0.size)
-        pre = (hits_total + c[tail.size:] - (c[tail.size - 1] if tail.size else 0)) / np.arange(s + 1, e + 1)
+        pre = (hits_total + c[tail.size :] - (c[tail.size - 1] if tail.size else 0)) / np.arange(s + 1, e + 1)
         lo = np.maximum(idx - w, 0)
         win = (c0[idx] - c0[lo]) / np.minimum(np.arange(s + 1, e + 1), w)
         hits_total += int(hit.sum())
@@ -168,8 +174,13 @@ def child_numpy(args: dict) -> dict:
 
 def run_child(kind: str, args: dict) -> dict:
     env = dict(os.environ)
-    proc = subprocess.run([sys.executable, __file__, "--child", kind, json.dumps(args)], capture_output=True,
-                          text=True, env=env, check=False)
+    proc = subprocess.run(
+        [sys.executable, __file__, "--child", kind, json.dumps(args)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"child {kind} failed:\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -192,8 +203,10 @@ def mib(b) -> str:
 
 def report(label: str, n: int, res: dict) -> None:
     marks = ", ".join(f"{float(k):.0%}: {mib(v)}" for k, v in sorted(res["marks"].items(), key=lambda kv: float(kv[0])))
-    print(f"  {label:<44s} {n / res['wall'] / 1e6:8.2f} M inst/s  wall {res['wall']:8.1f} s  "
-          f"peak RSS {mib(res['peak_rss'])}  (RSS at {marks})")
+    print(
+        f"  {label:<44s} {n / res['wall'] / 1e6:8.2f} M inst/s  wall {res['wall']:8.1f} s  "
+        f"peak RSS {mib(res['peak_rss'])}  (RSS at {marks})"
+    )
 
 
 def main() -> None:
@@ -217,36 +230,56 @@ def main() -> None:
         raise SystemExit(f"{2 * a.n / 1e9:.1f} GB of int8 would use more than half of the free {free / 1e9:.0f} GB")
     try:
         gen = generate(path, a.n, a.chunk)
-        print(f"log: {a.n:,} instances, 2 x int8 = {2 * a.n / 1e9:.2f} GB raw, {du(path) / 1e9:.2f} GB on disk "
-              f"(zarr v2, default compressor), written in {gen:.1f} s; chunk {a.chunk:,}; options {OPTIONS}")
+        print(
+            f"log: {a.n:,} instances, 2 x int8 = {2 * a.n / 1e9:.2f} GB raw, {du(path) / 1e9:.2f} GB on disk "
+            f"(zarr v2, default compressor), written in {gen:.1f} s; chunk {a.chunk:,}; options {OPTIONS}"
+        )
         common = {"path": path, "chunk": a.chunk}
         res = run_child("streamtk", {**common, "n": a.n, "options": OPTIONS, "out": os.path.join(base, "c.zarr")})
-        print(f"streamtk first call (compile or cache load) {res['first_call']:.2f} s, warm call "
-              f"{res['warm_call'] * 1e3:.2f} ms")
+        print(
+            f"streamtk first call (compile or cache load) {res['first_call']:.2f} s, warm call "
+            f"{res['warm_call'] * 1e3:.2f} ms"
+        )
         report("evaluate_store (windows, fading, all metrics)", a.n, res)
         base_res = run_child("numpy", {**common, "n": a.n})
         report("numpy baseline (2 accuracies only)", a.n, base_res)
         assert abs(base_res["accuracy"] - res["accuracy"]) < 1e-9, (base_res["accuracy"], res["accuracy"])
-        print(f"  ratio streamtk / numpy throughput: {base_res['wall'] / res['wall']:.2f} "
-              "(streamtk computes every metric for 3 estimators; numpy two accuracies)")
+        print(
+            f"  ratio streamtk / numpy throughput: {base_res['wall'] / res['wall']:.2f} "
+            "(streamtk computes every metric for 3 estimators; numpy two accuracies)"
+        )
         m = min(a.adwin_n, a.n)
         step = max(1, min(a.chunk, m // 20))
         print(f"ADWIN memory (first {m:,} instances, stationary stream, steps of {step:,}):")
         for label, opts in (("without adwin", OPTIONS), ("with adwin=0.002", {**OPTIONS, "adwin": 0.002})):
-            r = run_child("streamtk", {**common, "chunk": step, "n": m, "options": opts,
-                                       "out": os.path.join(base, "a.zarr")})
+            r = run_child(
+                "streamtk", {**common, "chunk": step, "n": m, "options": opts, "out": os.path.join(base, "a.zarr")}
+            )
             report(f"evaluate_store {label}", m, r)
         if a.auc_n:
             auc_opts = {**OPTIONS, "metrics": ["accuracy", "auc", "auc_u1", "auc_z"]}
-            for label, dec, m in (("scores rounded to 2 decimals", 2, a.auc_n),
-                                  ("all-distinct scores", None, min(a.auc_n, 2 * 10**6))):
+            for label, dec, m in (
+                ("scores rounded to 2 decimals", 2, a.auc_n),
+                ("all-distinct scores", None, min(a.auc_n, 2 * 10**6)),
+            ):
                 spath = os.path.join(base, "scores.zarr")
                 step = max(1, min(a.chunk, m // 20))
                 gen = generate_scores(spath, m, step, dec)
-                r = run_child("streamtk", {"path": spath, "chunk": step, "n": m, "options": auc_opts,
-                                           "scores": True, "out": os.path.join(base, "s.zarr")})
-                print(f"exact AUC out of core, {label} ({m:,} instances, steps of {step:,}, log written in "
-                      f"{gen:.1f} s); final AUC of class 1 (prequential, windows, fading): {r['auc']}")
+                r = run_child(
+                    "streamtk",
+                    {
+                        "path": spath,
+                        "chunk": step,
+                        "n": m,
+                        "options": auc_opts,
+                        "scores": True,
+                        "out": os.path.join(base, "s.zarr"),
+                    },
+                )
+                print(
+                    f"exact AUC out of core, {label} ({m:,} instances, steps of {step:,}, log written in "
+                    f"{gen:.1f} s); final AUC of class 1 (prequential, windows, fading): {r['auc']}"
+                )
                 report("evaluate_store y_score= (accuracy + AUC family)", m, r)
                 shutil.rmtree(spath, ignore_errors=True)
     finally:

@@ -65,8 +65,9 @@ def main() -> None:
     da = xr.DataArray(p, dims=("run", "time"), coords={"run": np.arange(a.runs)})
     # the workers read their blocks from a zarr store (as with a real log), not from a graph holding the data
     tmp = tempfile.mkdtemp(prefix="streamtk_scale_")
-    da.to_dataset(name="y_pred").to_zarr(f"{tmp}/runs.zarr", zarr_format=2,
-                                         encoding={"y_pred": {"chunks": (a.per_chunk, a.n)}})
+    da.to_dataset(name="y_pred").to_zarr(
+        f"{tmp}/runs.zarr", zarr_format=2, encoding={"y_pred": {"chunks": (a.per_chunk, a.n)}}
+    )
     stored = xr.open_zarr(f"{tmp}/runs.zarr").y_pred
     print(f"{a.runs} runs x {a.n:,} instances, {a.per_chunk} runs per block (zarr store, int8); options {OPTIONS}")
 
@@ -74,8 +75,10 @@ def main() -> None:
     streamtk.evaluate(y[:100], p[:2, :100], classes=[0, 1], lead_dims="run", **OPTIONS)
     first = time.perf_counter() - t0
     t_mem, ref = best(lambda: streamtk.evaluate(y, da, classes=[0, 1], **OPTIONS))
-    print(f"  in-process streamtk.evaluate (numba prange, all cores): {a.runs / t_mem:8.1f} runs/s "
-          f"({a.runs * a.n / t_mem / 1e6:.1f} M inst/s); first call {first:.2f} s")
+    print(
+        f"  in-process streamtk.evaluate (numba prange, all cores): {a.runs / t_mem:8.1f} runs/s "
+        f"({a.runs * a.n / t_mem / 1e6:.1f} M inst/s); first call {first:.2f} s"
+    )
     t_np, (pre, win) = best(lambda: numpy_baseline(y, p))
     sel = ref.accuracy.isel(time=-1)
     assert np.allclose(sel.sel(estimator="prequential").values, pre[:, -1], rtol=0, atol=1e-12)
@@ -89,8 +92,15 @@ def main() -> None:
         cluster = client = None
         try:
             t0 = time.perf_counter()
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                   dashboard_address=None, silence_logs=40, env={"NUMBA_NUM_THREADS": "1"})
+            cluster = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+                silence_logs=40,
+                env={"NUMBA_NUM_THREADS": "1"},
+            )
             client = Client(cluster)
             start = time.perf_counter() - t0
             lazy = evaluate_dask(y, stored, classes=[0, 1], **OPTIONS)
@@ -100,9 +110,11 @@ def main() -> None:
             t_dask, got = best(lambda: lazy.compute(), repeat=2)
             xr.testing.assert_equal(got, ref)
             rates[workers] = a.runs / t_dask
-            print(f"  dask LocalCluster, {workers} worker process(es):          {rates[workers]:8.1f} runs/s "
-                  f"({a.runs * a.n / t_dask / 1e6:.1f} M inst/s); cluster start {start:.1f} s, first compute "
-                  f"(numba cache load) {warm_up:.1f} s; equal to in-memory: yes")
+            print(
+                f"  dask LocalCluster, {workers} worker process(es):          {rates[workers]:8.1f} runs/s "
+                f"({a.runs * a.n / t_dask / 1e6:.1f} M inst/s); cluster start {start:.1f} s, first compute "
+                f"(numba cache load) {warm_up:.1f} s; equal to in-memory: yes"
+            )
         finally:
             if client is not None:
                 client.close()
@@ -110,8 +122,10 @@ def main() -> None:
                 cluster.close()
     shutil.rmtree(tmp, ignore_errors=True)
     if 1 in rates and 2 in rates:
-        print(f"  speed-up 2 workers / 1 worker: {rates[2] / rates[1]:.2f}; "
-              f"2 workers / in-process numba: {rates[2] * t_mem / a.runs:.2f}")
+        print(
+            f"  speed-up 2 workers / 1 worker: {rates[2] / rates[1]:.2f}; "
+            f"2 workers / in-process numba: {rates[2] * t_mem / a.runs:.2f}"
+        )
 
 
 if __name__ == "__main__":

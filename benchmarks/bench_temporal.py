@@ -45,10 +45,16 @@ print(time.perf_counter() - t0)
 def compile_times():
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache, NUMBA_NUM_THREADS="1")
-        cold = float(subprocess.run([sys.executable, "-c", COMPILE_SNIPPET], env=env, capture_output=True,
-                                    text=True, check=True).stdout.strip().splitlines()[-1])
-        warm = float(subprocess.run([sys.executable, "-c", COMPILE_SNIPPET], env=env, capture_output=True,
-                                    text=True, check=True).stdout.strip().splitlines()[-1])
+        cold = float(
+            subprocess.run([sys.executable, "-c", COMPILE_SNIPPET], env=env, capture_output=True, text=True, check=True)
+            .stdout.strip()
+            .splitlines()[-1]
+        )
+        warm = float(
+            subprocess.run([sys.executable, "-c", COMPILE_SNIPPET], env=env, capture_output=True, text=True, check=True)
+            .stdout.strip()
+            .splitlines()[-1]
+        )
     return cold, warm
 
 
@@ -126,12 +132,16 @@ def main():
     np.testing.assert_allclose(sub["transition"].values, ref[1], rtol=1e-12)
     np.testing.assert_allclose(sub["p_t"].item(), ref[2], rtol=1e-12)
     np.testing.assert_allclose(sub["p_run"].values, ref[3], rtol=1e-12, equal_nan=True)
-    print(f"label_dependence prequential, L={lag}: {n / t_st / 1e6:8.1f} M labels/s "
-          f"({t_st:.3f} s); numpy run-length version {n / t_np / 1e6:8.1f} M labels/s; "
-          f"ratio {t_np / t_st:5.1f}x  [target >= 50 M labels/s]")
+    print(
+        f"label_dependence prequential, L={lag}: {n / t_st / 1e6:8.1f} M labels/s "
+        f"({t_st:.3f} s); numpy run-length version {n / t_np / 1e6:8.1f} M labels/s; "
+        f"ratio {t_np / t_st:5.1f}x  [target >= 50 M labels/s]"
+    )
     t3, _ = best_of(lambda: label_dependence(y, max_lag=lag, windows=1000, fading=0.999, classes=classes))
-    print(f"label_dependence prequential + window + fading: {n / t3 / 1e6:8.1f} M labels/s "
-          f"({3 * n / t3 / 1e6:.1f} M label-estimator updates/s)")
+    print(
+        f"label_dependence prequential + window + fading: {n / t3 / 1e6:8.1f} M labels/s "
+        f"({3 * n / t3 / 1e6:.1f} M label-estimator updates/s)"
+    )
 
     # baselines
     majority_codes(y[:100], k)
@@ -148,8 +158,10 @@ def main():
 
     t_maj_np, maj_np = best_of(numpy_majority, repeat=1)
     assert np.array_equal(maj, maj_np)
-    print(f"Majority Class (cumulative): {n / t_maj / 1e6:8.1f} M/s; numpy cumsum+argmax "
-          f"{n / t_maj_np / 1e6:8.1f} M/s; ratio {t_maj_np / t_maj:5.1f}x")
+    print(
+        f"Majority Class (cumulative): {n / t_maj / 1e6:8.1f} M/s; numpy cumsum+argmax "
+        f"{n / t_maj_np / 1e6:8.1f} M/s; ratio {t_maj_np / t_maj:5.1f}x"
+    )
     print(f"Persistent: {n / t_per / 1e6:8.1f} M/s")
     try:
         from river.dummy import NoChangeClassifier, PriorClassifier
@@ -167,9 +179,11 @@ def main():
             nochange.learn_one({}, label)
         t_river = time.perf_counter() - t0
         agree_n = np.mean(np.array(rn[1:]) == per[1:m])
-        print(f"river PriorClassifier + NoChangeClassifier on {m:,}: {m / t_river / 1e6:8.3f} M/s; "
-              f"streamtk majority+persistent {n / (t_maj + t_per) / 1e6:8.1f} M/s; ratio "
-              f"{(t_river / m) / ((t_maj + t_per) / n):8.0f}x; NoChange agreement (t >= 1) {agree_n:.4f}")
+        print(
+            f"river PriorClassifier + NoChangeClassifier on {m:,}: {m / t_river / 1e6:8.3f} M/s; "
+            f"streamtk majority+persistent {n / (t_maj + t_per) / 1e6:8.1f} M/s; ratio "
+            f"{(t_river / m) / ((t_maj + t_per) / n):8.0f}x; NoChange agreement (t >= 1) {agree_n:.4f}"
+        )
 
     correction_factor_codes(y[:100], k, alpha=0.001)
     t_cf, _ = best_of(lambda: correction_factor_codes(y, k, alpha=0.001), repeat=2)

@@ -77,8 +77,8 @@ def main(argv=None):
     from scipy import stats as sps
 
     from streamtk.evaluation.curves import evaluate
-    from streamtk.kfold.folds import fold_summary, significance_curves
     from streamtk.kfold.assignments import fold_assignments
+    from streamtk.kfold.folds import fold_summary, significance_curves
 
     n, k, every = args.n, args.folds, args.every
     rng = np.random.default_rng(args.seed)
@@ -102,8 +102,7 @@ def main(argv=None):
     t_full, (_, _, curves) = best_of(full, args.repeats)
     # the post-processing alone (on the evaluated Dataset), so that its share does not
     # drown in the noise of two separately timed evaluate calls
-    t_post, _ = best_of(lambda: (fold_summary(ds), significance_curves(ds, tests=("sign", "wilcoxon"))),
-                        args.repeats)
+    t_post, _ = best_of(lambda: (fold_summary(ds), significance_curves(ds, tests=("sign", "wilcoxon"))), args.repeats)
 
     # hand-written numpy: per-fold prequential accuracy at the checkpoints (no windows)
     def numpy_baseline():
@@ -133,19 +132,28 @@ def main(argv=None):
 
     streams = 2 * k
     n_ckpt = ds.sizes["time"]
-    print(f"workload: 2 models x {k} folds x {n:,} instances, estimators {[str(e) for e in ds.estimator.values]}, "
-          f"{n_ckpt} checkpoints (every={every}), non-prequential bootstrap test masks")
-    print(f"evaluate alone (20 streams)       : {t_eval:8.3f} s  "
-          f"({streams * n / t_eval / 1e6:7.1f} M instance-streams/s)")
+    print(
+        f"workload: 2 models x {k} folds x {n:,} instances, estimators {[str(e) for e in ds.estimator.values]}, "
+        f"{n_ckpt} checkpoints (every={every}), non-prequential bootstrap test masks"
+    )
+    print(
+        f"evaluate alone (20 streams)       : {t_eval:8.3f} s  ({streams * n / t_eval / 1e6:7.1f} M instance-streams/s)"
+    )
     print(f"fold_summary + Sign/Wilcoxon curves on its output: {t_post:8.3f} s")
     print(f"full pipeline timed end to end    : {t_full:8.3f} s")
-    print(f"ratio (evaluate + post-processing) / evaluate alone: {(t_eval + t_post) / t_eval:6.3f}x; "
-          f"end to end / evaluate alone: {t_full / t_eval:6.3f}x  (requirement: <= 2x)")
-    print(f"numpy per-fold prequential accuracy only (cumsum, no windows): {t_np:8.3f} s "
-          f"(evaluate with 3 estimators takes {t_eval / t_np:.2f}x that)")
-    print(f"Wilcoxon on {a_ok.shape[1]:,} checkpoint x estimator slices: streamtk (exact) {t_ours_w:.4f} s; "
-          f"scipy.stats.wilcoxon default {t_sp:.2f} s (extrapolated from {sub} slices, {t_sp / t_ours_w:.0f}x), "
-          f"scipy asymptotic {t_sp_approx:.4f} s")
+    print(
+        f"ratio (evaluate + post-processing) / evaluate alone: {(t_eval + t_post) / t_eval:6.3f}x; "
+        f"end to end / evaluate alone: {t_full / t_eval:6.3f}x  (requirement: <= 2x)"
+    )
+    print(
+        f"numpy per-fold prequential accuracy only (cumsum, no windows): {t_np:8.3f} s "
+        f"(evaluate with 3 estimators takes {t_eval / t_np:.2f}x that)"
+    )
+    print(
+        f"Wilcoxon on {a_ok.shape[1]:,} checkpoint x estimator slices: streamtk (exact) {t_ours_w:.4f} s; "
+        f"scipy.stats.wilcoxon default {t_sp:.2f} s (extrapolated from {sub} slices, {t_sp / t_ours_w:.0f}x), "
+        f"scipy asymptotic {t_sp_approx:.4f} s"
+    )
     if not args.skip_compile:
         with tempfile.TemporaryDirectory() as tmp:
             cold = first_call_seconds(tmp)

@@ -24,8 +24,16 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["Context", "Report", "Section", "river_log", "ResettingLearner", "DDMLearner", "script_main",
-           "river_version"]
+__all__ = [
+    "Context",
+    "Report",
+    "Section",
+    "river_log",
+    "ResettingLearner",
+    "DDMLearner",
+    "script_main",
+    "river_version",
+]
 
 
 # ----------------------------------------------------------------------------- report
@@ -96,8 +104,10 @@ class Report:
         out.append("|---|---|---|---|---|---|")
         for s in self.sections.values():
             diffs = [abs(r[3]) for r in s.rows if not math.isnan(r[3])]
-            out.append(f"| [{s.title}](#{s.key}) | {len(s.rows)} | {_fmt(max(diffs)) if diffs else '–'} | "
-                       f"{len(s.figures)} | {s.seconds:.1f} | {'FAILED' if s.error else 'ok'} |")
+            out.append(
+                f"| [{s.title}](#{s.key}) | {len(s.rows)} | {_fmt(max(diffs)) if diffs else '–'} | "
+                f"{len(s.figures)} | {s.seconds:.1f} | {'FAILED' if s.error else 'ok'} |"
+            )
         for s in self.sections.values():
             out += ["", f'<a id="{s.key}"></a>', f"## {s.title}", "", f"*Source:* {s.source}", ""]
             if s.error:
@@ -149,8 +159,10 @@ class Context:
         if self.producer not in ("river", "capymoa"):
             raise ValueError(f"producer must be 'river' or 'capymoa', got {self.producer!r}")
         if self.producer == "capymoa" and not has_capymoa():
-            raise ValueError("producer 'capymoa' needs the capymoa package (pip install capymoa; it ships MOA's jar "
-                             "and needs a Java runtime)")
+            raise ValueError(
+                "producer 'capymoa' needs the capymoa package (pip install capymoa; it ships MOA's jar "
+                "and needs a Java runtime)"
+            )
 
     # data through the project loader only
     def load(self, name):
@@ -233,8 +245,12 @@ class MoaLearner:
 
         self.keys = list(x)
         names = [f"x{i}" for i in range(len(self.keys))]
-        self.schema = Schema.from_custom(features=names + ["class"], target="class",
-                                         categories={"class": [str(c) for c in self.classes]}, name="streamtk")
+        self.schema = Schema.from_custom(
+            features=names + ["class"],
+            target="class",
+            categories={"class": [str(c) for c in self.classes]},
+            name="streamtk",
+        )
         self.model = getattr(cc, self.moa_name)(schema=self.schema)
 
     def _instance(self, x, y=None):
@@ -349,8 +365,7 @@ def _predict(model, x, classes):
     return int(np.argmax(sc)) if sc.sum() > 0 else 0
 
 
-def river_log(ctx: Context, key: str, stream, models: dict, *, classes, n, description, holdout=None,
-              section=None):
+def river_log(ctx: Context, key: str, stream, models: dict, *, classes, n, description, holdout=None, section=None):
     """Test-then-train river ``models`` over the first ``n`` items of ``stream()`` and cache the log.
 
     Parameters
@@ -376,7 +391,8 @@ def river_log(ctx: Context, key: str, stream, models: dict, *, classes, n, descr
         A streamtk log (``streamtk.io.make_log``) with attrs ``producer`` and ``description``.
     """
     import xarray as xr
-    from streamtk.io import make_log, to_netcdf, open_dataset
+
+    from streamtk.io import make_log, open_dataset, to_netcdf
 
     sec = section or ctx.current
     if ctx.producer != "river":
@@ -394,7 +410,7 @@ def river_log(ctx: Context, key: str, stream, models: dict, *, classes, n, descr
     y_pred = np.empty((len(names), n), dtype=np.int64)
     y_score = np.zeros((len(names), n, len(classes)))
     code = {c: i for i, c in enumerate(classes)}
-    ho_x, ho_y, ho_pred, ho_at = [], [], [], []
+    _ho_x, ho_y, ho_pred, ho_at = [], [], [], []
     t0 = time.perf_counter()
     i = -1
     for i, (x, y) in enumerate(stream()):
@@ -415,15 +431,24 @@ def river_log(ctx: Context, key: str, stream, models: dict, *, classes, n, descr
     if i + 1 < n:
         raise ValueError(f"stream {key!r} ended after {i + 1} items, fewer than n={n}")
     seconds = time.perf_counter() - t0
-    producer = producer_name(ctx, learners) if ctx.producer != "river" else \
-        f"{river_version()} ({', '.join(type(m).__name__ for m in learners)})"
-    log = make_log(np.array(classes)[y_true], np.array(classes)[y_pred], models=names, y_score=y_score,
-                   classes=classes, attrs={"producer": producer, "description": description,
-                                           "produce_seconds": seconds})
+    producer = (
+        producer_name(ctx, learners)
+        if ctx.producer != "river"
+        else f"{river_version()} ({', '.join(type(m).__name__ for m in learners)})"
+    )
+    log = make_log(
+        np.array(classes)[y_true],
+        np.array(classes)[y_pred],
+        models=names,
+        y_score=y_score,
+        classes=classes,
+        attrs={"producer": producer, "description": description, "produce_seconds": seconds},
+    )
     if holdout is not None:
         log["y_true_holdout"] = xr.DataArray(np.array(classes)[np.array(ho_y)], dims=("checkpoint", "holdout_item"))
-        log["y_pred_holdout"] = xr.DataArray(np.array(classes)[np.array(ho_pred).transpose(1, 0, 2)],
-                                             dims=("model", "checkpoint", "holdout_item"))
+        log["y_pred_holdout"] = xr.DataArray(
+            np.array(classes)[np.array(ho_pred).transpose(1, 0, 2)], dims=("model", "checkpoint", "holdout_item")
+        )
         log["holdout_instance"] = xr.DataArray(np.array(ho_at), dims=("checkpoint",))
     for j, m in enumerate(learners):
         if hasattr(m, "detections"):
@@ -488,10 +513,19 @@ def dataset_log(ctx, name, n, *, models=("NB", "HT", "HAT"), order="original", s
         feats = feats + [f"prev_label_{c}" for c in range(X.shape[1] - len(feats))]
     key = f"{name}_{order}{'_aug' if augmented else ''}_s{seed}_n{n}_{'-'.join(models)}"
     seed_txt = f", seed {seed}" if order != "original" else ""
-    desc = (f"{'+'.join(models)} test-then-train on {name} ({order} order{seed_txt}"
-            f"{', inputs + previous label' if augmented else ''}), first {n} instances")
-    log = river_log(ctx, key, dataset_stream(X, y, feats), learner_factories(models, seed),
-                    classes=st.classes.tolist(), n=n, description=desc)
+    desc = (
+        f"{'+'.join(models)} test-then-train on {name} ({order} order{seed_txt}"
+        f"{', inputs + previous label' if augmented else ''}), first {n} instances"
+    )
+    log = river_log(
+        ctx,
+        key,
+        dataset_stream(X, y, feats),
+        learner_factories(models, seed),
+        classes=st.classes.tolist(),
+        n=n,
+        description=desc,
+    )
     return log, st
 
 
@@ -533,10 +567,16 @@ def sea_nb_log(ctx, segment):
     from river import naive_bayes
 
     models = {"NB": naive_bayes.GaussianNB, "NB-DDM": lambda: DDMLearner(naive_bayes.GaussianNB)}
-    return river_log(ctx, f"sea_nb_seg{segment}_v{''.join(map(str, SEA_ORDER))}",
-                     sea_stream(segment, seed=1, variants=SEA_ORDER), models, classes=[0, 1], n=4 * segment,
-                     description=f"GaussianNB and GaussianNB relearning on river DDM drifts; SEA variants "
-                                 f"{SEA_ORDER} (thresholds 9.5, 7, 8, 9; noise 0.1), drifts every {segment} instances")
+    return river_log(
+        ctx,
+        f"sea_nb_seg{segment}_v{''.join(map(str, SEA_ORDER))}",
+        sea_stream(segment, seed=1, variants=SEA_ORDER),
+        models,
+        classes=[0, 1],
+        n=4 * segment,
+        description=f"GaussianNB and GaussianNB relearning on river DDM drifts; SEA variants "
+        f"{SEA_ORDER} (thresholds 9.5, 7, 8, 9; noise 0.1), drifts every {segment} instances",
+    )
 
 
 # ----------------------------------------------------------------------------- running
@@ -553,8 +593,11 @@ def run_script(run, ctx: Context):
         ok = False
         tb = traceback.format_exc()
         new = [k for k in ctx.report.sections if k not in before]
-        sec = ctx.report.sections[new[-1]] if new else ctx.section(
-            getattr(run, "__module__", "script"), getattr(run, "__module__", "script"), "")
+        sec = (
+            ctx.report.sections[new[-1]]
+            if new
+            else ctx.section(getattr(run, "__module__", "script"), getattr(run, "__module__", "script"), "")
+        )
         sec.error = tb
     secs = [ctx.report.sections[k] for k in ctx.report.sections if k not in before]
     for s in secs:

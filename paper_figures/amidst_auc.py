@@ -35,8 +35,9 @@ def run(ctx):
     """AMIDST prequential AUC with and without forgetting."""
     from scipy.stats import mannwhitneyu
 
-    sec = ctx.section("amidst_auc", "AMIDST — prequential AUC with and without forgetting",
-                      "seed 001, sec. 2.2-2.3 (eqs. 2.5-2.12)")
+    sec = ctx.section(
+        "amidst_auc", "AMIDST — prequential AUC with and without forgetting", "seed 001, sec. 2.2-2.3 (eqs. 2.5-2.12)"
+    )
     seg, y, s, ds = compute(ctx)
     fig, axes = new_figure(size=(8, 3.6))
     ax = axes[0, 0]
@@ -47,20 +48,32 @@ def run(ctx):
     ax.set_xlabel("instances")
     ax.set_ylabel("AUC")
     ax.legend(fontsize=8)
-    ctx.savefig(fig, "amidst_auc", f"AMIDST: AUC of naive Bayes scores on SEA with drifts every {seg} "
-                                   "(prequential, window 1000, fading 0.999)")
+    ctx.savefig(
+        fig,
+        "amidst_auc",
+        f"AMIDST: AUC of naive Bayes scores on SEA with drifts every {seg} (prequential, window 1000, fading 0.999)",
+    )
     u1 = mannwhitneyu(s[y == 1], s[y == 0]).statistic
     ref = float(u1) / ((y == 1).sum() * (y == 0).sum())
-    sec.compare("final prequential AUC vs scipy Mann-Whitney U1/(n0 n1)", ref,
-                float(ds["auc"].sel(estimator="prequential").isel(time=-1)), decimals=10,
-                note="the 'paper' column is scipy's batch value on the same scores (ties count one half)")
+    sec.compare(
+        "final prequential AUC vs scipy Mann-Whitney U1/(n0 n1)",
+        ref,
+        float(ds["auc"].sel(estimator="prequential").isel(time=-1)),
+        decimals=10,
+        note="the 'paper' column is scipy's batch value on the same scores (ties count one half)",
+    )
     pre = ds["auc"].sel(estimator="prequential")
     fad = ds["auc"].sel(estimator="fading=0.999")
     after = ds["instance"].values > seg
-    drop = lambda a: float(a.values[~after][-1] - np.nanmin(a.values[after & (ds["instance"].values < 2 * seg)]))
-    sec.note(f"Largest AUC drop within the concept after the first drift: prequential {drop(pre):.3f}, fading 0.999 "
-             f"{drop(fad):.3f} -- forgetting reacts to the drift, the prequential AUC dilutes it. The deliverable "
-             "gives no numbers.")
+
+    def drop(a):
+        return float(a.values[~after][-1] - np.nanmin(a.values[after & (ds["instance"].values < 2 * seg)]))
+
+    sec.note(
+        f"Largest AUC drop within the concept after the first drift: prequential {drop(pre):.3f}, fading 0.999 "
+        f"{drop(fad):.3f} -- forgetting reacts to the drift, the prequential AUC dilutes it. The deliverable "
+        "gives no numbers."
+    )
 
 
 if __name__ == "__main__":

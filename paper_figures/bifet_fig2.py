@@ -24,6 +24,7 @@ METRICS = ["accuracy", "kappa", "harmonic_mean", "kappa_m"]
 
 def compute(ctx):
     import xarray as xr
+
     import streamtk
     from streamtk.dependence.baselines import majority_class
 
@@ -32,16 +33,23 @@ def compute(ctx):
     y = log["y_true"].values
     maj = np.asarray(majority_class(y, window=1000))
     preds = np.stack([log["y_pred"].sel(model="HT").values, maj])
-    ds = streamtk.evaluate(y, xr.DataArray(preds, dims=("model", "time"),
-                                           coords={"model": ["Hoeffding tree", "Majority Class (w=1000)"]}),
-                           windows=(1000,), every=max(n // 500, 1), metrics=METRICS)
+    ds = streamtk.evaluate(
+        y,
+        xr.DataArray(preds, dims=("model", "time"), coords={"model": ["Hoeffding tree", "Majority Class (w=1000)"]}),
+        windows=(1000,),
+        every=max(n // 500, 1),
+        metrics=METRICS,
+    )
     return ds.sel(estimator="window=1000"), n
 
 
 def run(ctx):
     """Bifet et al. 2015 Figure 2."""
-    sec = ctx.section("bifet_fig2", "Bifet et al. 2015 — Figure 2 (accuracy, kappa, H, kappa_m on Electricity)",
-                      "seed 000, sec. 5.4, Figure 2")
+    sec = ctx.section(
+        "bifet_fig2",
+        "Bifet et al. 2015 — Figure 2 (accuracy, kappa, H, kappa_m on Electricity)",
+        "seed 000, sec. 5.4, Figure 2",
+    )
     ds, n = compute(ctx)
     fig, axes = new_figure(1, 2, size=(5.5, 3.6), sharey=True)
     for ax, model in zip(axes[0], ds.model.values):
@@ -54,16 +62,22 @@ def run(ctx):
     ctx.savefig(fig, "bifet_fig2", f"Bifet Fig. 2: Electricity, first {n} instances; window 1000")
     maj_km = ds["kappa_m"].sel(model="Majority Class (w=1000)").values
     finite = maj_km[np.isfinite(maj_km)]
-    sec.compare("kappa_m of the window-1000 Majority Class classifier: max |value| over time", 0.0,
-                float(np.max(np.abs(finite))), note="the paper: 'a constant value of zero'")
+    sec.compare(
+        "kappa_m of the window-1000 Majority Class classifier: max |value| over time",
+        0.0,
+        float(np.max(np.abs(finite))),
+        note="the paper: 'a constant value of zero'",
+    )
     maj_kappa = ds["kappa"].sel(model="Majority Class (w=1000)").values
-    sec.note(f"Majority Class (w=1000): kappa reaches {np.nanmax(maj_kappa):.3f} and harmonic mean "
-             f"{np.nanmax(ds['harmonic_mean'].sel(model='Majority Class (w=1000)').values):.3f} at times, although "
-             "kappa_m is identically 0 -- the paper's point (the majority switches labels within a window). "
-             f"Hoeffding tree final window accuracy {float(ds['accuracy'].isel(model=0, time=-1)):.3f}, "
-             f"kappa_m {float(ds['kappa_m'].isel(model=0, time=-1)):.3f}. Scale: {n} instances "
-             f"({'quick mode prefix' if ctx.quick else 'the whole dataset'}). The paper gives no numbers for "
-             "this figure.")
+    sec.note(
+        f"Majority Class (w=1000): kappa reaches {np.nanmax(maj_kappa):.3f} and harmonic mean "
+        f"{np.nanmax(ds['harmonic_mean'].sel(model='Majority Class (w=1000)').values):.3f} at times, although "
+        "kappa_m is identically 0 -- the paper's point (the majority switches labels within a window). "
+        f"Hoeffding tree final window accuracy {float(ds['accuracy'].isel(model=0, time=-1)):.3f}, "
+        f"kappa_m {float(ds['kappa_m'].isel(model=0, time=-1)):.3f}. Scale: {n} instances "
+        f"({'quick mode prefix' if ctx.quick else 'the whole dataset'}). The paper gives no numbers for "
+        "this figure."
+    )
 
 
 if __name__ == "__main__":

@@ -23,21 +23,31 @@ def compute(ctx):
 
     n = ctx.n(6000, 45312)
     log, _ = dataset_log(ctx, "electricity", n, models=("NB", "HT", "HAT"))
-    ds = streamtk.evaluate(log["y_true"].values, log["y_pred"].sel(model="HT").values,
-                           windows=(100, 1000, 10000), adwin=(0.002,), every=max(n // 1000, 1),
-                           metrics=["accuracy"])
+    ds = streamtk.evaluate(
+        log["y_true"].values,
+        log["y_pred"].sel(model="HT").values,
+        windows=(100, 1000, 10000),
+        adwin=(0.002,),
+        every=max(n // 1000, 1),
+        metrics=["accuracy"],
+    )
     return ds, n
 
 
 def run(ctx):
     """Bifet et al. 2015 Figure 3."""
-    sec = ctx.section("bifet_fig3", "Bifet et al. 2015 — Figure 3 (windows 100 / 1000 / 10000 vs ADWIN)",
-                      "seed 000, sec. 6, Figure 3")
+    sec = ctx.section(
+        "bifet_fig3", "Bifet et al. 2015 — Figure 3 (windows 100 / 1000 / 10000 vs ADWIN)", "seed 000, sec. 6, Figure 3"
+    )
     ds, n = compute(ctx)
     fig, axes = new_figure(size=(8, 3.8))
     ax = axes[0, 0]
-    styles = {"window=100": ("C1", 0.5), "window=1000": ("C2", 1.0), "window=10000": ("C0", 1.4),
-              "adwin=0.002": ("k", 1.2)}
+    styles = {
+        "window=100": ("C1", 0.5),
+        "window=1000": ("C2", 1.0),
+        "window=10000": ("C0", 1.4),
+        "adwin=0.002": ("k", 1.2),
+    }
     for est, (color, lw) in styles.items():
         ax.plot(ds["instance"], 100 * ds["accuracy"].sel(estimator=est), lw=lw, color=color, label=str(est))
     ax.set_xlabel("instances")
@@ -52,8 +62,10 @@ def run(ctx):
         rows.append((f"window={w}", float(np.nanmean(np.abs(v - ad))), float(np.nanstd(np.diff(v)))))
     sec.table_text(["estimator", "mean |acc - acc_ADWIN|", "std of step-to-step change"], rows)
     closest = min(rows, key=lambda r: r[1])[0]
-    sec.note(f"The window closest to ADWIN's curve is **{closest}** (the paper: window 1000). Scale: {n} "
-             "instances. The paper gives no numbers for this figure.")
+    sec.note(
+        f"The window closest to ADWIN's curve is **{closest}** (the paper: window 1000). Scale: {n} "
+        "instances. The paper gives no numbers for this figure."
+    )
 
 
 if __name__ == "__main__":

@@ -18,40 +18,74 @@ if __package__ in (None, ""):
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from paper_figures._common import (SEA_ORDER, new_figure, river_log, script_main, sea_holdout,  # noqa: E402
-                                   sea_stream)
+from paper_figures._common import (
+    SEA_ORDER,
+    new_figure,
+    river_log,
+    script_main,
+    sea_holdout,  # noqa: E402
+    sea_stream,
+)
 
 
 def compute(ctx):
     from river import tree
+
     import streamtk
 
     n = ctx.n(20_000, 1_000_000)
     seg, every, m = n // 4, n // 100, ctx.n(500, 2000)
-    log = river_log(ctx, f"sea_ht_holdout_n{n}", sea_stream(seg, seed=7, variants=SEA_ORDER),
-                    {"HT": tree.HoeffdingTreeClassifier}, classes=[0, 1], n=n,
-                    holdout=(every, sea_holdout(seg, m, variants=SEA_ORDER)),
-                    description=f"HoeffdingTree on SEA {SEA_ORDER} (noise 0.1), drifts every {seg}; holdout of "
-                                f"{m} fresh instances of the current concept every {every}")
+    log = river_log(
+        ctx,
+        f"sea_ht_holdout_n{n}",
+        sea_stream(seg, seed=7, variants=SEA_ORDER),
+        {"HT": tree.HoeffdingTreeClassifier},
+        classes=[0, 1],
+        n=n,
+        holdout=(every, sea_holdout(seg, m, variants=SEA_ORDER)),
+        description=f"HoeffdingTree on SEA {SEA_ORDER} (noise 0.1), drifts every {seg}; holdout of "
+        f"{m} fresh instances of the current concept every {every}",
+    )
     y = log["y_true"].values
-    pre = streamtk.evaluate(y, log["y_pred"].sel(model="HT").values, windows=(100, 10000), adwin=(0.002,),
-                            every=every // 10, metrics=["accuracy"])
-    ho = streamtk.evaluate_holdout(log["y_true_holdout"].values, log["y_pred_holdout"].sel(model="HT").values,
-                                   instance=log["holdout_instance"].values, metrics=["accuracy"])
+    pre = streamtk.evaluate(
+        y,
+        log["y_pred"].sel(model="HT").values,
+        windows=(100, 10000),
+        adwin=(0.002,),
+        every=every // 10,
+        metrics=["accuracy"],
+    )
+    ho = streamtk.evaluate_holdout(
+        log["y_true_holdout"].values,
+        log["y_pred_holdout"].sel(model="HT").values,
+        instance=log["holdout_instance"].values,
+        metrics=["accuracy"],
+    )
     return n, seg, pre, ho
 
 
 def run(ctx):
     """Bifet et al. 2015 Figure 4."""
-    sec = ctx.section("bifet_fig4", "Bifet et al. 2015 — Figure 4 (holdout vs ADWIN vs windows, drifting stream)",
-                      "seed 000, sec. 6, Figure 4")
+    sec = ctx.section(
+        "bifet_fig4",
+        "Bifet et al. 2015 — Figure 4 (holdout vs ADWIN vs windows, drifting stream)",
+        "seed 000, sec. 6, Figure 4",
+    )
     n, seg, pre, ho = compute(ctx)
     fig, axes = new_figure(size=(8, 3.8))
     ax = axes[0, 0]
     for est, color, lw in (("window=100", "C1", 0.4), ("window=10000", "C0", 1.2), ("adwin=0.002", "k", 1.2)):
         ax.plot(pre["instance"], 100 * pre["accuracy"].sel(estimator=est), color=color, lw=lw, label=est)
-    ax.plot(ho["instance"], 100 * ho["accuracy"].isel(estimator=0), "o:", color="C3", ms=3, lw=0.8, label="holdout",
-            zorder=1)
+    ax.plot(
+        ho["instance"],
+        100 * ho["accuracy"].isel(estimator=0),
+        "o:",
+        color="C3",
+        ms=3,
+        lw=0.8,
+        label="holdout",
+        zorder=1,
+    )
     for d in (seg, 2 * seg, 3 * seg):
         ax.axvline(d, color="gray", ls="--", lw=0.7)
     ax.set_xlabel("instances")
@@ -65,9 +99,11 @@ def run(ctx):
         v = pre["accuracy"].sel(estimator=est).sel(time=np.searchsorted(pre["instance"].values, hx)).values
         rows.append((est, float(np.nanmean(np.abs(v - acc_h)))))
     sec.table_text(["estimator", "mean |prequential - holdout| at the holdout points"], rows)
-    sec.note(f"Scale: {n:,} instances ({'quick mode; the paper uses 10^6' if ctx.quick else 'as in the paper'}), "
-             "SEA in place of the paper's unnamed generator. The paper: ADWIN is very similar to holdout, short "
-             "windows fluctuate and long windows lag. The paper gives no numbers for this figure.")
+    sec.note(
+        f"Scale: {n:,} instances ({'quick mode; the paper uses 10^6' if ctx.quick else 'as in the paper'}), "
+        "SEA in place of the paper's unnamed generator. The paper: ADWIN is very similar to holdout, short "
+        "windows fluctuate and long windows lag. The paper gives no numbers for this figure."
+    )
 
 
 if __name__ == "__main__":

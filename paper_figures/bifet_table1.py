@@ -26,6 +26,7 @@ PAPER_RANK = [4, 1, 2, 7, 5, 8, 9, 6, 10, 3]
 def compute():
     """All Table 1 quantities as a dict (used by the tests)."""
     from scipy.stats import rankdata
+
     from streamtk.stats import sign_critical_wins, sign_test, wilcoxon_test
 
     diff = np.round(A - B, 2)
@@ -50,27 +51,43 @@ def compute():
 
 def run(ctx):
     """Bifet et al. 2015 Table 1 (exact)."""
-    sec = ctx.section("bifet_table1", "Bifet et al. 2015 — Table 1 (Sign and Wilcoxon tests on 10 folds)",
-                      "seed 000, sec. 4, Table 1 and the paragraph after it")
+    sec = ctx.section(
+        "bifet_table1",
+        "Bifet et al. 2015 — Table 1 (Sign and Wilcoxon tests on 10 folds)",
+        "seed 000, sec. 4, Table 1 and the paragraph after it",
+    )
     r = compute()
     for i in range(10):
         sec.compare(f"fold {i + 1}: A - B", PAPER_DIFF[i], float(r["diff"][i]), decimals=2)
         sec.compare(f"fold {i + 1}: rank of |A - B|", PAPER_RANK[i], float(r["rank"][i]))
     sec.compare("folds won by A", 8, r["wins_a"])
-    sec.compare("w_0.05 (Sign test critical wins)", 8, r["w_normal_one_sided"],
-                note="one-sided normal approximation n/2 + 1.645 sqrt(n)/2 = 7.6 -> 8 "
-                     "(`sign_critical_wins(10, 0.05, alternative='greater', method='normal')`)")
-    sec.compare("w_0.05, exact two-sided binomial", 8, r["w_exact_two_sided"],
-                note=f"the exact two-sided test needs 9 wins; with 8 wins p = {r['sign_p']:.4f} > 0.05, so the "
-                     "paper's rejection by the Sign test holds only under the one-sided normal approximation")
-    sec.compare("sum of ranks of positive differences R+", 53, r["r_plus"],
-                note="the paper's arithmetic error: its own Rank column gives 4+7+5+8+9+6+10+3 = 52 "
-                     "(and R+ + R- must be 10*11/2 = 55 = 52 + 3)")
+    sec.compare(
+        "w_0.05 (Sign test critical wins)",
+        8,
+        r["w_normal_one_sided"],
+        note="one-sided normal approximation n/2 + 1.645 sqrt(n)/2 = 7.6 -> 8 "
+        "(`sign_critical_wins(10, 0.05, alternative='greater', method='normal')`)",
+    )
+    sec.compare(
+        "w_0.05, exact two-sided binomial",
+        8,
+        r["w_exact_two_sided"],
+        note=f"the exact two-sided test needs 9 wins; with 8 wins p = {r['sign_p']:.4f} > 0.05, so the "
+        "paper's rejection by the Sign test holds only under the one-sided normal approximation",
+    )
+    sec.compare(
+        "sum of ranks of positive differences R+",
+        53,
+        r["r_plus"],
+        note="the paper's arithmetic error: its own Rank column gives 4+7+5+8+9+6+10+3 = 52 "
+        "(and R+ + R- must be 10*11/2 = 55 = 52 + 3)",
+    )
     sec.compare("sum of ranks of negative differences R-", 3, r["r_minus"])
     sec.compare("Wilcoxon T = min(R+, R-)", 3, r["wilcoxon_T"])
     sec.compare("critical value V_0.05", 8, r["V"], note="two-sided exact table value for n = 10")
-    sec.compare("Wilcoxon rejects H0 at 0.05 (1 = yes)", 1, int(r["wilcoxon_reject"]),
-                note=f"exact p = {r['wilcoxon_p']:.5f}")
+    sec.compare(
+        "Wilcoxon rejects H0 at 0.05 (1 = yes)", 1, int(r["wilcoxon_reject"]), note=f"exact p = {r['wilcoxon_p']:.5f}"
+    )
 
 
 if __name__ == "__main__":

@@ -19,8 +19,16 @@ if __package__ in (None, ""):
 from paper_figures._common import script_main  # noqa: E402
 
 PAPER = {  # percent
-    "accuracy": 65.0, "p_ran": 48.0, "kappa": 32.69, "mcc": 37.28, "recall_pos": 57.14, "recall_neg": 83.33,
-    "arithmetic_mean": 70.24, "geometric_mean": 69.01, "harmonic_mean": 67.80, "kappa_m": -16.67,
+    "accuracy": 65.0,
+    "p_ran": 48.0,
+    "kappa": 32.69,
+    "mcc": 37.28,
+    "recall_pos": 57.14,
+    "recall_neg": 83.33,
+    "arithmetic_mean": 70.24,
+    "geometric_mean": 69.01,
+    "harmonic_mean": 67.80,
+    "kappa_m": -16.67,
 }
 METRICS = ["accuracy", "p_ran", "kappa", "mcc", "arithmetic_mean", "geometric_mean", "harmonic_mean", "recall"]
 
@@ -53,23 +61,38 @@ def compute():
 
 def run(ctx):
     """Bifet et al. 2015 Table 5 (exact)."""
-    sec = ctx.section("bifet_table5", "Bifet et al. 2015 — Table 5 (confusion-matrix example)",
-                      "seed 000, sec. 5.1-5.4, Table 5 and the text around it (values in %)")
+    sec = ctx.section(
+        "bifet_table5",
+        "Bifet et al. 2015 — Table 5 (confusion-matrix example)",
+        "seed 000, sec. 5.1-5.4, Table 5 and the text around it (values in %)",
+    )
     ours = compute()
-    labels = {"accuracy": "accuracy p0", "p_ran": "chance accuracy pc", "kappa": "kappa", "mcc": "MCC",
-              "recall_pos": "accuracy on Class+", "recall_neg": "accuracy on Class-",
-              "arithmetic_mean": "arithmetic mean A", "geometric_mean": "geometric mean G",
-              "harmonic_mean": "harmonic mean H", "kappa_m": "kappa_m"}
+    labels = {
+        "accuracy": "accuracy p0",
+        "p_ran": "chance accuracy pc",
+        "kappa": "kappa",
+        "mcc": "MCC",
+        "recall_pos": "accuracy on Class+",
+        "recall_neg": "accuracy on Class-",
+        "arithmetic_mean": "arithmetic mean A",
+        "geometric_mean": "geometric mean G",
+        "harmonic_mean": "harmonic mean H",
+        "kappa_m": "kappa_m",
+    }
     for k, lab in labels.items():
         note = ""
         if k == "kappa_m":
-            note = (f"`convention='moa'` (majority includes the current label: p_maj = {ours['p_maj_moa']:.2f}% = the "
-                    f"class prior, as the paper's 0.7). streamtk's test-then-train default gives "
-                    f"{ours['kappa_m_streamtk']:.2f}% (p_maj = {ours['p_maj_streamtk']:.2f}%: the first instance is "
-                    "predicted before any label is seen)")
+            note = (
+                f"`convention='moa'` (majority includes the current label: p_maj = {ours['p_maj_moa']:.2f}% = the "
+                f"class prior, as the paper's 0.7). streamtk's test-then-train default gives "
+                f"{ours['kappa_m_streamtk']:.2f}% (p_maj = {ours['p_maj_streamtk']:.2f}%: the first instance is "
+                "predicted before any label is seen)"
+            )
         sec.compare(lab, PAPER[k], round(ours[k], 2), note=note, decimals=2)
-    sec.note("The paper's numbers are rounded to two decimals; ours are rounded the same way, so every difference "
-             "is exactly 0.")
+    sec.note(
+        "The paper's numbers are rounded to two decimals; ours are rounded the same way, so every difference "
+        "is exactly 0."
+    )
 
 
 if __name__ == "__main__":

@@ -37,8 +37,10 @@ PAPER_T2 = {
     ("wilcoxon", "prequential"): [0.11, 0.10, 0.19, 0.80, 0.84, 0.54, 0.83, 0.91, 0.59],
 }
 #: Table 3 (McNemar) and Table 4 (Wilcoxon), Electricity row
-PAPER_ELEC = {"mcnemar": [0.45, 0.16, 0.79, 0.99, 0.92, 0.88, 1.00, 1.00, 0.94],
-              "wilcoxon": [0.12, 0.13, 0.14, 1.00, 1.00, 0.72, 1.00, 1.00, 0.98]}
+PAPER_ELEC = {
+    "mcnemar": [0.45, 0.16, 0.79, 0.99, 0.92, 0.88, 1.00, 1.00, 0.94],
+    "wilcoxon": [0.12, 0.13, 0.14, 1.00, 1.00, 0.72, 1.00, 1.00, 0.98],
+}
 CONDITIONS = ("no change", "pn=0.05", "pn=0.10")
 
 
@@ -71,10 +73,11 @@ def fold_predictions(ctx, X, y, feats, classes, train_weight, seed):
 
 def compute(ctx):
     import xarray as xr
-    from streamtk.kfold.experiments import fold_comparison, rejection_rates
+
     from streamtk.io import open_dataset, to_netcdf
-    from streamtk.kfold.noise import noise_filter
     from streamtk.kfold.assignments import fold_assignment_arrays
+    from streamtk.kfold.experiments import fold_comparison, rejection_rates
+    from streamtk.kfold.noise import noise_filter
 
     n, runs = settings(ctx)
     st = ctx.load("electricity")
@@ -90,18 +93,26 @@ def compute(ctx):
             for r in range(runs):
                 tw, _, _ = fold_assignment_arrays(n, K, scheme=scheme, prequential=True, seed=100 * r + i)
                 arr[i, r] = fold_predictions(ctx, X, y, list(st.feature_names), classes, tw, seed=10_000 + 100 * r + i)
-        desc = (f"{K} folds x 2 randomised GaussianNB (Poisson(1) replication, own seed) on Electricity, first {n} "
-                f"instances, {runs} runs per scheme")
-        preds = xr.Dataset({"pred": (("scheme", "run", "model", "fold", "time"), arr)},
-                           coords={"scheme": list(SCHEMES)},
-                           attrs={"producer": f"{river_version()} (GaussianNB)", "description": desc})
+        desc = (
+            f"{K} folds x 2 randomised GaussianNB (Poisson(1) replication, own seed) on Electricity, first {n} "
+            f"instances, {runs} runs per scheme"
+        )
+        preds = xr.Dataset(
+            {"pred": (("scheme", "run", "model", "fold", "time"), arr)},
+            coords={"scheme": list(SCHEMES)},
+            attrs={"producer": f"{river_version()} (GaussianNB)", "description": desc},
+        )
         to_netcdf(preds, path)
         ctx.current.log(path.stem, preds.attrs["producer"], f"{desc} (cached as {path.name})")
     out = []
     for i, scheme in enumerate(SCHEMES):
         for preq in (False, True):
-            masks = np.stack([fold_assignment_arrays(n, K, scheme=scheme, prequential=preq, seed=100 * r + i)[1]
-                              for r in range(runs)])
+            masks = np.stack(
+                [
+                    fold_assignment_arrays(n, K, scheme=scheme, prequential=preq, seed=100 * r + i)[1]
+                    for r in range(runs)
+                ]
+            )
             a = preds["pred"].values[i, :, 0]
             conds = {"no change": preds["pred"].values[i, :, 1]}
             for pn in (0.05, 0.10):
@@ -110,16 +121,25 @@ def compute(ctx):
                 cmp = fold_comparison(y, a, b, masks, metric="accuracy", lead_dims=("run",))
                 rr = rejection_rates(cmp, alpha=0.05)
                 for test in ("mcnemar", "sign", "wilcoxon"):
-                    out.append((test, "prequential" if preq else "non-prequential", cond, scheme,
-                                float(rr["fraction_rejected"].sel(test=test))))
+                    out.append(
+                        (
+                            test,
+                            "prequential" if preq else "non-prequential",
+                            cond,
+                            scheme,
+                            float(rr["fraction_rejected"].sel(test=test)),
+                        )
+                    )
     return n, runs, out
 
 
 def run(ctx):
     """Bifet et al. 2015 Tables 2-4 at reduced scale."""
-    sec = ctx.section("bifet_tables2_4",
-                      "Bifet et al. 2015 — Tables 2-4 (Type I / II rejection rates, reduced scale)",
-                      "seed 000, sec. 4.1, Tables 2, 3 (McNemar) and 4 (Wilcoxon)")
+    sec = ctx.section(
+        "bifet_tables2_4",
+        "Bifet et al. 2015 — Tables 2-4 (Type I / II rejection rates, reduced scale)",
+        "seed 000, sec. 4.1, Tables 2, 3 (McNemar) and 4 (Wilcoxon)",
+    )
     n, runs, res = compute(ctx)
     get = {(t, v, c, s): f for t, v, c, s, f in res}
     cols = [(c, s) for c in CONDITIONS for s in SCHEMES]
@@ -131,13 +151,20 @@ def run(ctx):
     sec.table_text(header, rows)
     for test in ("mcnemar", "wilcoxon"):
         for (c, s), p in zip(cols, PAPER_ELEC[test]):
-            sec.compare(f"Electricity, {test}, prequential, {c}, {s}", p, get[(test, "prequential", c, s)],
-                        decimals=2, note="reduced scale: expect differences")
-    sec.note(f"**Scale**: Electricity, first {n} instances, {runs} runs per scheme, 10 folds, randomised Gaussian NB "
-             "(the paper: 50 runs of random forests on 13 streams of up to 10^6 instances). The rates are "
-             f"fractions of {runs} runs, so each is a multiple of 1/{runs}; only the qualitative pattern (McNemar "
-             "rejects far more often than Sign / Wilcoxon under no change; cv and bootstrap detect the noise "
-             "better than split) is comparable.")
+            sec.compare(
+                f"Electricity, {test}, prequential, {c}, {s}",
+                p,
+                get[(test, "prequential", c, s)],
+                decimals=2,
+                note="reduced scale: expect differences",
+            )
+    sec.note(
+        f"**Scale**: Electricity, first {n} instances, {runs} runs per scheme, 10 folds, randomised Gaussian NB "
+        "(the paper: 50 runs of random forests on 13 streams of up to 10^6 instances). The rates are "
+        f"fractions of {runs} runs, so each is a multiple of 1/{runs}; only the qualitative pattern (McNemar "
+        "rejects far more often than Sign / Wilcoxon under no change; cv and bootstrap detect the noise "
+        "better than split) is comparable."
+    )
 
 
 if __name__ == "__main__":

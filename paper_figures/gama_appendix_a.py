@@ -21,20 +21,33 @@ def compute():
     from streamtk.stats.bounds import hoeffding_bound, hoeffding_sample_size
 
     n = float(hoeffding_sample_size(0.01, 0.05))
-    return {"n": n, "n_int": int(math.floor(n)), "n_ceil": int(math.ceil(n)),
-            "eps_at_18444": float(hoeffding_bound(18444, 0.05))}
+    return {
+        "n": n,
+        "n_int": int(math.floor(n)),
+        "n_ceil": int(math.ceil(n)),
+        "eps_at_18444": float(hoeffding_bound(18444, 0.05)),
+    }
 
 
 def run(ctx):
     """Gama et al. 2013 Appendix A (exact)."""
-    sec = ctx.section("gama_appendix_a", "Gama et al. 2013 — Appendix A (Hoeffding sample size)",
-                      "seed 004, sec. 3.2 and Appendix A")
+    sec = ctx.section(
+        "gama_appendix_a", "Gama et al. 2013 — Appendix A (Hoeffding sample size)", "seed 004, sec. 3.2 and Appendix A"
+    )
     r = compute()
-    sec.compare("n for eps = 0.01, delta = 0.05, R = 1", 18444, r["n_int"],
-                note=f"exact solution n = {r['n']:.3f}; the paper truncates it (the bound holds from n = "
-                     f"{r['n_ceil']} on)")
-    sec.compare("eps at n = 18444, delta = 0.05", 0.01, r["eps_at_18444"], decimals=6,
-                note="slightly above 0.01 because 18444 < 18444.397")
+    sec.compare(
+        "n for eps = 0.01, delta = 0.05, R = 1",
+        18444,
+        r["n_int"],
+        note=f"exact solution n = {r['n']:.3f}; the paper truncates it (the bound holds from n = {r['n_ceil']} on)",
+    )
+    sec.compare(
+        "eps at n = 18444, delta = 0.05",
+        0.01,
+        r["eps_at_18444"],
+        decimals=6,
+        note="slightly above 0.01 because 18444 < 18444.397",
+    )
 
 
 if __name__ == "__main__":

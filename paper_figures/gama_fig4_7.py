@@ -27,9 +27,15 @@ def compute(ctx):
     seg = ctx.n(3000, 15000)
     log = sea_nb_log(ctx, seg)
     y = log["y_true"].values
-    ds = compare(y, log["y_pred"].sel(model="NB").values, log["y_pred"].sel(model="NB-DDM").values,
-                 windows=(250, 1000, 100), fading=(0.995, 0.999, 0.99), every=max(len(y) // 1000, 1),
-                 significance=0.01)
+    ds = compare(
+        y,
+        log["y_pred"].sel(model="NB").values,
+        log["y_pred"].sel(model="NB-DDM").values,
+        windows=(250, 1000, 100),
+        fading=(0.995, 0.999, 0.99),
+        every=max(len(y) // 1000, 1),
+        significance=0.01,
+    )
     det = np.asarray(log.attrs.get("detections_NB-DDM", []), dtype=int).ravel()
     return seg, ds, det, float(mcnemar_threshold(0.01)), log
 
@@ -43,8 +49,11 @@ def _drifts(ax, seg, det):
 
 def run(ctx):
     """Gama et al. 2013 Figures 4-7."""
-    sec = ctx.section("gama_fig4_7", "Gama et al. 2013 — Figures 4-7 (Q statistic and signed McNemar)",
-                      "seed 004, sec. 4, Figs. 4-7; seed 002 (slides)")
+    sec = ctx.section(
+        "gama_fig4_7",
+        "Gama et al. 2013 — Figures 4-7 (Q statistic and signed McNemar)",
+        "seed 004, sec. 4, Figs. 4-7; seed 002 (slides)",
+    )
     seg, ds, det, thr, log = compute(ctx)
     x = ds["instance"]
     fig, axes = new_figure(3, 1, size=(7, 2.2), sharex=True)
@@ -54,8 +63,12 @@ def run(ctx):
         ax.set_ylabel(f"Q ({est})", fontsize=8)
         _drifts(ax, seg, det)
     axes[-1, 0].set_xlabel("instances")
-    ctx.savefig(fig, "gama_fig4_5", "Gama Figs. 4-5: Q = log(S_NB / S_NB-DDM), cumulative / window 250 / fading "
-                                    "0.995 (dashed: true drifts, red: DDM detections)")
+    ctx.savefig(
+        fig,
+        "gama_fig4_5",
+        "Gama Figs. 4-5: Q = log(S_NB / S_NB-DDM), cumulative / window 250 / fading "
+        "0.995 (dashed: true drifts, red: DDM detections)",
+    )
     fig, axes = new_figure(3, 2, size=(5.5, 2.2), sharex=True)
     ests = ["prequential", None, "window=1000", "window=100", "fading=0.999", "fading=0.99"]
     for ax, est in zip(axes.ravel(), ests):
@@ -70,19 +83,28 @@ def run(ctx):
         ax.axhline(-thr, color="k", ls=":", lw=0.8)
         ax.set_ylabel(f"M ({est})", fontsize=8)
         _drifts(ax, seg, det)
-    ctx.savefig(fig, "gama_fig6_7", "Gama Figs. 6-7: signed McNemar NB vs NB-DDM (cumulative; windows 1000, 100; "
-                                    "fading 0.999, 0.99); dotted: +-6.635")
+    ctx.savefig(
+        fig,
+        "gama_fig6_7",
+        "Gama Figs. 6-7: signed McNemar NB vs NB-DDM (cumulative; windows 1000, 100; "
+        "fading 0.999, 0.99); dotted: +-6.635",
+    )
     sec.compare("McNemar threshold at 99 %", 6.635, round(thr, 3), decimals=3)
     m = ds["mcnemar"].sel(estimator="prequential").values
     above = np.where(m > thr)[0]
     if above.size:
         first = int(above[0])
-        sec.compare("cumulative M falls back below 6.635 after first crossing (1 = yes)", 0,
-                    int(np.any(m[first:] <= thr)), note="the paper: 'once this statistic overcomes the threshold "
-                                                         "value (6.635), it never decreases below it'")
+        sec.compare(
+            "cumulative M falls back below 6.635 after first crossing (1 = yes)",
+            0,
+            int(np.any(m[first:] <= thr)),
+            note="the paper: 'once this statistic overcomes the threshold value (6.635), it never decreases below it'",
+        )
     scale = "quick mode" if ctx.quick else "as in the paper"
-    sec.note(f"Scale: four SEA concepts of {seg} instances ({scale}); river's DDM relearning detected drifts at "
-             f"{(det + 1).tolist()}.")
+    sec.note(
+        f"Scale: four SEA concepts of {seg} instances ({scale}); river's DDM relearning detected drifts at "
+        f"{(det + 1).tolist()}."
+    )
 
 
 if __name__ == "__main__":

@@ -38,8 +38,9 @@ def compute(ctx):
 
 def run(ctx):
     """Gama et al. 2013 Figure 8."""
-    sec = ctx.section("gama_fig8", "Gama et al. 2013 — Figure 8 (Page-Hinkley on SEA, drift at 15000)",
-                      "seed 004, sec. 5.1, Figure 8")
+    sec = ctx.section(
+        "gama_fig8", "Gama et al. 2013 — Figure 8 (Page-Hinkley on SEA, drift at 15000)", "seed 004, sec. 5.1, Figure 8"
+    )
     seg, curves, ph = compute(ctx)
     det = ph["detection_index"].values.ravel()
     det = det[det >= 0]
@@ -59,16 +60,29 @@ def run(ctx):
         ax.axvline(first, color="C2", lw=1, label="detection")
     ax.set_xlabel("instances")
     ax.legend(fontsize=8)
-    ctx.savefig(fig, "gama_fig8", f"Gama Fig. 8: NB on SEA, drift at {seg}; Page-Hinkley (delta={DELTA}, "
-                                  f"lambda={LAMBDA}) on the 0/1 loss")
-    sec.compare("drift position (instances)", 15000, seg,
-                note="quick mode scales the concepts to 3000 instances" if ctx.quick else "")
+    ctx.savefig(
+        fig,
+        "gama_fig8",
+        f"Gama Fig. 8: NB on SEA, drift at {seg}; Page-Hinkley (delta={DELTA}, lambda={LAMBDA}) on the 0/1 loss",
+    )
+    sec.compare(
+        "drift position (instances)",
+        15000,
+        seg,
+        note="quick mode scales the concepts to 3000 instances" if ctx.quick else "",
+    )
     sec.compare("false alarms before the drift", 0, int(np.sum(det < seg)))
     if first is not None:
-        sec.compare("detection delay (instances)", float("nan"), first - seg,
-                    note="the paper shows the detection in the plot but gives no number")
-    sec.note(f"Page-Hinkley `variant='gama2013'` on the raw 0/1 loss, delta = {DELTA}, lambda = {LAMBDA} (the "
-             "paper does not state Figure 8's parameters; these are MOA's defaults), no reset.")
+        sec.compare(
+            "detection delay (instances)",
+            float("nan"),
+            first - seg,
+            note="the paper shows the detection in the plot but gives no number",
+        )
+    sec.note(
+        f"Page-Hinkley `variant='gama2013'` on the raw 0/1 loss, delta = {DELTA}, lambda = {LAMBDA} (the "
+        "paper does not state Figure 8's parameters; these are MOA's defaults), no reset."
+    )
 
 
 if __name__ == "__main__":

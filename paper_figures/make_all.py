@@ -25,7 +25,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from paper_figures._common import Context, Report, run_script  # noqa: E402
+from paper_figures._common import Context, run_script  # noqa: E402
 
 #: The figure/table scripts, in REPORT.md order (module names inside ``paper_figures``).
 SCRIPTS = (
@@ -80,9 +80,13 @@ def build_parser():
     p.add_argument("--data", default=None, help="data directory for streamtk.datasets (default $STREAMTK_DATA)")
     p.add_argument("--cache", default=None, help="log cache (default $STREAMTK_CACHE/paper_figures or OUT/cache)")
     p.add_argument("--only", nargs="+", metavar="NAME", help="run only these scripts")
-    p.add_argument("--producer", choices=("river", "capymoa"), default="river",
-                   help="who trains the learners that make the logs: river (default) or MOA through capymoa "
-                        "(needs capymoa and Java; learners without a MOA equivalent stay river's)")
+    p.add_argument(
+        "--producer",
+        choices=("river", "capymoa"),
+        default="river",
+        help="who trains the learners that make the logs: river (default) or MOA through capymoa "
+        "(needs capymoa and Java; learners without a MOA equivalent stay river's)",
+    )
     p.add_argument("--list", action="store_true", help="list the scripts and exit")
     return p
 
@@ -119,7 +123,9 @@ def main(argv=None) -> int:
         f"Mode: **{'quick' if a.quick else 'full'}**; streamtk {streamtk.__version__}; {len(names)} scripts in "
         f"{total:.0f} s. Log cache: `{ctx.cache}`. Recorded logs are produced with {ctx.producer} (each section "
         f"names the producer of its logs; capymoa/MOA is {'installed' if _has_capymoa() else 'not installed'}; "
-        "`--producer capymoa` uses MOA's learners), see README.md. *difference* = streamtk - paper; the paper's rounding is kept.")
+        "`--producer capymoa` uses MOA's learners), see README.md. "
+        "*difference* = streamtk - paper; the paper's rounding is kept."
+    )
     path = ctx.report.write(ctx.out / "REPORT.md")
     print(f"[make_all] wrote {path} ({total:.0f} s)")
     failed = [s.key for s in ctx.report.sections.values() if s.error]

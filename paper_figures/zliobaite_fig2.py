@@ -32,15 +32,16 @@ def datasets(ctx):
 
 def evaluate_stream(log):
     import xarray as xr
+
     import streamtk
     from streamtk.dependence.baselines import majority_class, persistent
 
     y = log["y_true"].values
-    preds = np.concatenate([log["y_pred"].values, np.asarray(majority_class(y))[None],
-                            np.asarray(persistent(y))[None]])
+    preds = np.concatenate([log["y_pred"].values, np.asarray(majority_class(y))[None], np.asarray(persistent(y))[None]])
     names = list(log["model"].values) + ["Majority", "Persistent"]
-    ds = streamtk.evaluate(y, xr.DataArray(preds, dims=("model", "time"), coords={"model": names}),
-                           every=len(y), metrics=METRICS)
+    ds = streamtk.evaluate(
+        y, xr.DataArray(preds, dims=("model", "time"), coords={"model": names}), every=len(y), metrics=METRICS
+    )
     return ds.isel(estimator=0, time=-1)
 
 
@@ -55,8 +56,11 @@ def compute(ctx):
 
 def run(ctx):
     """Zliobaite et al. 2015 Figure 2."""
-    sec = ctx.section("zliobaite_fig2", "Zliobaite et al. 2015 — Figure 2 (measures on original vs shuffled data)",
-                      "seed 003, sec. 6.5, Figure 2")
+    sec = ctx.section(
+        "zliobaite_fig2",
+        "Zliobaite et al. 2015 — Figure 2 (measures on original vs shuffled data)",
+        "seed 003, sec. 6.5, Figure 2",
+    )
     res = compute(ctx)
     names = datasets(ctx)
     fig, axes = new_figure(len(names), 2, size=(5.2, 2.8), sharey=True)
@@ -78,19 +82,26 @@ def run(ctx):
     axes[0, 1].legend(fontsize=7, ncol=3, loc="lower left")
     ctx.savefig(fig, "zliobaite_fig2", "Zliobaite Fig. 2: final prequential measures, original vs iid-shuffled")
     sec.table_text(["dataset (instances)", "order", "model", *METRICS], rows)
-    for name, n in names:
+    for name, _n in names:
         o = res[(name, "original")]
         per = float(o["accuracy"].sel(model="Persistent"))
         best = max(float(o["accuracy"].sel(model=m)) for m in MODELS)
-        sec.note(f"{name} original: Persistent accuracy {per:.3f} vs best intelligent classifier {best:.3f}; "
-                 f"kappa_per of the classifiers: "
-                 + ", ".join(f"{m} {float(o['kappa_per'].sel(model=m)):+.3f}" for m in MODELS))
-    sec.note("The paper's qualitative claims: on temporally dependent data (Elec2, Cover) Persistent beats the "
-             "classifiers and their kappa_per is negative although kappa is high; on shuffled data kappa_per and "
-             "kappa agree. HAT stands in for the paper's adaptive classifiers (DDM, HAT, LBAG). The paper gives "
-             "no numbers for this figure. "
-             + ("Quick mode: Elec2 first 6,000 instances and Ozone." if ctx.quick else
-                "Full mode: Elec2 and Ozone whole, Covertype first 50,000 instances (river learners are slow)."))
+        sec.note(
+            f"{name} original: Persistent accuracy {per:.3f} vs best intelligent classifier {best:.3f}; "
+            f"kappa_per of the classifiers: "
+            + ", ".join(f"{m} {float(o['kappa_per'].sel(model=m)):+.3f}" for m in MODELS)
+        )
+    sec.note(
+        "The paper's qualitative claims: on temporally dependent data (Elec2, Cover) Persistent beats the "
+        "classifiers and their kappa_per is negative although kappa is high; on shuffled data kappa_per and "
+        "kappa agree. HAT stands in for the paper's adaptive classifiers (DDM, HAT, LBAG). The paper gives "
+        "no numbers for this figure. "
+        + (
+            "Quick mode: Elec2 first 6,000 instances and Ozone."
+            if ctx.quick
+            else "Full mode: Elec2 and Ozone whole, Covertype first 50,000 instances (river learners are slow)."
+        )
+    )
 
 
 if __name__ == "__main__":

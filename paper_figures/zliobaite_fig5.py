@@ -33,8 +33,11 @@ def compute(ctx):
 
 def run(ctx):
     """Zliobaite et al. 2015 Figure 5."""
-    sec = ctx.section("zliobaite_fig5", "Zliobaite et al. 2015 — Figure 5 (Delta(l) in Elec2 and Cover)",
-                      "seed 003, sec. 6.8, Figure 5")
+    sec = ctx.section(
+        "zliobaite_fig5",
+        "Zliobaite et al. 2015 — Figure 5 (Delta(l) in Elec2 and Cover)",
+        "seed 003, sec. 6.8, Figure 5",
+    )
     res = compute(ctx)
     fig, axes = new_figure(1, 2, size=(4.5, 3.4), sharey=True)
     for ax, (name, d) in zip(axes[0], res.items()):
@@ -52,9 +55,11 @@ def run(ctx):
         l1 = float(np.nanmax(np.abs(ev.sel(lag=1))))
         l3 = float(np.nanmax(np.abs(ev.sel(lag=slice(3, None)))))
         sec.note(f"{name}: max_i |Delta(1)| = {l1:.3f}, max_i |Delta(l)| for l >= 3 = {l3:.3f}.")
-    sec.note("The paper: strong first-order dependence, some second order, almost none beyond. "
-             "The paper gives no numbers for this figure except Delta(48) = 0.02 on Elec2 (not in this plot). "
-             "Lag convention: streamtk's `lag` l is the number of past labels conditioned on in the first term.")
+    sec.note(
+        "The paper: strong first-order dependence, some second order, almost none beyond. "
+        "The paper gives no numbers for this figure except Delta(48) = 0.02 on Elec2 (not in this plot). "
+        "Lag convention: streamtk's `lag` l is the number of past labels conditioned on in the first term."
+    )
 
 
 if __name__ == "__main__":

@@ -16,10 +16,12 @@ if __package__ in (None, ""):
 from paper_figures._common import script_main  # noqa: E402
 
 #            loader name    paper name  instances  classes  P(M)  P(T)
-PAPER = [("electricity", "Elec2", 45312, 2, 0.58, 0.85),
-         ("covertype", "Cover", 581012, 7, 0.49, 0.95),
-         ("kdd99", "KDD99", 494020, 23, 0.56, 0.99),
-         ("ozone", "Ozone", 2536, 2, 0.97, 0.95)]
+PAPER = [
+    ("electricity", "Elec2", 45312, 2, 0.58, 0.85),
+    ("covertype", "Cover", 581012, 7, 0.49, 0.95),
+    ("kdd99", "KDD99", 494020, 23, 0.56, 0.99),
+    ("ozone", "Ozone", 2536, 2, 0.97, 0.95),
+]
 
 
 def compute(ctx):
@@ -36,17 +38,27 @@ def compute(ctx):
 
 def run(ctx):
     """Zliobaite et al. 2015 Table 3 (exact on the data)."""
-    sec = ctx.section("zliobaite_table3", "Zliobaite et al. 2015 — Table 3 (P(M), P(T))",
-                      "seed 003, sec. 6.1, Table 3 (two decimals)")
+    sec = ctx.section(
+        "zliobaite_table3", "Zliobaite et al. 2015 — Table 3 (P(M), P(T))", "seed 003, sec. 6.1, Table 3 (two decimals)"
+    )
     ours = compute(ctx)
     for _, label, n, k, pm, pt in PAPER:
         on, ok, opm, opt = ours[label]
-        sec.compare(f"{label}: # instances", n, on,
-                    note="the UCI 10% file has 494,021 rows; the paper says 494,020" if label == "KDD99" else "")
+        sec.compare(
+            f"{label}: # instances",
+            n,
+            on,
+            note="the UCI 10% file has 494,021 rows; the paper says 494,020" if label == "KDD99" else "",
+        )
         sec.compare(f"{label}: # classes", k, ok)
         sec.compare(f"{label}: P(M)", pm, round(opm, 2), note=f"unrounded {opm:.4f}", decimals=2)
-        sec.compare(f"{label}: P(T)", pt, round(opt, 2), note=f"unrounded {opt:.4f}" + (
-            "; the paper truncates 0.9989 to 0.99" if label == "KDD99" else ""), decimals=2)
+        sec.compare(
+            f"{label}: P(T)",
+            pt,
+            round(opt, 2),
+            note=f"unrounded {opt:.4f}" + ("; the paper truncates 0.9989 to 0.99" if label == "KDD99" else ""),
+            decimals=2,
+        )
 
 
 if __name__ == "__main__":

@@ -18,14 +18,25 @@ from __future__ import annotations
 
 import importlib
 
+from ._core.registry import REGISTRY as METRICS
 from ._version import __version__
 from .evaluation.curves import Evaluator, evaluate, evaluate_holdout
-from ._core.registry import REGISTRY as METRICS
 from .plot import accessor as _accessor  # noqa: F401  (registers the ``ds.streamtk`` accessor)
 
 _SUBMODULES = {
-    "comparison", "datasets", "dependence", "drift", "evaluation", "io", "kfold", "plot", "report", "runners",
-    "stats", "cli", "demo",
+    "comparison",
+    "datasets",
+    "dependence",
+    "drift",
+    "evaluation",
+    "io",
+    "kfold",
+    "plot",
+    "report",
+    "runners",
+    "stats",
+    "cli",
+    "demo",
 }
 #: public name -> (module, attribute)
 _FUNCTIONS = {

@@ -55,9 +55,7 @@ def split_leading(values, name: str, *, lead_dims=None, time_dim: str | None = N
             raise ValueError(f"{name} has no dimension {tdim!r}; its dims are {values.dims}")
         values = values.transpose(..., tdim)
         names = values.dims[:-1]
-        coords = {
-            k: v.variable for k, v in values.coords.items() if tdim not in v.dims and set(v.dims) <= set(names)
-        }
+        coords = {k: v.variable for k, v in values.coords.items() if tdim not in v.dims and set(v.dims) <= set(names)}
         time_coord = {k: v.variable for k, v in values.coords.items() if v.dims == (tdim,)}
         arr = values.values
     else:

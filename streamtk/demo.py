@@ -33,6 +33,8 @@ from .report.tables import comparison_table, detector_table, summary_table
 __all__ = ["run_demo"]
 
 DEMO_METRICS = ["accuracy", "kappa", "kappa_m", "kappa_per", "kappa_plus", "harmonic_mean", "p_maj", "p_per"]
+
+
 def _detectors(err):
     """Run the detectors on one error stream; return their Datasets and alarm indices (0-based)."""
     from streamtk.drift.adwin import adwin
@@ -59,21 +61,27 @@ def _detectors(err):
 def _evaluate(log, n):
     import streamtk
 
-    return streamtk.evaluate(log.y_true, log.y_pred, windows=[1000], fading=[0.999], adwin=[0.002],
-                             every=max(1, n // 1000), metrics=DEMO_METRICS)
+    return streamtk.evaluate(
+        log.y_true,
+        log.y_pred,
+        windows=[1000],
+        fading=[0.999],
+        adwin=[0.002],
+        every=max(1, n // 1000),
+        metrics=DEMO_METRICS,
+    )
 
 
 def _compare(log, n):
     from streamtk.comparison.compare import compare
 
-    return compare(log.y_true, log.y_pred, model_dim="model", windows=[1000], fading=[0.999],
-                   every=max(1, n // 1000))
+    return compare(log.y_true, log.y_pred, model_dim="model", windows=[1000], fading=[0.999], every=max(1, n // 1000))
 
 
 def _analyses(log, n, drifts):
     """Every stage after the evaluation: comparison, detectors and temporal diagnostics."""
-    from streamtk.drift.scoring import score_detections
     from streamtk.dependence.label_dependence import label_dependence, quick_test
+    from streamtk.drift.scoring import score_detections
 
     cmp = _compare(log, n)
     err = (log.y_pred.sel(model="adaptive") != log.y_true).astype(np.float64)
@@ -148,6 +156,7 @@ def _idle_cpus(seconds: float = 0.15):
     that just ended (e.g. the ``pip install`` before a first demo). This process sleeps
     during the sample, so only the others' use is measured.
     """
+
     def read():
         with open("/proc/stat") as f:
             fields = [int(v) for v in f.readline().split()[1:]]
@@ -200,8 +209,13 @@ def _start_helper(n: int, seed: int):
     root = str(Path(streamtk.__file__).resolve().parents[1])
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     code = f"from streamtk.demo import _warm_up; _warm_up({int(n)}, {int(seed)})"
-    return subprocess.Popen([sys.executable, "-c", code], env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [sys.executable, "-c", code],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def _write(path, curves, groups):
@@ -238,21 +252,53 @@ def _figure(png, ds, cmp, adw, ph, dep, drifts, alarms):
 
     fig, axes = plt.subplots(3, 2, figsize=(13, 11), constrained_layout=True)
     estimators = [e for e in map(str, ds.estimator.values)]
-    plot_curves(ds, "accuracy", model="adaptive", ax=axes[0, 0], drifts=drifts, detections=alarms["adwin"],
-                width=adw, estimators=estimators,
-                title="adaptive model: accuracy; ADWIN width (grey) and alarms on its errors")
-    plot_baselines(ds, "accuracy", model="static", ax=axes[0, 1], drifts=drifts,
-                   title="static model vs Majority / Persistent baselines (prequential)")
-    plot_comparison(cmp, "mcnemar", a="adaptive", b="static", ax=axes[1, 0], drifts=drifts,
-                    title="signed McNemar, adaptive vs static (> 0: adaptive worse)")
+    plot_curves(
+        ds,
+        "accuracy",
+        model="adaptive",
+        ax=axes[0, 0],
+        drifts=drifts,
+        detections=alarms["adwin"],
+        width=adw,
+        estimators=estimators,
+        title="adaptive model: accuracy; ADWIN width (grey) and alarms on its errors",
+    )
+    plot_baselines(
+        ds,
+        "accuracy",
+        model="static",
+        ax=axes[0, 1],
+        drifts=drifts,
+        title="static model vs Majority / Persistent baselines (prequential)",
+    )
+    plot_comparison(
+        cmp,
+        "mcnemar",
+        a="adaptive",
+        b="static",
+        ax=axes[1, 0],
+        drifts=drifts,
+        title="signed McNemar, adaptive vs static (> 0: adaptive worse)",
+    )
     plot_detector(ph, ax=axes[1, 1], drifts=drifts, title="Page-Hinkley (MOA) on the adaptive model's errors")
     plot_dependence(dep, ax=axes[2, 0], drifts=drifts)
     ax = axes[2, 1]
     for i, model in enumerate(ds.model.values):
-        ax.plot(ds.instance, ds.kappa.sel(model=model, estimator="window=1000"), color=f"C{i}", lw=1.2,
-                label=f"{model}: kappa")
-        ax.plot(ds.instance, ds.kappa_per.sel(model=model, estimator="window=1000"), color=f"C{i}", lw=1.0,
-                ls="--", label=f"{model}: kappa_per")
+        ax.plot(
+            ds.instance,
+            ds.kappa.sel(model=model, estimator="window=1000"),
+            color=f"C{i}",
+            lw=1.2,
+            label=f"{model}: kappa",
+        )
+        ax.plot(
+            ds.instance,
+            ds.kappa_per.sel(model=model, estimator="window=1000"),
+            color=f"C{i}",
+            lw=1.0,
+            ls="--",
+            label=f"{model}: kappa_per",
+        )
     ax.axhline(0.0, color="k", lw=0.8)
     ax.set_title("kappa (solid) vs Kappa-Temporal (dashed), window=1000")
     ax.set_xlabel("instances")
@@ -347,13 +393,29 @@ def run_demo(outdir=".", *, n=100_000, seed=0, quiet=False, background_compile=N
         print(comparison_table(cmp))
         print(f"\nDrift detectors on the adaptive model's errors (true drifts at {drifts[0]} and {drifts[1]})\n")
         print(detector_table(alarms, scores, drifts))
-        verdict = ("temporal dependence: read kappa_per / the Persistent baseline" if bool(qt.temporal_dependence)
-                   else "no strong dependence")
-        print(f"\nTemporal dependence of the labels: P(M) = {float(last_dep.p_m):.3f}, "
-              f"P(T) = {float(last_dep.p_t):.3f}; quick test on the first 100 labels: "
-              f"p_per = {float(qt.p_per):.2f} vs p_maj = {float(qt.p_maj):.2f} -> {verdict}")
-        print(f"\nwrote {nc} and {png} ({n} instances, {ds.sizes['model']} models, {ds.sizes['estimator']} "
-              f"estimators, {elapsed:.1f} s)")
-    return {"netcdf": nc, "png": png, "seconds": elapsed, "dataset": ds, "comparison": cmp, "detectors": runs,
-            "scores": scores, "dependence": dep, "quick_test": qt,
-            "background_compile": None if trigger.helper is None else trigger.helper.returncode}
+        verdict = (
+            "temporal dependence: read kappa_per / the Persistent baseline"
+            if bool(qt.temporal_dependence)
+            else "no strong dependence"
+        )
+        print(
+            f"\nTemporal dependence of the labels: P(M) = {float(last_dep.p_m):.3f}, "
+            f"P(T) = {float(last_dep.p_t):.3f}; quick test on the first 100 labels: "
+            f"p_per = {float(qt.p_per):.2f} vs p_maj = {float(qt.p_maj):.2f} -> {verdict}"
+        )
+        print(
+            f"\nwrote {nc} and {png} ({n} instances, {ds.sizes['model']} models, {ds.sizes['estimator']} "
+            f"estimators, {elapsed:.1f} s)"
+        )
+    return {
+        "netcdf": nc,
+        "png": png,
+        "seconds": elapsed,
+        "dataset": ds,
+        "comparison": cmp,
+        "detectors": runs,
+        "scores": scores,
+        "dependence": dep,
+        "quick_test": qt,
+        "background_compile": None if trigger.helper is None else trigger.helper.returncode,
+    }

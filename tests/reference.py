@@ -63,8 +63,12 @@ def metrics_from_sample(ys, ps, om, k, pos, maj_hits, per_hits, n_eff):
         "p_maj": pmaj,
         "p_per": pper,
         "p_no_info": 1.0 / k,
-        "kappa_se": NAN if (n_eff <= 0 or pc == 1 or math.isnan(pc)) else math.sqrt(max(0.0, p0 * (1 - p0)) / (n_eff * (1 - pc) ** 2)),
-        "kappa_z": NAN if (n_eff <= 0 or pc in (0.0, 1.0) or math.isnan(pc)) else kap / math.sqrt(pc / (n_eff * (1 - pc))),
+        "kappa_se": NAN
+        if (n_eff <= 0 or pc == 1 or math.isnan(pc))
+        else math.sqrt(max(0.0, p0 * (1 - p0)) / (n_eff * (1 - pc) ** 2)),
+        "kappa_z": NAN
+        if (n_eff <= 0 or pc in (0.0, 1.0) or math.isnan(pc))
+        else kap / math.sqrt(pc / (n_eff * (1 - pc))),
         "arithmetic_mean": A,
         "geometric_mean": G,
         "harmonic_mean": H,
@@ -121,7 +125,7 @@ def reference_curves(y, p, k, estimators, *, weights=None, pos=1, losses=None):
             if kind == "varwindow":  # param[j] = instances held after the j-th evaluated instance
                 if not ev_upto:
                     return ev_upto, []
-                h = ev_upto[-int(param[len(ev_upto) - 1]):]
+                h = ev_upto[-int(param[len(ev_upto) - 1]) :]
                 return h, [w[s] for s in h]
             if kind == "window":
                 h = ev_upto[-param:] if len(ev_upto) > param else ev_upto
@@ -337,8 +341,7 @@ def vectorised_curves(y, p, k, estimators, weights=None, pos=1):
                 "harmonic_mean": present.sum(0) / np.nansum(1 / rec, 0),
                 "f1": f1c[pos],
                 "macro_f1": np.nanmean(np.where(row + col > 0, f1c, np.nan), 0),
-                "mcc": (C * W - (row * col).sum(0))
-                / np.sqrt((W**2 - (col**2).sum(0)) * (W**2 - (row**2).sum(0))),
+                "mcc": (C * W - (row * col).sum(0)) / np.sqrt((W**2 - (col**2).sum(0)) * (W**2 - (row**2).sum(0))),
                 "n_instances": neff,
             }
             if k == 2:

@@ -23,6 +23,7 @@ from streamtk.drift.adwin import Adwin, adwin, adwin_detections
 
 from ._moa import import_capymoa
 
+
 def java_int(v):
     """Wrap an integer to Java's 32-bit int."""
     v &= 0xFFFFFFFF
@@ -65,7 +66,7 @@ class RefAdwin:
         while len(self.rows[r]) == self.M + 1:
             if r + 1 == len(self.rows):
                 self.rows.append([])
-            n1 = n2 = 2 ** r
+            n1 = n2 = 2**r
             (t1, v1), (t2, v2) = self.rows[r][0], self.rows[r][1]
             u1 = t1 / n1
             u2 = t2 / n2
@@ -76,7 +77,7 @@ class RefAdwin:
 
     def _delete(self):
         r = len(self.rows) - 1
-        n1 = 2 ** r
+        n1 = 2**r
         t, v = self.rows[r][0]
         self.width -= n1
         self.total -= t
@@ -96,7 +97,9 @@ class RefAdwin:
             dd = math.log(2 * math.log(n) / self.delta)
             v = self.var / self.width
             m = 1.0 / (n0 - self.mw + 1) + 1.0 / (n1 - self.mw + 1)
-            eps = math.sqrt(2 * m * v * dd) + 2.0 / 3.0 * dd * m
+            # Java's Math.sqrt of a (rounding-)negative variance is NaN, and NaN never cuts
+            radicand = 2 * m * v * dd
+            eps = (math.sqrt(radicand) if radicand >= 0 else math.nan) + 2.0 / 3.0 * dd * m
             return abs(absvalue) > eps
         m = 1.0 / (1.0 / n0 + 1.0 / n1)
         eps = math.sqrt(1.0 / (2.0 * m) * math.log(4.0 / (self.delta / n)))
@@ -112,7 +115,7 @@ class RefAdwin:
             while reduce:
                 reduce = False
                 # all split points, oldest bucket first; the newest bucket is no split point
-                buckets = [(2 ** r, b[0]) for r in range(len(self.rows) - 1, -1, -1) for b in self.rows[r]]
+                buckets = [(2**r, b[0]) for r in range(len(self.rows) - 1, -1, -1) for b in self.rows[r]]
                 n0, n1, u0, u1 = 0, self.width, 0.0, self.total
                 for size, tot in buckets[:-1]:
                     n0 += size
@@ -263,8 +266,22 @@ def test_loop_kernel_skips_outputs_of_other_length():
     sums, variances, counts, istate, fstate = K.adwin_state_new(1, 5)
     width = np.full(3000, -1, dtype=np.int64)
     none_f = np.empty(0)
-    K.adwin_run_one(x, sums[0], variances[0], counts[0], istate[0], fstate[0], 0.002, 32, 5, 0,
-                    width, none_f, none_f, np.empty(0, dtype=np.int8))
+    K.adwin_run_one(
+        x,
+        sums[0],
+        variances[0],
+        counts[0],
+        istate[0],
+        fstate[0],
+        0.002,
+        32,
+        5,
+        0,
+        width,
+        none_f,
+        none_f,
+        np.empty(0, dtype=np.int8),
+    )
     np.testing.assert_array_equal(width, full.width.values)
     assert K.adwin_mean(istate, fstate, 0) == full["mean"].values[-1]
     assert istate[0, K.N_DETECTIONS] == int((full.detection.values != 0).sum())
@@ -475,8 +492,9 @@ def both_scans(S, V, C, total, var, delta, min_window, variant, max_buckets, dir
     a = (S.copy(), V.copy(), C.copy())
     b = (S.copy(), V.copy(), C.copy())
     work = np.full((4, S.size), np.nan)
-    fast = KS._scan_filtered(*a, work, w, last, total, var, xmax, delta, min_window, variant, max_buckets, 0, 0.0,
-                             dirty)[:5]
+    fast = KS._scan_filtered(
+        *a, work, w, last, total, var, xmax, delta, min_window, variant, max_buckets, 0, 0.0, dirty
+    )[:5]
     ln = KS._ln_terms(w, delta, variant)
     exact = KS._scan_exact(*b, w, last, total, var, var / w, ln, ln, min_window, variant, max_buckets)
     return (fast, a), (exact, b)
@@ -606,11 +624,14 @@ def test_near_threshold_streams_identical_to_reference(runs, seed, delta, clock,
     # constant runs (variance 0: MOA's bound reduces to its linear term) and Bernoulli
     # runs whose means differ by small steps, so that cuts happen close to the bound
     rng = np.random.default_rng(seed)
-    parts = [np.full(length, level) if constant else (rng.random(length) < level).astype(float)
-             for length, level, constant in runs]
+    parts = [
+        np.full(length, level) if constant else (rng.random(length) < level).astype(float)
+        for length, level, constant in runs
+    ]
     x = np.concatenate(parts)
-    assert_same_as_reference(x, delta=delta, clock=clock, min_window=min_window, max_buckets=max_buckets,
-                             variant=variant)
+    assert_same_as_reference(
+        x, delta=delta, clock=clock, min_window=min_window, max_buckets=max_buckets, variant=variant
+    )
 
 
 @given(st.lists(st.integers(1, 700), min_size=1, max_size=8), st.integers(0, 10_000), st.sampled_from([0, 1]))
@@ -624,8 +645,22 @@ def test_width_only_chunks_equal_one_full_pass(chunks, seed, variant):
     none_f = np.empty(0)
     bounds = np.unique(np.r_[0, np.cumsum(chunks), 3000].clip(0, 3000))
     for a, b in zip(bounds[:-1], bounds[1:]):
-        K.adwin_run_one(x[a:b], sums[0], variances[0], counts[0], istate[0], fstate[0], 0.05, 32, 5, variant,
-                        width[a:b], none_f, none_f, np.empty(0, dtype=np.int8))
+        K.adwin_run_one(
+            x[a:b],
+            sums[0],
+            variances[0],
+            counts[0],
+            istate[0],
+            fstate[0],
+            0.05,
+            32,
+            5,
+            variant,
+            width[a:b],
+            none_f,
+            none_f,
+            np.empty(0, dtype=np.int8),
+        )
     np.testing.assert_array_equal(width, full.width.values)
     assert istate[0, K.N_DETECTIONS] == int((full.detection.values != 0).sum())
     assert K.adwin_mean(istate, fstate, 0) == full["mean"].values[-1]

@@ -159,7 +159,13 @@ def _scipy_reference(path: Path):
 
 
 @pytest.mark.parametrize(
-    "rel", ["elec2/elecNormNew.arff", "moa_synthetic/SEAa0.arff.gz", "moa_synthetic/RTG0.arff.gz", "moa_synthetic/LEDg0.arff.gz"]
+    "rel",
+    [
+        "elec2/elecNormNew.arff",
+        "moa_synthetic/SEAa0.arff.gz",
+        "moa_synthetic/RTG0.arff.gz",
+        "moa_synthetic/LEDg0.arff.gz",
+    ],
 )
 def test_real_files_match_scipy(data_dir, rel):
     path = data_dir / rel

@@ -30,7 +30,7 @@ def held(y, w, t, kind, param):
     idx = np.array([s for s in range(t + 1) if y[s] >= 0 and w[s] > 0], dtype=np.int64)
     v = w[idx].astype(float)
     if kind == K.KIND_WINDOW:
-        idx, v = idx[-int(param):], v[-int(param):]
+        idx, v = idx[-int(param) :], v[-int(param) :]
     elif kind == K.KIND_FADING:
         v = v * param ** np.arange(idx.size - 1, -1, -1, dtype=float)
     return idx, v
@@ -136,8 +136,24 @@ def test_fading_rescale_keeps_exact_ratios():
     ranks = np.unique(score, return_inverse=True)[1].reshape(1, -1, 1).astype(np.int64)
     kinds, params = np.array([2, 2], dtype=np.int64), np.array([0.5, 0.97])
     oU, oW, oN = (np.zeros((1, 2, cps.size, 1, 2)) for _ in range(3))
-    K.auc_run(ranks, y[None], w[None], kinds, params, np.array([[0, 1]]), np.array([1]), False, 0, n, cps, 0,
-              *K.new_state(1, 2, 1, 2, int(ranks.max()) + 1, kinds, params), oU, oW, oN)
+    K.auc_run(
+        ranks,
+        y[None],
+        w[None],
+        kinds,
+        params,
+        np.array([[0, 1]]),
+        np.array([1]),
+        False,
+        0,
+        n,
+        cps,
+        0,
+        *K.new_state(1, 2, 1, 2, int(ranks.max()) + 1, kinds, params),
+        oU,
+        oW,
+        oN,
+    )
     np.testing.assert_allclose(oU[0, :, :, 0, 0], out[:, :, 0], rtol=1e-9)
     np.testing.assert_allclose(oW[0, :, :, 0], out[:, :, 1:3], rtol=1e-9)
 
@@ -182,8 +198,8 @@ def test_window_local_ranks_preserve_order_within_two_blocks():
     q = np.flatnonzero(ev)
     assert (new[~ev] == -1).all() and (old[~ev] == -1).all()
     for b in range((q.size + w - 1) // w):
-        cur = q[b * w:(b + 1) * w]
-        prev = q[(b - 1) * w:b * w] if b else q[:0]
+        cur = q[b * w : (b + 1) * w]
+        prev = q[(b - 1) * w : b * w] if b else q[:0]
         both = np.r_[prev, cur]
         local = np.r_[old[prev], new[cur]]
         dense = np.unique(ranks[both], return_inverse=True)[1]
@@ -204,14 +220,45 @@ def test_general_kernel_equals_binary_fast_path_and_parallel_leads():
     grp = np.array([[0, 1]], dtype=np.int64)
     pg = np.array([1], dtype=np.int64)
     oU, oW, oN = (np.zeros((L, 3, n, 1, 2)) for _ in range(3))
-    K.auc_run(ranks[..., None], y[None], w, kinds, params, grp, pg, False, 0, n, cps, 0,
-              *K.new_state(L, 3, 1, 2, R, kinds, params), oU, oW, oN)
+    K.auc_run(
+        ranks[..., None],
+        y[None],
+        w,
+        kinds,
+        params,
+        grp,
+        pg,
+        False,
+        0,
+        n,
+        cps,
+        0,
+        *K.new_state(L, 3, 1, 2, R, kinds, params),
+        oU,
+        oW,
+        oN,
+    )
     alphas = np.array([1.0, 0.9])
     wsizes = np.array([11], dtype=np.int64)
     lrn, lro = K.binary_local_ranks(ranks, y[None], w, wsizes, R)
     oc, ow = np.zeros((L, 2, n, 5)), np.zeros((L, 1, n, 5))
-    K.binary_auc_run(ranks, lrn, lro, y[None], w, alphas, wsizes, False, 0, n, cps, 0,
-                     *K.new_binary_state(L, R, alphas, wsizes), oc, ow)
+    K.binary_auc_run(
+        ranks,
+        lrn,
+        lro,
+        y[None],
+        w,
+        alphas,
+        wsizes,
+        False,
+        0,
+        n,
+        cps,
+        0,
+        *K.new_binary_state(L, R, alphas, wsizes),
+        oc,
+        ow,
+    )
     out = np.stack([oc[:, 0], ow[:, 0], oc[:, 1]], axis=1)
     np.testing.assert_allclose(oU[..., 0, 0], out[..., 0], rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(oW[..., 0, :], out[..., 1:3], rtol=1e-12, atol=1e-12)
@@ -236,8 +283,24 @@ def test_pairwise_kernel_against_pair_counting():
     pg = np.arange(k, dtype=np.int64)
     cps = np.arange(n, dtype=np.int64)
     oU, oW, oN = (np.zeros((1, 2, n, k, k)) for _ in range(3))
-    K.auc_run(ranks, y[None], w[None], kinds, params, grp, pg, False, 0, n, cps, 0,
-              *K.new_state(1, 2, k, k, R, kinds, params), oU, oW, oN)
+    K.auc_run(
+        ranks,
+        y[None],
+        w[None],
+        kinds,
+        params,
+        grp,
+        pg,
+        False,
+        0,
+        n,
+        cps,
+        0,
+        *K.new_state(1, 2, k, k, R, kinds, params),
+        oU,
+        oW,
+        oN,
+    )
     for t in range(0, n, 7):
         for e, (kind, param) in enumerate(zip(kinds, params)):
             idx, v = held(y, w, t, kind, param)

@@ -9,10 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import streamtk
+from streamtk._core.labels import encode_labels
 from streamtk._kernels.adwin import VARIANT_CODES
 from streamtk.drift.adwin import adwin
 from streamtk.evaluation.engine import EngineCore
-from streamtk._core.labels import encode_labels
 from streamtk.evaluation.score_engine import ChunkedAUC, auc_arrays
 
 AUC_METRICS = ["auc", "auc_u1", "auc_u0", "auc_z"]
@@ -38,20 +38,28 @@ def held(y, w, t, kind, param, widths=None):
     idx = np.array([s for s in range(t + 1) if y[s] >= 0 and w[s] > 0], dtype=np.int64)
     v = w[idx].astype(float)
     if kind == "window":
-        idx, v = idx[-int(param):], v[-int(param):]
+        idx, v = idx[-int(param) :], v[-int(param) :]
     elif kind == "fading":
         v = v * param ** np.arange(idx.size - 1, -1, -1, dtype=float)
     elif kind == "adwin":  # the width after the last evaluated instance
         m = int(widths[idx[-1]]) if idx.size else 0
-        idx, v = idx[idx.size - m:], v[idx.size - m:]
+        idx, v = idx[idx.size - m :], v[idx.size - m :]
     return idx, v
 
 
 def make_core(k, *, windows=(), fading=(), adwin=(), every=1, scores="binary", convention="streamtk", metrics=None):
     enc, _ = encode_labels(np.arange(k), classes=list(range(k)))
     mets = metrics or (AUC_METRICS + (["auc_macro"] if scores == "multi" else []))
-    return EngineCore(encoding=enc, windows=windows, fading=fading, adwin=adwin, every=every, metrics=mets,
-                      scores=scores, convention=convention)
+    return EngineCore(
+        encoding=enc,
+        windows=windows,
+        fading=fading,
+        adwin=adwin,
+        every=every,
+        metrics=mets,
+        scores=scores,
+        convention=convention,
+    )
 
 
 def run_chunked(core, y, p, w, s, cuts):
@@ -86,8 +94,13 @@ def cut_points(rng, n, m):
 
 
 # ---------------------------------------------------------------------------- chunked == one pass
-@given(seed=st.integers(0, 10_000), n=st.integers(1, 90), m=st.integers(0, 8), every=st.integers(1, 7),
-       weighted=st.booleans())
+@given(
+    seed=st.integers(0, 10_000),
+    n=st.integers(1, 90),
+    m=st.integers(0, 8),
+    every=st.integers(1, 7),
+    weighted=st.booleans(),
+)
 def test_chunked_equals_one_pass_binary(seed, n, m, every, weighted):
     y, p, s = stream(seed, n, L=2)
     rng = np.random.default_rng(seed + 1)
@@ -181,7 +194,7 @@ def test_adwin_window_auc_for_class_scores_in_evaluate():
         lo = t + 1 - wid[t]
         per = []
         for c in range(k):
-            u1, w0, w1 = pair_u(s[lo:t + 1, c], y[lo:t + 1], np.ones(t + 1 - lo), c)
+            u1, w0, w1 = pair_u(s[lo : t + 1, c], y[lo : t + 1], np.ones(t + 1 - lo), c)
             ref = u1 / (w0 * w1) if w0 > 0 and w1 > 0 else np.nan
             per.append(ref)
             np.testing.assert_allclose(ds.auc.values[t, c], ref, rtol=1e-12)
@@ -198,7 +211,7 @@ def test_window_state_stays_bounded_and_cumulative_keys_are_the_distinct_scores(
     core = make_core(2, windows=[50], fading=[0.99], every=100)
     ch = ChunkedAUC(core, VARIANT_CODES["moa"])
     for a in range(0, n, 100):
-        ch.update(y[a:a + 100], p[:, a:a + 100], None, s[:, a:a + 100])
+        ch.update(y[a : a + 100], p[:, a : a + 100], None, s[:, a : a + 100])
         assert ch.h_y.size == 50  # only the instances the window holds are kept
     assert ch.c_nk[0, 0] == n  # prequential / fading: every distinct score seen
     assert ch.c_btree.shape[1] == n + 1  # (L, D + 1, class, estimator)
@@ -222,8 +235,9 @@ def test_evaluator_with_auc_equals_evaluate():
         a, b = ds[name], res[name].transpose(*ds[name].dims)
         assert a.dims == b.dims
         if name.startswith("auc"):
-            np.testing.assert_array_equal(a.drop_sel(estimator="fading=0.99").values,
-                                          b.drop_sel(estimator="fading=0.99").values)
+            np.testing.assert_array_equal(
+                a.drop_sel(estimator="fading=0.99").values, b.drop_sel(estimator="fading=0.99").values
+            )
             np.testing.assert_allclose(a.values, b.values, rtol=1e-12, atol=1e-12)
         else:
             np.testing.assert_array_equal(a.values, b.values)
@@ -237,15 +251,17 @@ def test_evaluate_store_with_scores_equals_evaluate(tmp_path):
     y = rng.integers(0, k, n)
     sc = rng.dirichlet(np.ones(k), size=(2, n)).round(2)
     pred = sc.argmax(-1)
-    log = xr.Dataset({"y_true": ("time", y), "y_pred": (("model", "time"), pred),
-                      "y_score": (("model", "time", "class"), sc)})
+    log = xr.Dataset(
+        {"y_true": ("time", y), "y_pred": (("model", "time"), pred), "y_score": (("model", "time", "class"), sc)}
+    )
     path = tmp_path / "log.zarr"
     chunks = {"y_true": (64,), "y_pred": (2, 64), "y_score": (2, 64, k)}
     log.to_zarr(path, zarr_format=2, encoding={v: {"chunks": c} for v, c in chunks.items()})
     opts = dict(windows=[40], fading=[0.98], adwin=[0.1], every=9)
     ds = streamtk.evaluate(y, pred, y_score=sc, classes=[0, 1, 2], **opts)
-    got = evaluate_store(path, chunk=77, classes=[0, 1, 2], y_score="y_score", out=tmp_path / "curves.zarr",
-                         out_chunk=16, **opts).load()
+    got = evaluate_store(
+        path, chunk=77, classes=[0, 1, 2], y_score="y_score", out=tmp_path / "curves.zarr", out_chunk=16, **opts
+    ).load()
     for name in ds.data_vars:
         a, b = ds[name].values, got[name].transpose(*ds[name].dims).values
         if name.startswith("auc"):

@@ -17,11 +17,11 @@ def reference_local_ranks(ranks, ev, w):
     q = np.flatnonzero(ev)
     nb = (q.size + w - 1) // w
     for b in range(nb):
-        cur = q[b * w:(b + 1) * w]
-        prev = q[(b - 1) * w:b * w] if b else q[:0]
+        cur = q[b * w : (b + 1) * w]
+        prev = q[(b - 1) * w : b * w] if b else q[:0]
         dense = np.unique(ranks[np.r_[prev, cur]], return_inverse=True)[1]
-        old[prev] = dense[:prev.size]
-        new[cur] = dense[prev.size:]
+        old[prev] = dense[: prev.size]
+        new[cur] = dense[prev.size :]
     return new, old
 
 

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from streamtk.evaluation import scores as S
 from streamtk._kernels import auc as K
 from streamtk._kernels import auc_offline as O
+from streamtk.evaluation import scores as S
 
 
 def _brute_sums(r, c, g, a):
@@ -58,22 +58,37 @@ def _stream(rng, n, n_values, missing=0.1, zero=0.1, weighted=True):
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.integers(1, 120), st.integers(1, 40), st.sampled_from([1, 2, 4, 8, 64]),
-       st.sampled_from([1.0, 0.97, 0.5]), st.booleans(), st.integers(0, 2**32 - 1))
+@given(
+    st.integers(1, 120),
+    st.integers(1, 40),
+    st.sampled_from([1, 2, 4, 8, 64]),
+    st.sampled_from([1.0, 0.97, 0.5]),
+    st.booleans(),
+    st.integers(0, 2**32 - 1),
+)
 def test_dominance_sums_equal_brute_force(m, n_values, block, alpha, unit, seed):
     rng = np.random.default_rng(seed)
     r = rng.integers(0, n_values, m).astype(np.int64)
     c = (rng.random(m) < 0.4).astype(np.int64)
     g = np.ones(m) if unit else rng.uniform(0.3, 3.0, m)
     D = O.dominance_sums(r, c, g, unit, 1.0, alpha, n_values, block)
-    np.testing.assert_array_equal(D[:, 0], _brute_sums(r, c, g, 1.0)) if unit else \
-        np.testing.assert_allclose(D[:, 0], _brute_sums(r, c, g, 1.0), rtol=1e-12, atol=1e-300)
+    np.testing.assert_array_equal(D[:, 0], _brute_sums(r, c, g, 1.0)) if unit else np.testing.assert_allclose(
+        D[:, 0], _brute_sums(r, c, g, 1.0), rtol=1e-12, atol=1e-300
+    )
     np.testing.assert_allclose(D[:, 1], _brute_sums(r, c, g, alpha), rtol=1e-12, atol=1e-300)
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.integers(1, 300), st.integers(1, 50), st.sampled_from([[1.0], [0.97], [1.0, 0.995], [0.5, 1.0, 0.9]]),
-       st.sampled_from([1, 4, 16, 1024]), st.booleans(), st.booleans(), st.integers(1, 5), st.integers(0, 2**32 - 1))
+@given(
+    st.integers(1, 300),
+    st.integers(1, 50),
+    st.sampled_from([[1.0], [0.97], [1.0, 0.995], [0.5, 1.0, 0.9]]),
+    st.sampled_from([1, 4, 16, 1024]),
+    st.booleans(),
+    st.booleans(),
+    st.integers(1, 5),
+    st.integers(0, 2**32 - 1),
+)
 def test_offline_equals_fenwick_kernel(n, n_values, alphas, block, unit, weighted, every, seed):
     rng = np.random.default_rng(seed)
     ranks, y, w = _stream(rng, n, n_values, weighted=weighted)

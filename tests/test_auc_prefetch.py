@@ -58,8 +58,10 @@ def test_compiles_into_the_on_disk_cache(tmp_path):
         "print(sum(fenwick_prefetch.stats.cache_hits.values()), sum(fenwick_prefetch.stats.cache_misses.values()))\n"
     )
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), PYTHONPATH=str(REPO))
-    runs = [subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True)
-            .stdout.split() for _ in range(2)]
+    runs = [
+        subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True).stdout.split()
+        for _ in range(2)
+    ]
     assert runs[0] == ["0", "1"]  # compiled and saved
     assert runs[1] == ["1", "0"]  # loaded from the cache
 
@@ -112,8 +114,29 @@ def test_prefetching_kernel_equals_the_general_kernel():
     oU = np.zeros((1, 4, cps.size, 1, 2))
     oW = np.zeros_like(oU)
     oN = np.zeros_like(oU)
-    K.auc_run(ranks, y[None], w[None], kinds, params, grp, pos_group, True, 0, n, cps, 0,
-              tree, W, N, U, inv, istate, oU, oW, oN)
+    K.auc_run(
+        ranks,
+        y[None],
+        w[None],
+        kinds,
+        params,
+        grp,
+        pos_group,
+        True,
+        0,
+        n,
+        cps,
+        0,
+        tree,
+        W,
+        N,
+        U,
+        inv,
+        istate,
+        oU,
+        oW,
+        oN,
+    )
     # prequential and window: integer counts, exact
     np.testing.assert_array_equal(oc[0, :, 0], oU[0, 0, :, 0, 0])
     np.testing.assert_array_equal(ow[0, :, 0], oU[0, 3, :, 0, 0])

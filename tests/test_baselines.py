@@ -13,7 +13,6 @@ from streamtk.dependence.baselines import (
     majority_class,
     majority_codes,
     no_information,
-    permutation_codes,
     persistent,
     persistent_codes,
     random_classifier,
@@ -55,8 +54,9 @@ codes_st = st.lists(st.integers(-1, 3), min_size=0, max_size=50)
 def test_majority_matches_reference(codes, window):
     codes = np.array(codes, dtype=np.int64)
     np.testing.assert_array_equal(majority_codes(codes, 4), ref_majority(codes, 4, "prequential", None))
-    np.testing.assert_array_equal(majority_codes(codes, 4, kind="window", param=window),
-                                  ref_majority(codes, 4, "window", window))
+    np.testing.assert_array_equal(
+        majority_codes(codes, 4, kind="window", param=window), ref_majority(codes, 4, "window", window)
+    )
 
 
 @given(codes=codes_st, alpha=st.sampled_from([0.3, 0.77, 0.9, 0.999]))
@@ -113,7 +113,13 @@ def test_labelled_outputs():
     assert da.attrs["memory"] == "fading=0.5"
     b = baselines(["x", "y", "y", "x"], y_pred=["y", "y", "y", "x"], windows=(2,), fading=(0.9,), seed=5)
     assert b["baseline"].values.tolist() == [
-        "no_information", "majority", "majority[window=2]", "majority[fading=0.9]", "persistent", "random"]
+        "no_information",
+        "majority",
+        "majority[window=2]",
+        "majority[fading=0.9]",
+        "persistent",
+        "random",
+    ]
     assert b["memory"].values.tolist() == ["", "prequential", "window=2", "fading=0.9", "", ""]
     assert b.attrs["seed"] == 5
     assert sorted(b.sel(baseline="random").values.tolist()) == ["x", "y", "y", "y"]
@@ -237,7 +243,10 @@ def test_engine_identities_kappa_m_and_kappa_per_are_zero():
     y[rng.random(y.size) < 0.1] = np.nan  # missing labels
     b = baselines(y, windows=(50,), fading=(0.95,), seed=0)
     ds = evaluate(y, b, windows=(50,), fading=(0.95,), every=50, metrics=["kappa_m", "kappa_per"])
-    for name, est in [("majority", "prequential"), ("majority[window=50]", "window=50"),
-                      ("majority[fading=0.95]", "fading=0.95")]:
+    for name, est in [
+        ("majority", "prequential"),
+        ("majority[window=50]", "window=50"),
+        ("majority[fading=0.95]", "fading=0.95"),
+    ]:
         np.testing.assert_array_equal(ds["kappa_m"].sel(baseline=name, estimator=est).values, 0.0, err_msg=name)
     np.testing.assert_array_equal(ds["kappa_per"].sel(baseline="persistent").values, 0.0)

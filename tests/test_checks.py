@@ -16,8 +16,11 @@ def _first(mask):
     return int(idx[0]) if idx.size else -1
 
 
-@given(st.integers(0, 9000), st.lists(st.tuples(st.integers(0, 8999), st.sampled_from(SPECIAL)), max_size=4),
-       st.sampled_from([0.0, 1.0]))
+@given(
+    st.integers(0, 9000),
+    st.lists(st.tuples(st.integers(0, 8999), st.sampled_from(SPECIAL)), max_size=4),
+    st.sampled_from([0.0, 1.0]),
+)
 def test_first_offending_index_matches_numpy(n, placed, fill):
     # NaN with any payload counts as NaN
     x = np.full(n, fill)

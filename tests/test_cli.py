@@ -12,9 +12,9 @@ import xarray as xr
 import streamtk
 from streamtk.cli import main
 from streamtk.comparison.compare import compare
+from streamtk.datasets.simulate import simulate_log
 from streamtk.drift.ddm import ddm
 from streamtk.io import open_dataset, to_netcdf, write_csv
-from streamtk.datasets.simulate import simulate_log
 
 N = 4000
 DRIFT = 2000
@@ -48,8 +48,9 @@ def assert_one_line_error(rc, err, *needles):
 # --------------------------------------------------------------------------- evaluate
 def test_evaluate_writes_the_library_result_chunk_by_chunk(files, capsys, tmp_path):
     out = tmp_path / "curves.nc"
-    rc, text, err = run(capsys, "evaluate", files["csv"], "-w", 500, "-f", 0.99, "--every", 100,
-                        "--chunk-size", 700, "-o", out)
+    rc, text, err = run(
+        capsys, "evaluate", files["csv"], "-w", 500, "-f", 0.99, "--every", 100, "--chunk-size", 700, "-o", out
+    )
     assert rc == 0 and err == ""
     got = open_dataset(out)
     log = files["log"]
@@ -84,8 +85,9 @@ def test_evaluate_scores(files, capsys, tmp_path):
     assert "auc_macro" in text.splitlines()[0]
     # chunk by chunk: the exact AUC carries its state (faded sums in another order: equal to rounding)
     out2 = tmp_path / "auc_chunked.nc"
-    rc, _, _ = run(capsys, "evaluate", files["nc"], "--scores", "-f", 0.999, "--every", 200, "--chunk-size", 333,
-                   "-o", out2, "-q")
+    rc, _, _ = run(
+        capsys, "evaluate", files["nc"], "--scores", "-f", 0.999, "--every", 200, "--chunk-size", 333, "-o", out2, "-q"
+    )
     assert rc == 0
     got2 = open_dataset(out2)
     np.testing.assert_allclose(got2.auc_macro.values, ref.auc_macro.values, rtol=1e-12, atol=1e-12)
@@ -140,11 +142,13 @@ def test_usage_errors_exit_2(capsys):
 def test_compare_pair_and_all_pairs(files, capsys, tmp_path):
     log = files["log"]
     out = tmp_path / "cmp.nc"
-    rc, text, _ = run(capsys, "compare", files["csv"], "--models", "adaptive", "static", "-w", 500, "--every", 50,
-                      "-o", out)
+    rc, text, _ = run(
+        capsys, "compare", files["csv"], "--models", "adaptive", "static", "-w", 500, "--every", 50, "-o", out
+    )
     assert rc == 0
-    ref = compare(log.y_true.values, log.y_pred.sel(model="adaptive"), log.y_pred.sel(model="static"),
-                  windows=[500], every=50)
+    ref = compare(
+        log.y_true.values, log.y_pred.sel(model="adaptive"), log.y_pred.sel(model="static"), windows=[500], every=50
+    )
     got = open_dataset(out)
     for name in ("q", "mcnemar", "n01", "n10"):
         np.testing.assert_array_equal(got[name].values, ref[name].values)
@@ -260,8 +264,8 @@ def test_figures_passes_options_to_make_all(capsys, tmp_path, monkeypatch):
     figs = tmp_path / "pf"
     figs.mkdir()
     (figs / "make_all.py").write_text(
-        "import sys, pathlib\n"
-        "pathlib.Path(__file__).with_name('argv.txt').write_text(' '.join(sys.argv[1:]))\n")
+        "import sys, pathlib\npathlib.Path(__file__).with_name('argv.txt').write_text(' '.join(sys.argv[1:]))\n"
+    )
     rc, _, _ = run(capsys, "figures", "--dir", figs, "--quick", "-o", "out", "--only", "a", "b")
     assert rc == 0
     assert (figs / "argv.txt").read_text() == f"--quick --out {tmp_path / 'out'} --only a b"
@@ -283,7 +287,7 @@ def test_figures_without_make_all_runs_each_script(capsys, tmp_path):
 
 
 def test_figures_lists_the_repository_scripts(capsys):
-    from streamtk.cli import _figures_dir
+    from streamtk.cli.figures import _figures_dir
 
     folder = _figures_dir(None)
     if not (folder / "make_all.py").exists():
@@ -296,13 +300,17 @@ def test_figures_lists_the_repository_scripts(capsys):
 
 # --------------------------------------------------------------------------- a real process
 def test_subprocess_exit_codes_and_messages(files, tmp_path):
-    r = subprocess.run([sys.executable, "-m", "streamtk", "evaluate", str(tmp_path / "nope.csv")],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "streamtk", "evaluate", str(tmp_path / "nope.csv")], capture_output=True, text=True
+    )
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.strip() == f"streamtk evaluate: error: log file not found: {tmp_path / 'nope.csv'}"
     out = tmp_path / "c.nc"
-    r = subprocess.run([sys.executable, "-m", "streamtk", "evaluate", str(files["csv"]), "--metrics", "accuracy",
-                        "-o", str(out)], capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "streamtk", "evaluate", str(files["csv"]), "--metrics", "accuracy", "-o", str(out)],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0 and r.stderr == ""  # not a terminal: no progress bar
     assert xr.load_dataset(out).accuracy.dims == ("model", "estimator", "time")
 

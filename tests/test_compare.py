@@ -31,8 +31,19 @@ def held_weights(t, kind, param):
 def ref_pair(la, lb, t, kind, param, threshold=6.634896601021217):
     """Every statistic of the pair from scratch, for instances 0..t (t = -1: nothing seen)."""
     if t < 0:
-        return dict(q=NAN, loss_a=NAN, loss_b=NAN, n_instances=0.0, n00=0.0, n01=0.0, n10=0.0, n11=0.0,
-                    mcnemar=NAN, p_value=NAN, reject=False)
+        return dict(
+            q=NAN,
+            loss_a=NAN,
+            loss_b=NAN,
+            n_instances=0.0,
+            n00=0.0,
+            n01=0.0,
+            n10=0.0,
+            n11=0.0,
+            mcnemar=NAN,
+            p_value=NAN,
+            reject=False,
+        )
     w = held_weights(t, kind, param)
     a, b = np.asarray(la[: t + 1], float), np.asarray(lb[: t + 1], float)
     sa, sb, n = float(w @ a), float(w @ b), float(w.sum())
@@ -53,8 +64,19 @@ def ref_pair(la, lb, t, kind, param, threshold=6.634896601021217):
         p = float(stats.chi2.sf(abs(m), 1))
     else:
         m = p = NAN
-    return dict(q=q, loss_a=sa / n, loss_b=sb / n, n_instances=n, n00=n00, n01=n01, n10=n10, n11=n11,
-                mcnemar=m, p_value=p, reject=bool(abs(m) > threshold) if not math.isnan(m) else False)
+    return dict(
+        q=q,
+        loss_a=sa / n,
+        loss_b=sb / n,
+        n_instances=n,
+        n00=n00,
+        n01=n01,
+        n10=n10,
+        n11=n11,
+        mcnemar=m,
+        p_value=p,
+        reject=bool(abs(m) > threshold) if not math.isnan(m) else False,
+    )
 
 
 SPECS = [("prequential", None), ("window", 3), ("window", 7), ("fading", 0.9), ("fading", 0.5)]
@@ -84,8 +106,9 @@ def kw(specs=SPECS):
 
 # ---------------------------------------------------------------------------- references
 @given(
-    st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 2), st.booleans()), min_size=1,
-             max_size=40),
+    st.lists(
+        st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 2), st.booleans()), min_size=1, max_size=40
+    ),
     st.integers(1, 5),
 )
 def test_compare_matches_reference(rows, every):
@@ -119,8 +142,9 @@ def test_compare_losses_real_valued_matches_reference(rows, every):
                 check_real_valued(ds.isel(estimator=e, time=c), ref, scale=la.sum() + lb.sum())
             else:  # prequential and fading sums never subtract: exact up to summation order
                 for name in ("q", "loss_a", "loss_b", "n_instances"):
-                    np.testing.assert_allclose(ds[name].isel(estimator=e, time=c).item(), ref[name], rtol=1e-8,
-                                               atol=1e-12)
+                    np.testing.assert_allclose(
+                        ds[name].isel(estimator=e, time=c).item(), ref[name], rtol=1e-8, atol=1e-12
+                    )
 
 
 def test_binary_losses_given_equal_predictions_path():
@@ -175,11 +199,11 @@ def test_hand_example_window_and_fading():
     # the paper's recursion: Q_i = log((L_i(A) + alpha S_A(i-1)) / (L_i(B) + alpha S_B(i-1)))
     sa_prev, sb_prev = (1.1640625 - 1) / 0.5, 0.28125 / 0.5
     assert float(f.q) == pytest.approx(math.log((1 + 0.5 * sa_prev) / (0 + 0.5 * sb_prev)))
-    n01 = 1 + 0.5 ** 3 + 0.5 ** 7  # A wrong, B right at 7, 4, 0
-    n10 = 0.5 ** 2  # B wrong, A right at 5
+    n01 = 1 + 0.5**3 + 0.5**7  # A wrong, B right at 7, 4, 0
+    n10 = 0.5**2  # B wrong, A right at 5
     assert float(f.n01) == pytest.approx(n01) and float(f.n10) == pytest.approx(n10)
-    assert float(f.n11) == pytest.approx(0.5 ** 5)
-    assert float(f.n00) == pytest.approx(wts.sum() - n01 - n10 - 0.5 ** 5)
+    assert float(f.n11) == pytest.approx(0.5**5)
+    assert float(f.n00) == pytest.approx(wts.sum() - n01 - n10 - 0.5**5)
     assert float(f.mcnemar) == pytest.approx((n01 - n10) ** 2 / (n01 + n10))
 
 
@@ -270,7 +294,7 @@ def test_kernel_chunked_equals_one_pass(rows, data):
     first = np.empty((2, 4, cut, 5))
     K.pair_run(np.ascontiguousarray(loss[:, :cut]), ia, ib, kinds, wsize, alphas, 0, ck[:cut], state, first)
     hist = min(cut, 5)  # the largest window's history in front of the second chunk
-    chunk = np.ascontiguousarray(loss[:, cut - hist:])
+    chunk = np.ascontiguousarray(loss[:, cut - hist :])
     second = np.empty((2, 4, T - cut, 5))
     K.pair_run(chunk, ia, ib, kinds, wsize, alphas, hist, ck[cut:] - cut + hist, state, second)
     np.testing.assert_array_equal(np.concatenate([first, second], axis=2), one)
@@ -367,8 +391,9 @@ def test_forgetting_lets_mcnemar_fall_back_after_recovery():
 
 # ---------------------------------------------------------------------------- chunked
 @given(
-    st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 2), st.booleans()), min_size=1,
-             max_size=40),
+    st.lists(
+        st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 2), st.booleans()), min_size=1, max_size=40
+    ),
     st.integers(1, 5),
     st.lists(st.integers(0, 40), max_size=4),
 )
@@ -394,8 +419,9 @@ def test_chunked_losses_equal_one_pass_and_result_does_not_consume(rows, cut):
     one = sc.compare_losses(la, lb, windows=3, fading=0.9, every=4)
     cmp = sc.Comparator(windows=3, fading=0.9, every=4).update_losses(la[:cut], lb[:cut])
     early = cmp.result()
-    xr.testing.assert_identical(early.drop_attrs(), sc.compare_losses(la[:cut], lb[:cut], windows=3, fading=0.9,
-                                                                      every=4).drop_attrs())
+    xr.testing.assert_identical(
+        early.drop_attrs(), sc.compare_losses(la[:cut], lb[:cut], windows=3, fading=0.9, every=4).drop_attrs()
+    )
     chunked = cmp.update_losses(la[cut:], lb[cut:]).result()
     xr.testing.assert_identical(chunked.drop_attrs(), one.drop_attrs())
 

@@ -27,7 +27,7 @@ def ref_factors(codes, k, kind, param):
         prev = past[-1][1]
         cnt = np.zeros(k)
         trans = np.zeros((k, k))
-        for j, (s, c) in enumerate(past):
+        for j, (_s, c) in enumerate(past):
             if kind == "window" and j < len(past) - param:
                 continue
             w = (1 - param) ** (len(past) - 1 - j) if kind == "alpha" else 1.0  # age in present labels
@@ -50,10 +50,12 @@ codes_st = st.lists(st.integers(-1, 2), min_size=0, max_size=40)
 def test_factors_match_reference(codes, window, alpha):
     codes = np.array(codes, dtype=np.int64)
     np.testing.assert_allclose(correction_factor_codes(codes, 3), ref_factors(codes, 3, "all", None), rtol=1e-12)
-    np.testing.assert_allclose(correction_factor_codes(codes, 3, window=window),
-                               ref_factors(codes, 3, "window", window), rtol=1e-12)
-    np.testing.assert_allclose(correction_factor_codes(codes, 3, alpha=alpha),
-                               ref_factors(codes, 3, "alpha", alpha), rtol=1e-9)
+    np.testing.assert_allclose(
+        correction_factor_codes(codes, 3, window=window), ref_factors(codes, 3, "window", window), rtol=1e-12
+    )
+    np.testing.assert_allclose(
+        correction_factor_codes(codes, 3, alpha=alpha), ref_factors(codes, 3, "alpha", alpha), rtol=1e-9
+    )
 
 
 def test_window_at_least_n_equals_all_past():
@@ -65,8 +67,9 @@ def test_known_model_factors():
     a = np.array([[0.8, 0.2], [0.4, 0.6]])
     p = np.array([2 / 3, 1 / 3])
     f = correction_factor_codes(np.array([1, -1, 0, 0]), 2, transition=a, prior=p)
-    np.testing.assert_allclose(f, [[1, 1], [0.4 / p[0], 0.6 / p[1]], [0.4 / p[0], 0.6 / p[1]],
-                                   [0.8 / p[0], 0.2 / p[1]]])
+    np.testing.assert_allclose(
+        f, [[1, 1], [0.4 / p[0], 0.6 / p[1]], [0.4 / p[0], 0.6 / p[1]], [0.8 / p[0], 0.2 / p[1]]]
+    )
 
 
 # ----------------------------------------------------------------------------- hidden-Markov stream
@@ -122,8 +125,7 @@ def test_estimated_correction_converges_to_exact_posterior(kwargs, tol):
 def test_labelled_scores_with_leading_dims_and_string_labels():
     y = np.array(["u", "d", "d", "d", "u"])
     s = np.array([[0.5, 0.5]] * 5)
-    scores = xr.DataArray(np.stack([s, s[:, ::-1]]), dims=("model", "time", "class"),
-                          coords={"model": ["m1", "m2"]})
+    scores = xr.DataArray(np.stack([s, s[:, ::-1]]), dims=("model", "time", "class"), coords={"model": ["m1", "m2"]})
     ds = temporal_correction(scores, y)
     assert ds["scores"].dims == ("model", "time", "class")
     assert ds["y_pred"].dims == ("model", "time")
@@ -137,8 +139,9 @@ def test_labelled_scores_with_leading_dims_and_string_labels():
 
 
 def test_undefined_correction_is_nan_and_prediction_falls_back():
-    corrected, pred = apply_correction(np.array([[[0.9, 0.1, 0.0], [0.0, 0.0, 0.0]]]),
-                                       np.array([[0.0, 0.0, 3.0], [1.0, 1.0, 1.0]]))
+    corrected, pred = apply_correction(
+        np.array([[[0.9, 0.1, 0.0], [0.0, 0.0, 0.0]]]), np.array([[0.0, 0.0, 3.0], [1.0, 1.0, 1.0]])
+    )
     assert np.isnan(corrected).all()
     assert pred.tolist() == [[0, 0]]
 
@@ -188,8 +191,11 @@ def ref_augment(x, codes, k, order, encoding):
     return np.array(rows, dtype=float).reshape(len(codes), -1)
 
 
-@given(codes=st.lists(st.integers(-1, 2), min_size=1, max_size=30).filter(lambda v: max(v) >= 0),
-       order=st.integers(1, 4), encoding=st.sampled_from(["onehot", "codes"]))
+@given(
+    codes=st.lists(st.integers(-1, 2), min_size=1, max_size=30).filter(lambda v: max(v) >= 0),
+    order=st.integers(1, 4),
+    encoding=st.sampled_from(["onehot", "codes"]),
+)
 def test_augment_matches_reference(codes, order, encoding):
     codes = np.array(codes)
     y = np.where(codes >= 0, codes, np.nan)
@@ -206,8 +212,9 @@ def test_augment_is_test_then_train():
     for t in (0, 10, 49):
         y2 = y.copy()
         y2[t:] = (y2[t:] + 1) % 3  # change the present and the future
-        np.testing.assert_array_equal(augment_with_past_labels(x, y2, order=3, classes=[0, 1, 2])[: t + 1],
-                                      base[: t + 1])
+        np.testing.assert_array_equal(
+            augment_with_past_labels(x, y2, order=3, classes=[0, 1, 2])[: t + 1], base[: t + 1]
+        )
 
 
 def test_augment_bad_arguments():

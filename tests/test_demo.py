@@ -12,9 +12,9 @@ import xarray as xr
 import streamtk
 from streamtk.cli import main
 from streamtk.comparison.compare import compare
-from streamtk.drift.ddm import ddm
 from streamtk.datasets.simulate import simulate_log
 from streamtk.dependence.label_dependence import label_dependence
+from streamtk.drift.ddm import ddm
 
 N = 6000
 
@@ -50,8 +50,15 @@ def test_demo_results_equal_the_library(demo):
     drifts = [N // 3, 2 * N // 3]
     log = simulate_log(N, drifts=drifts, seed=0)
     curves = xr.load_dataset(path)
-    ref = streamtk.evaluate(log.y_true, log.y_pred, windows=[1000], fading=[0.999], adwin=[0.002],
-                            every=N // 1000, metrics=["accuracy", "kappa_m"])
+    ref = streamtk.evaluate(
+        log.y_true,
+        log.y_pred,
+        windows=[1000],
+        fading=[0.999],
+        adwin=[0.002],
+        every=N // 1000,
+        metrics=["accuracy", "kappa_m"],
+    )
     np.testing.assert_array_equal(curves.kappa_m.values, ref.kappa_m.values)
     cmp = xr.load_dataset(path, group="comparison")
     ref_cmp = compare(log.y_true, log.y_pred, model_dim="model", windows=[1000], fading=[0.999], every=N // 1000)

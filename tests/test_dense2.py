@@ -9,7 +9,8 @@ exact (``assert_array_equal``), so chunked evaluation may switch between the pat
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import streamtk
 
@@ -31,10 +32,15 @@ def _assert_same(a, b):
 
 # blocks are 2048 instances: streams up to 5000 cross block boundaries; windows up to 3000 span blocks
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(1, 5000), st.sampled_from([0.0, 0.5, 0.9]),
-       st.lists(st.sampled_from([1, 2, 5, 100, 2047, 2048, 2049, 3000]), max_size=3, unique=True),
-       st.lists(st.sampled_from([0.5, 0.9, 0.999, 1.0]), max_size=3, unique=True),
-       st.sampled_from([1, 7, 1000]), st.sampled_from(["streamtk", "moa"]))
+@given(
+    st.integers(0, 2**32 - 1),
+    st.integers(1, 5000),
+    st.sampled_from([0.0, 0.5, 0.9]),
+    st.lists(st.sampled_from([1, 2, 5, 100, 2047, 2048, 2049, 3000]), max_size=3, unique=True),
+    st.lists(st.sampled_from([0.5, 0.9, 0.999, 1.0]), max_size=3, unique=True),
+    st.sampled_from([1, 7, 1000]),
+    st.sampled_from(["streamtk", "moa"]),
+)
 def test_fused_equals_general_path(seed, n, persistence, windows, fading, every, convention):
     y, p = _stream(seed, n, persistence)
     kw = dict(windows=windows, fading=fading, every=every, convention=convention, classes=[0, 1])
@@ -52,8 +58,12 @@ def test_fused_renormalisation_is_exact():
 
 
 @settings(max_examples=20, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.lists(st.integers(1, 1500), min_size=1, max_size=6),
-       st.sampled_from(["streamtk", "moa"]), st.booleans())
+@given(
+    st.integers(0, 2**32 - 1),
+    st.lists(st.integers(1, 1500), min_size=1, max_size=6),
+    st.sampled_from(["streamtk", "moa"]),
+    st.booleans(),
+)
 def test_chunks_switching_between_fused_and_general_paths(seed, sizes, convention, with_adwin):
     # some chunks hold a missing label (general path), the others are dense (fused path): the
     # general loops continue from states and kept history written by the fused loop and back
@@ -65,8 +75,14 @@ def test_chunks_switching_between_fused_and_general_paths(seed, sizes, conventio
     for a, b in zip(bounds[:-1], bounds[1:]):
         if rng.random() < 0.4:
             yl[rng.integers(a, b)] = np.nan
-    kw = dict(windows=[3, 40, 700], fading=[0.9, 0.995], every=11, convention=convention, classes=[0, 1],
-              adwin=[0.01] if with_adwin else ())
+    kw = dict(
+        windows=[3, 40, 700],
+        fading=[0.9, 0.995],
+        every=11,
+        convention=convention,
+        classes=[0, 1],
+        adwin=[0.01] if with_adwin else (),
+    )
     one = streamtk.evaluate(yl, p, **kw)
     ev = streamtk.Evaluator(**kw)
     for a, b in zip(bounds[:-1], bounds[1:]):

@@ -6,7 +6,8 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import streamtk
 from streamtk._core.registry import REGISTRY
@@ -25,8 +26,7 @@ def _close(a, b, rtol=1e-9, atol=1e-12):
 
 def _check_against_reference(y, p, k, windows, fading, weights=None, pos=1):
     ests = [("prequential", None)] + [("window", w) for w in windows] + [("fading", a) for a in fading]
-    ds = streamtk.evaluate(y, p, windows=windows, fading=fading, weights=weights, classes=list(range(k)),
-                           pos_label=pos)
+    ds = streamtk.evaluate(y, p, windows=windows, fading=fading, weights=weights, classes=list(range(k)), pos_label=pos)
     ref = reference_curves(y, p, k, ests, weights=weights, pos=pos)
     for e in range(len(ests)):
         for t in range(len(y)):
@@ -57,16 +57,23 @@ def streams(draw, max_k=3, max_n=40, allow_missing=False):
 
 
 @settings(max_examples=30)
-@given(streams(max_n=25), st.lists(st.integers(1, 12), max_size=2, unique=True),
-       st.lists(st.sampled_from([0.5, 0.9, 0.99]), max_size=2, unique=True))
+@given(
+    streams(max_n=25),
+    st.lists(st.integers(1, 12), max_size=2, unique=True),
+    st.lists(st.sampled_from([0.5, 0.9, 0.99]), max_size=2, unique=True),
+)
 def test_matches_reference_unweighted(stream, windows, fading):
     k, y, p = stream
     _check_against_reference(y, p, k, windows, fading)
 
 
 @settings(max_examples=30)
-@given(streams(allow_missing=True, max_n=25), st.lists(st.integers(1, 8), max_size=2, unique=True),
-       st.lists(st.sampled_from([0.5, 0.9]), max_size=1, unique=True), st.data())
+@given(
+    streams(allow_missing=True, max_n=25),
+    st.lists(st.integers(1, 8), max_size=2, unique=True),
+    st.lists(st.sampled_from([0.5, 0.9]), max_size=1, unique=True),
+    st.data(),
+)
 def test_matches_reference_weighted_with_missing_labels(stream, windows, fading, data):
     k, y, p = stream
     if (y < 0).all():
@@ -100,8 +107,9 @@ def test_long_stream_fading_renormalisation_matches_reference(k, alpha, weighted
     w = rng.random(n) + 0.5 if weighted else np.ones(n)
     names = [m.name for m in SCALARS if m.needs == "labels" or (m.needs == "binary" and k == 2)]
     names = [m for m in names if m != "f1" or k == 2]
-    ds = streamtk.evaluate(y, p, fading=[alpha], every=31, metrics=names, weights=w if weighted else None,
-                           classes=list(range(k)))
+    ds = streamtk.evaluate(
+        y, p, fading=[alpha], every=31, metrics=names, weights=w if weighted else None, classes=list(range(k))
+    )
     maj = np.zeros(n, dtype=np.int64)  # the faded Majority Class before t (ties -> lowest class)
     for t in range(1, n):
         om = w[:t] * alpha ** (t - 1 - np.arange(t))
@@ -137,9 +145,9 @@ def test_finalisers_are_invariant_to_the_lazy_scale_of_fading_sums():
         base[F.F_EI, 0] = 1.0
         base[F.F_BM, 0] = 0.6 * W
         base[F.F_BP, 0] = 0.7 * W
-        base[F.F_Q: F.F_Q + k, 0] = row
-        base[F.F_Q + k: F.F_Q + 2 * k, 0] = col
-        base[F.F_Q + 2 * k:, 0] = dia
+        base[F.F_Q : F.F_Q + k, 0] = row
+        base[F.F_Q + k : F.F_Q + 2 * k, 0] = col
+        base[F.F_Q + 2 * k :, 0] = dia
         ids = np.array([m.code for m in SCALARS if m.needs == "labels" or (m.needs == "binary" and k == 2)],
                        dtype=np.int64)  # fmt: skip
         results = []
@@ -195,8 +203,8 @@ def test_recall_means_edge_cases_against_the_definition(k):
     ns = len(cols)
     snap = np.zeros((F.snapshot_size(0, k), ns + F.ROW_PAD))
     for i, (row, dia) in enumerate(cols):
-        snap[F.F_Q: F.F_Q + k, i] = row
-        snap[F.F_Q + 2 * k: F.F_Q + 3 * k, i] = dia
+        snap[F.F_Q : F.F_Q + k, i] = row
+        snap[F.F_Q + 2 * k : F.F_Q + 3 * k, i] = dia
     tmp = np.zeros((3, ns))
     for which, name in [(F.M_ARITHMETIC_MEAN, "A"), (F.M_GEOMETRIC_MEAN, "G"), (F.M_HARMONIC_MEAN, "H")]:
         out = np.empty(ns)
@@ -229,8 +237,13 @@ def test_causality(stream, cut, windows):
         np.testing.assert_array_equal(full[name].values[:, :cut], head[name].values)
 
 
-@given(streams(max_n=60), st.lists(st.integers(1, 20), min_size=1, max_size=4), st.integers(1, 7),
-       st.booleans(), st.sampled_from(["streamtk", "moa"]))
+@given(
+    streams(max_n=60),
+    st.lists(st.integers(1, 20), min_size=1, max_size=4),
+    st.integers(1, 7),
+    st.booleans(),
+    st.sampled_from(["streamtk", "moa"]),
+)
 def test_chunked_equals_one_pass(stream, cuts, every, weighted, convention):
     k, y, p = stream
     rng = np.random.default_rng(len(y))
@@ -332,15 +345,17 @@ def test_persistent_classifier_has_kappa_per_zero():
 # --------------------------------------------------------------------------- MOA convention
 
 
-@given(streams(allow_missing=True, max_n=50), st.sampled_from([None, 3, 10]), st.sampled_from([None, 0.9]),
-       st.data())
+@given(streams(allow_missing=True, max_n=50), st.sampled_from([None, 3, 10]), st.sampled_from([None, 0.9]), st.data())
 def test_moa_convention_matches_moa_semantics(stream, window, alpha, data):
     # bit for bit: the restatement performs MOA's floating-point operations in MOA's order (so does the engine
     # under convention="moa"; tests/test_moa_evaluators.py checks both against MOA itself through capymoa)
     k, y, p = stream
     weighted = data.draw(st.booleans())
-    w = np.array(data.draw(st.lists(st.sampled_from([0.0, 1.0, 2.0]), min_size=len(y), max_size=len(y)))) \
-        if weighted else np.ones(len(y))
+    w = (
+        np.array(data.draw(st.lists(st.sampled_from([0.0, 1.0, 2.0]), min_size=len(y), max_size=len(y))))
+        if weighted
+        else np.ones(len(y))
+    )
     if (y < 0).all():
         y[0] = 0
     if window is not None:
@@ -356,8 +371,15 @@ def test_moa_convention_matches_moa_semantics(stream, window, alpha, data):
         kw = {}
         lab = "prequential"
     yl = np.where(y < 0, np.nan, y.astype(float))
-    ds = streamtk.evaluate(yl, p, weights=w if weighted else None, classes=list(range(k)), convention="moa",
-                           metrics=["accuracy", "kappa", "kappa_m", "kappa_per"], **kw).sel(estimator=lab)
+    ds = streamtk.evaluate(
+        yl,
+        p,
+        weights=w if weighted else None,
+        classes=list(range(k)),
+        convention="moa",
+        metrics=["accuracy", "kappa", "kappa_m", "kappa_per"],
+        **kw,
+    ).sel(estimator=lab)
     ev = MoaEvaluator(k, make)
     for t in range(len(y)):
         ev.add(int(y[t]), int(p[t]), float(w[t]))
@@ -369,8 +391,9 @@ def test_moa_convention_matches_moa_semantics(stream, window, alpha, data):
 
 def test_moa_majority_includes_current_label_and_prev_starts_at_zero():
     # y = [1, 1]: MOA's majority at t=0 already counts y_0 = 1 -> hit; Persistent y_{-1}=0 -> miss
-    ds = streamtk.evaluate([1, 1], [1, 1], classes=[0, 1], convention="moa",
-                           metrics=["kappa_m", "kappa_per", "p_maj", "p_per"])
+    ds = streamtk.evaluate(
+        [1, 1], [1, 1], classes=[0, 1], convention="moa", metrics=["kappa_m", "kappa_per", "p_maj", "p_per"]
+    )
     assert ds.p_maj.values[0, 0] == 1.0
     assert ds.p_per.values[0, 0] == 0.0
     d2 = streamtk.evaluate([1, 1], [1, 1], classes=[0, 1], metrics=["p_maj", "p_per"])

@@ -6,7 +6,8 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import streamtk
 from streamtk.drift.adwin import adwin
@@ -32,15 +33,20 @@ def test_adwin_window_equals_reference_over_its_width():
     y, p = _shifting_stream(1200, 1)
     widths = _adwin_widths(y, p, delta=0.05)
     assert widths.min() < widths.max()  # the window did shrink
-    ds = streamtk.evaluate(y, p, adwin=[0.05], metrics=["accuracy", "kappa", "kappa_m", "kappa_per", "p_maj",
-                                                        "n_instances", "mcc"])
+    ds = streamtk.evaluate(
+        y, p, adwin=[0.05], metrics=["accuracy", "kappa", "kappa_m", "kappa_per", "p_maj", "n_instances", "mcc"]
+    )
     ref = reference_curves(y, p, 2, [("varwindow", widths)])[0]
     for t in range(0, len(y), 7):
         for name in ("accuracy", "kappa", "kappa_m", "kappa_per", "p_maj", "n_instances", "mcc"):
             got = float(ds[name].sel(estimator="adwin=0.05").values[t])
             want = ref[t][name]
-            assert (math.isnan(got) and math.isnan(want)) or math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12), \
-                (t, name, got, want)
+            assert (math.isnan(got) and math.isnan(want)) or math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12), (
+                t,
+                name,
+                got,
+                want,
+            )
 
 
 @settings(max_examples=15)
@@ -51,15 +57,26 @@ def test_adwin_window_multiclass_weighted_matches_reference(seed, weighted, k):
     y, p = _shifting_stream(n, seed, k=k)
     w = rng.choice([0.0, 1.0, 2.0], size=n) if weighted else None
     widths = _adwin_widths(y, p, w, delta=0.1, clock=4)
-    ds = streamtk.evaluate(y, p, weights=w, adwin=[0.1], adwin_options={"clock": 4},
-                           metrics=["accuracy", "kappa", "p_maj", "p_per", "n_instances"], classes=list(range(k)))
+    ds = streamtk.evaluate(
+        y,
+        p,
+        weights=w,
+        adwin=[0.1],
+        adwin_options={"clock": 4},
+        metrics=["accuracy", "kappa", "p_maj", "p_per", "n_instances"],
+        classes=list(range(k)),
+    )
     ref = reference_curves(y, p, k, [("varwindow", widths)], weights=w)[0]
     for t in range(n):
         for name in ("accuracy", "kappa", "p_maj", "p_per", "n_instances"):
             got = float(ds[name].sel(estimator="adwin=0.1").values[t])
             want = ref[t][name]
-            assert (math.isnan(got) and math.isnan(want)) or math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12), \
-                (t, name, got, want)
+            assert (math.isnan(got) and math.isnan(want)) or math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12), (
+                t,
+                name,
+                got,
+                want,
+            )
 
 
 def test_adwin_estimator_chunked_equals_one_pass_and_leads_independent():
@@ -115,8 +132,15 @@ def test_moa_convention_adwin_is_one_adwin_per_quantity(seed, weighted, k):
     y = y.astype(float)
     y[rng.random(n) < 0.05] = np.nan
     w = rng.choice([0.0, 1.0, 2.0], size=n) if weighted else np.ones(n)
-    ds = streamtk.evaluate(y, p, weights=w if weighted else None, adwin=[0.1], convention="moa",
-                           classes=list(range(k)), metrics=["accuracy", "kappa", "kappa_m", "kappa_per"])
+    ds = streamtk.evaluate(
+        y,
+        p,
+        weights=w if weighted else None,
+        adwin=[0.1],
+        convention="moa",
+        classes=list(range(k)),
+        metrics=["accuracy", "kappa", "kappa_m", "kappa_per"],
+    )
     ev = MoaEvaluator(k, lambda: _AdwinEst(0.1))
     for t in range(n):
         ev.add(-1 if np.isnan(y[t]) else int(y[t]), int(p[t]), float(w[t]))
@@ -129,8 +153,9 @@ def test_moa_convention_adwin_is_one_adwin_per_quantity(seed, weighted, k):
 
 def test_moa_fading_before_first_observation_is_zero():
     # MOA's fading estimator returns 0 while nothing has been added (b == 0)
-    ds = streamtk.evaluate([0, 1, 1], [0, 1, 0], weights=[0.0, 1.0, 1.0], fading=[0.9], convention="moa",
-                           metrics=["accuracy", "kappa"])
+    ds = streamtk.evaluate(
+        [0, 1, 1], [0, 1, 0], weights=[0.0, 1.0, 1.0], fading=[0.9], convention="moa", metrics=["accuracy", "kappa"]
+    )
     assert float(ds.accuracy.sel(estimator="fading=0.9").values[0]) == 0.0
     assert np.isnan(ds.accuracy.sel(estimator="prequential").values[0])
     assert float(ds.kappa.sel(estimator="fading=0.9").values[0]) == 0.0
@@ -150,8 +175,16 @@ def test_adwin_window_keeps_its_width_across_blocks_that_start_without_a_width(e
     evaluated = ~np.isnan(yl) & (w > 0)
     loss = (y != p)[evaluated].astype(float)
     widths = adwin(loss, delta=0.1, clock=4).width.values
-    ds = streamtk.evaluate(yl, p, weights=w, adwin=[0.1], adwin_options={"clock": 4}, every=every,
-                           metrics=["n_instances"], classes=[0, 1, 2])
+    ds = streamtk.evaluate(
+        yl,
+        p,
+        weights=w,
+        adwin=[0.1],
+        adwin_options={"clock": 4},
+        every=every,
+        metrics=["n_instances"],
+        classes=[0, 1, 2],
+    )
     got = ds.n_instances.sel(estimator="adwin=0.1").values
     rows = np.flatnonzero(evaluated)
     want = dict(zip(rows.tolist(), widths.tolist()))
@@ -170,12 +203,17 @@ def test_chunked_adwin_window_memory_is_bounded_and_equals_one_pass(weighted):
     y = (rng.random(n) < 0.4).astype(np.int8)
     p = np.where(rng.random(n) < 0.8, y, 1 - y).astype(np.int8)
     w = rng.choice([0.0, 0.5, 1.0, 3.0], size=n) if weighted else None
-    kw = dict(windows=[100], adwin=[0.002, 0.3], every=97, classes=[0, 1],
-              metrics=["accuracy", "kappa", "kappa_m", "kappa_per", "mcc", "n_instances"])
+    kw = dict(
+        windows=[100],
+        adwin=[0.002, 0.3],
+        every=97,
+        classes=[0, 1],
+        metrics=["accuracy", "kappa", "kappa_m", "kappa_per", "mcc", "n_instances"],
+    )
     one = streamtk.evaluate(y, p, weights=w, **kw)
     ev = streamtk.Evaluator(**kw)
     for a in range(0, n, chunk):
-        ev.update(y[a:a + chunk], p[a:a + chunk], None if w is None else w[a:a + chunk])
+        ev.update(y[a : a + chunk], p[a : a + chunk], None if w is None else w[a : a + chunk])
         core = ev._core
         assert core.h_ytrue.shape[0] <= (400 if weighted else 101)  # the fixed window of 100 members
         assert core.seg_count.max() <= 6 * 17  # at most M + 1 buckets per row, log2(60000) < 16 rows
@@ -183,7 +221,6 @@ def test_chunked_adwin_window_memory_is_bounded_and_equals_one_pass(weighted):
     assert float(chunked.n_instances.sel(estimator="adwin=0.002").values[-1]) > 50_000 * (0.75 if weighted else 1)
     for name in one.data_vars:
         if weighted:  # segment sums add the weights in another order: equal to rounding
-            np.testing.assert_allclose(chunked[name].values, one[name].values, rtol=1e-12, atol=1e-12,
-                                       err_msg=name)
+            np.testing.assert_allclose(chunked[name].values, one[name].values, rtol=1e-12, atol=1e-12, err_msg=name)
         else:  # integer-valued sums: exact
             np.testing.assert_array_equal(chunked[name].values, one[name].values, err_msg=name)

@@ -57,8 +57,7 @@ def test_leading_dims_evaluated_independently():
 def test_dataarray_inputs_keep_dims_and_coords():
     y, p = _stream(30)
     times = np.arange(30) * 10
-    yp = xr.DataArray(np.stack([p, y]), dims=("classifier", "t"),
-                      coords={"classifier": ["HT", "oracle"], "t": times})
+    yp = xr.DataArray(np.stack([p, y]), dims=("classifier", "t"), coords={"classifier": ["HT", "oracle"], "t": times})
     yt = xr.DataArray(y, dims="t", coords={"t": times})
     ds = streamtk.evaluate(yt, yp, every=10)
     assert ds.accuracy.dims == ("classifier", "estimator", "time")
@@ -201,8 +200,9 @@ def test_weights_broadcast_against_leading_dims():
     for i in range(2):
         for j in range(2):
             one = streamtk.evaluate(y, preds[i, j], weights=w_fold[0, j], windows=[5])
-            np.testing.assert_array_equal(ds.accuracy.values[i, j], one.accuracy.values[0] if False else
-                                          one.accuracy.values)
+            np.testing.assert_array_equal(
+                ds.accuracy.values[i, j], one.accuracy.values[0] if False else one.accuracy.values
+            )
     with pytest.raises(ValueError, match="do not broadcast"):
         streamtk.evaluate(y, preds, weights=np.ones((3, 40)))
 

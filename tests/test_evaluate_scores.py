@@ -52,7 +52,7 @@ def test_auc_over_adwin_window_is_pair_counting_over_its_width():
     got = ds.auc.sel(estimator="adwin=0.01").values
     for t in range(5, 1200, 23):
         lo = t + 1 - widths[t]
-        assert got[t] == pytest.approx(_pair_auc(y[lo:t + 1], s[lo:t + 1]), abs=1e-12), t
+        assert got[t] == pytest.approx(_pair_auc(y[lo : t + 1], s[lo : t + 1]), abs=1e-12), t
     np.testing.assert_array_equal(ds.n_instances.sel(estimator="adwin=0.01").values, widths)
 
 
@@ -63,10 +63,11 @@ def test_log_loss_and_brier_are_averaged_under_every_estimator():
     br = brier_score(y, s)
     t = np.arange(300)
     np.testing.assert_allclose(ds.log_loss.sel(estimator="prequential").values, np.cumsum(ll) / (t + 1))
-    win = np.array([br[max(0, i - 19): i + 1].mean() for i in t])
+    win = np.array([br[max(0, i - 19) : i + 1].mean() for i in t])
     np.testing.assert_allclose(ds.brier.sel(estimator="window=20").values, win)
-    fad = np.array([(0.9 ** (i - np.arange(i + 1)) * ll[: i + 1]).sum() / (0.9 ** (i - np.arange(i + 1))).sum()
-                    for i in t])
+    fad = np.array(
+        [(0.9 ** (i - np.arange(i + 1)) * ll[: i + 1]).sum() / (0.9 ** (i - np.arange(i + 1))).sum() for i in t]
+    )
     np.testing.assert_allclose(ds.log_loss.sel(estimator="fading=0.9").values, fad)
 
 

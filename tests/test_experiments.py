@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 import xarray as xr
 
+from streamtk.kfold.assignments import fold_assignments
 from streamtk.kfold.experiments import fold_comparison, rejection_rates, rejection_table
 from streamtk.kfold.noise import expected_noisy_accuracy, noise_filter
 from streamtk.stats import mcnemar_test, sign_test, wilcoxon_test
-from streamtk.kfold.assignments import fold_assignments
 
 # ---------------------------------------------------------------- noise filter
 
@@ -73,8 +73,9 @@ def _logs(seed, runs=4, k=5, n=400, c=3):
     y = rng.integers(0, c, (runs, n))
     pa = np.where(rng.random((runs, k, n)) < 0.8, y[:, None], rng.integers(0, c, (runs, k, n)))
     pb = np.where(rng.random((runs, k, n)) < 0.7, y[:, None], rng.integers(0, c, (runs, k, n)))
-    mask = np.stack([fold_assignments(n, k, scheme="bootstrap", prequential=False, seed=r).test_mask.values
-                     for r in range(runs)])
+    mask = np.stack(
+        [fold_assignments(n, k, scheme="bootstrap", prequential=False, seed=r).test_mask.values for r in range(runs)]
+    )
     return y, pa, pb, mask
 
 
@@ -121,8 +122,7 @@ def test_rejection_rates_against_direct_tests():
     sa, sb = comp.score_a.values, comp.score_b.values
     exp_w = np.mean([bool(wilcoxon_test(sa[r], sb[r]).reject) for r in range(6)])
     exp_s = np.mean([bool(sign_test(sa[r], sb[r]).reject) for r in range(6)])
-    exp_m = np.mean([bool(mcnemar_test(comp.mcnemar_a.values[r], comp.mcnemar_b.values[r]).reject)
-                     for r in range(6)])
+    exp_m = np.mean([bool(mcnemar_test(comp.mcnemar_a.values[r], comp.mcnemar_b.values[r]).reject) for r in range(6)])
     assert rates.fraction_rejected.sel(test="wilcoxon").item() == exp_w
     assert rates.fraction_rejected.sel(test="sign").item() == exp_s
     assert rates.fraction_rejected.sel(test="mcnemar").item() == exp_m
@@ -133,10 +133,15 @@ def test_rejection_rates_against_direct_tests():
 
 def test_rejection_table_layout():
     vals = np.arange(3 * 2 * 2 * 3, dtype=float).reshape(3, 2, 2, 3) / 100
-    rates = xr.Dataset({"fraction_rejected": (("test", "validation", "condition", "scheme"), vals)},
-                       coords={"test": ["mcnemar", "sign", "wilcoxon"],
-                               "validation": ["non-prequential", "prequential"],
-                               "condition": ["No change", "p_noise=0.05"], "scheme": ["bootstrap", "cv", "split"]})
+    rates = xr.Dataset(
+        {"fraction_rejected": (("test", "validation", "condition", "scheme"), vals)},
+        coords={
+            "test": ["mcnemar", "sign", "wilcoxon"],
+            "validation": ["non-prequential", "prequential"],
+            "condition": ["No change", "p_noise=0.05"],
+            "scheme": ["bootstrap", "cv", "split"],
+        },
+    )
     text = rejection_table(rates)
     lines = text.splitlines()
     assert len(lines) == 2 + 6
@@ -164,8 +169,12 @@ def _simulate(runs, k, n, seed, scheme="bootstrap", prequential=True):
     rng = np.random.default_rng(seed)
     x = rng.normal(size=(n, 2))
     y = (x[:, 0] + 0.5 * x[:, 1] + 0.5 * rng.normal(size=n) > 0).astype(np.int64)
-    w = np.stack([fold_assignments(n, k, scheme=scheme, prequential=prequential,
-                                   seed=seed * 1000 + r).train_weight.values for r in range(runs)])  # (R, k, n)
+    w = np.stack(
+        [
+            fold_assignments(n, k, scheme=scheme, prequential=prequential, seed=seed * 1000 + r).train_weight.values
+            for r in range(runs)
+        ]
+    )  # (R, k, n)
     theta = rng.uniform(-0.9, 0.9, size=(2, runs, k))  # projection angle per (model, run, fold)
     u = np.stack([np.cos(theta), np.sin(theta)], axis=-1)  # (2, R, k, 2)
     sums = np.zeros((2, runs, k, 2))  # weighted sum of the projection per class

@@ -7,9 +7,9 @@ import pytest
 import xarray as xr
 from scipy import stats as sps
 
+from streamtk.kfold.assignments import fold_assignments
 from streamtk.kfold.folds import SUMMARIES, fold_summary, significance_curves
 from streamtk.stats import sign_test, wilcoxon_test
-from streamtk.kfold.assignments import fold_assignments
 
 
 def _curves(seed=0, shape=(2, 10, 3, 7)):
@@ -20,8 +20,11 @@ def _curves(seed=0, shape=(2, 10, 3, 7)):
             "accuracy": (("model", "fold", "estimator", "time"), vals),
             "kappa": (("model", "fold", "estimator", "time"), vals - 0.3),
         },
-        coords={"model": ["A", "B"], "estimator": ["prequential", "window=100", "fading=0.99"],
-                "instance": ("time", np.arange(1, shape[-1] + 1) * 1000)},
+        coords={
+            "model": ["A", "B"],
+            "estimator": ["prequential", "window=100", "fading=0.99"],
+            "instance": ("time", np.arange(1, shape[-1] + 1) * 1000),
+        },
     )
 
 
@@ -37,9 +40,14 @@ def test_fold_summary_against_numpy_with_nan_folds():
     for idx in np.ndindex(x.shape[:-1]):
         v = x[idx][~np.isnan(x[idx])]
         got = s.accuracy.values[(slice(None),) + idx]
-        exp = [v.mean() if v.size else np.nan, v.std(ddof=1) if v.size > 1 else np.nan,
-               v.std(ddof=1) / np.sqrt(v.size) if v.size > 1 else np.nan,
-               v.min() if v.size else np.nan, v.max() if v.size else np.nan, v.size]
+        exp = [
+            v.mean() if v.size else np.nan,
+            v.std(ddof=1) if v.size > 1 else np.nan,
+            v.std(ddof=1) / np.sqrt(v.size) if v.size > 1 else np.nan,
+            v.min() if v.size else np.nan,
+            v.max() if v.size else np.nan,
+            v.size,
+        ]
         np.testing.assert_allclose(got, exp, rtol=1e-12, equal_nan=True)
     np.testing.assert_array_equal(s.instance.values, ds.instance.values)
     da = fold_summary(ds.kappa)
@@ -104,8 +112,14 @@ def test_with_evaluate_and_a_validation_scheme():
     good = np.where(rng.random((k, n)) < 0.9, y, (y + 1) % 3)
     bad = np.where(rng.random((k, n)) < 0.6, y, (y + 1) % 3)
     preds = np.stack([good, bad])
-    ds = evaluate(y, preds, windows=(200,), every=500, metrics=["accuracy"],
-                  weights=np.broadcast_to(mask.astype(float)[None], preds.shape))
+    ds = evaluate(
+        y,
+        preds,
+        windows=(200,),
+        every=500,
+        metrics=["accuracy"],
+        weights=np.broadcast_to(mask.astype(float)[None], preds.shape),
+    )
     # each fold's final prequential accuracy = its accuracy over the instances it tested
     for f in range(k):
         exp = (good[f] == y)[mask[f]].mean()
@@ -114,8 +128,7 @@ def test_with_evaluate_and_a_validation_scheme():
     assert out.reject.sel(test="wilcoxon", metric="accuracy").isel(time=-1).all()
     assert (out.signed_statistic.sel(test="sign", metric="accuracy").isel(time=-1) == k).all()
     summ = fold_summary(ds)
-    np.testing.assert_allclose(summ.accuracy.sel(summary="mean").values,
-                               ds.accuracy.mean("fold").values, rtol=1e-12)
+    np.testing.assert_allclose(summ.accuracy.sel(summary="mean").values, ds.accuracy.mean("fold").values, rtol=1e-12)
 
 
 def test_errors_are_named():

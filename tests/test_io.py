@@ -71,14 +71,30 @@ def test_make_log_missing_labels():
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        ({"y_true": [1, 2], "y_pred": [1, 2, 3]}, ValueError, r"y_pred must have shape \(n,\) or \(n_models, n\) with n = len\(y_true\) = 2"),
-        ({"y_true": [1, 2], "y_pred": [1, 2], "models": ["a", "b"]}, ValueError, r"models must be 1 distinct names, got \['a', 'b'\]"),
+        (
+            {"y_true": [1, 2], "y_pred": [1, 2, 3]},
+            ValueError,
+            r"y_pred must have shape \(n,\) or \(n_models, n\) with n = len\(y_true\) = 2",
+        ),
+        (
+            {"y_true": [1, 2], "y_pred": [1, 2], "models": ["a", "b"]},
+            ValueError,
+            r"models must be 1 distinct names, got \['a', 'b'\]",
+        ),
         ({"y_true": [1, "a"], "y_pred": [1, 2]}, TypeError, "y_true must hold labels of one kind"),
         ({"y_true": [1, 2], "y_pred": [1, 2], "weights": [1, -1]}, ValueError, "weights must be non-negative"),
         ({"y_true": [1, 2], "y_pred": [1, 2], "weights": [1, 1, 1]}, ValueError, r"weights must have shape \(2,\)"),
         ({"y_true": [1, 2], "y_pred": [1, 2], "time_s": [1.0]}, ValueError, r"time_s must have shape"),
-        ({"y_true": [1, 2], "y_pred": [1, 2], "y_score": np.zeros((2, 3))}, ValueError, "classes must be given with y_score"),
-        ({"y_true": [1, 2], "y_pred": [1, 2], "y_score": np.zeros((2, 2)), "classes": [1, 2, 3]}, ValueError, "classes must have 2 entries"),
+        (
+            {"y_true": [1, 2], "y_pred": [1, 2], "y_score": np.zeros((2, 3))},
+            ValueError,
+            "classes must be given with y_score",
+        ),
+        (
+            {"y_true": [1, 2], "y_pred": [1, 2], "y_score": np.zeros((2, 2)), "classes": [1, 2, 3]},
+            ValueError,
+            "classes must have 2 entries",
+        ),
         ({"y_true": [[1, 2]], "y_pred": [1, 2]}, ValueError, "y_true must be 1-D"),
     ],
 )
@@ -340,7 +356,9 @@ def test_capymoa_result_shapes():
     old = sio.from_capymoa(_OldPrequentialResults([0, 1, 1], [0, 0, 1]), classes=["no", "yes"])
     assert old["model"].values.tolist() == ["HoeffdingTree"]
     assert old["y_pred"].values.tolist() == [["no", "no", "yes"]]
-    many = sio.from_capymoa({"a": {"y_true": [0, 1], "y_pred": [1, 1]}, "b": {"ground_truth_y": [0, 1], "predictions": [0, 1]}})
+    many = sio.from_capymoa(
+        {"a": {"y_true": [0, 1], "y_pred": [1, 1]}, "b": {"ground_truth_y": [0, 1], "predictions": [0, 1]}}
+    )
     assert many["model"].values.tolist() == ["a", "b"] and many["y_pred"].values.tolist() == [[1, 1], [0, 1]]
 
 
@@ -384,7 +402,9 @@ def test_river_predictions_and_accuracy_match_river():
     pred = log["y_pred"].values[0]
     present = np.array([p is not None for p in pred])
     filled = np.where(present, pred, False).astype(bool)
-    ds = streamtk.evaluate(log["y_true"].values.astype(bool), filled, weights=present.astype(float), metrics=["accuracy"])
+    ds = streamtk.evaluate(
+        log["y_true"].values.astype(bool), filled, weights=present.astype(float), metrics=["accuracy"]
+    )
     assert float(ds["accuracy"].sel(estimator="prequential").isel(time=-1)) == pytest.approx(metric.get(), abs=1e-12)
 
 
@@ -393,8 +413,12 @@ def test_river_probabilities_become_scores():
 
     data = _phishing(40)
     runs = {
-        "gnb": evaluate.iter_progressive_val_score(data, naive_bayes.GaussianNB(), metrics.ROCAUC(), step=1, yield_predictions=True),
-        "gnb2": evaluate.iter_progressive_val_score(data, naive_bayes.GaussianNB(), metrics.ROCAUC(), step=1, yield_predictions=True),
+        "gnb": evaluate.iter_progressive_val_score(
+            data, naive_bayes.GaussianNB(), metrics.ROCAUC(), step=1, yield_predictions=True
+        ),
+        "gnb2": evaluate.iter_progressive_val_score(
+            data, naive_bayes.GaussianNB(), metrics.ROCAUC(), step=1, yield_predictions=True
+        ),
     }
     log = sio.from_river(runs, y_true=[y for _, y in data])
     assert log["class"].values.tolist() == [False, True]

@@ -135,12 +135,12 @@ def test_regression_missing_targets_are_skipped():
 
 def test_resource_curves_hand_example():
     sec = np.array([1.0, 3.0, 0.0, 2.0])  # seconds per instance
-    mem = np.array([1.0, 2.0, 4.0, 4.0]) * 1024 ** 3  # GB
+    mem = np.array([1.0, 2.0, 4.0, 4.0]) * 1024**3  # GB
     ds = sl.resource_curves(sec, mem, windows=2, fading=0.5)
     pre = ds.sel(estimator="prequential")
     assert pre.throughput.values.tolist() == [1.0, 2 / 4, 3 / 4, 4 / 6]
     assert pre.seconds.values.tolist() == [1.0, 4.0, 4.0, 6.0]
-    assert pre.memory.values.tolist() == [1024 ** 3 * v for v in (1.0, 1.5, 7 / 3, 2.75)]
+    assert pre.memory.values.tolist() == [1024**3 * v for v in (1.0, 1.5, 7 / 3, 2.75)]
     # RAM-Hours: GB x hours, cumulative: 1*1 + 2*3 + 4*0 + 4*2 = 15 GB s
     np.testing.assert_allclose(pre.ram_hours.values * 3600, [1.0, 7.0, 7.0, 15.0])
     win = ds.sel(estimator="window=2")
@@ -180,13 +180,16 @@ def test_stream_kernel_chunked_equals_one_pass(x, data):
     hist = min(cut, 3)
     c2 = ck[ck >= cut] - cut + hist
     second = np.empty((2, 3, c2.size, 3))
-    K.stream_run(np.ascontiguousarray(X[..., cut - hist:]), kinds, wsize, alphas, hist, c2, state, second)
+    K.stream_run(np.ascontiguousarray(X[..., cut - hist :]), kinds, wsize, alphas, hist, c2, state, second)
     np.testing.assert_array_equal(np.concatenate([first, second], axis=2), one)
 
 
 def test_dataarray_leading_dims_and_time_coords_kept():
-    da = xr.DataArray(np.arange(12.0).reshape(3, 4), dims=("learner", "when"),
-                      coords={"learner": ["a", "b", "c"], "when": [10, 20, 30, 40]})
+    da = xr.DataArray(
+        np.arange(12.0).reshape(3, 4),
+        dims=("learner", "when"),
+        coords={"learner": ["a", "b", "c"], "when": [10, 20, 30, 40]},
+    )
     ds = sl.loss_curves(da, every=2)
     assert ds.loss.dims == ("learner", "estimator", "time")
     assert ds.learner.values.tolist() == ["a", "b", "c"] and ds.when.values.tolist() == [20, 40]
@@ -228,8 +231,9 @@ def test_regression_losses_and_their_q_statistic():
     # Gama et al. 2013, Fig. 4: Q of the accumulated squared errors of two regressors; NaN target skipped
     lb = sl.regression_losses(y, np.array([1.5, 0.0, 2.0, 1.0]))  # 0.25, -, 1, 1
     ds = sc.compare_losses(sl.regression_losses(y, pa[0]), lb, windows=2)
-    np.testing.assert_allclose(ds.q.sel(estimator="prequential").values,
-                               np.log([1 / 0.25, 1 / 0.25, 1 / 1.25, 5 / 2.25]))
+    np.testing.assert_allclose(
+        ds.q.sel(estimator="prequential").values, np.log([1 / 0.25, 1 / 0.25, 1 / 1.25, 5 / 2.25])
+    )
     np.testing.assert_allclose(ds.q.sel(estimator="window=2").values, np.log([4, 4, 1 / 1.25, 4 / 2]))
     assert ds.n_instances.sel(estimator="window=2").values.tolist() == [1, 1, 2, 2]
     with pytest.raises(ValueError, match="loss must be one of"):

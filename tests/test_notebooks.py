@@ -32,9 +32,15 @@ def test_notebook_runs_top_to_bottom(path, tmp_path):
     pytest.importorskip("ipykernel", reason="ipykernel is in the test extra")
     # the kernel inherits the environment (STREAMTK_DATA) and renders figures inline, as for a user
     nb = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
-                                     resources={"metadata": {"path": str(tmp_path)}})
+    client = nbclient.NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    )
     client.execute()  # raises CellExecutionError with the cell and traceback on any error
-    stderr = [o["text"] for c in nb.cells if c.cell_type == "code" for o in c.outputs
-              if o.get("output_type") == "stream" and o.get("name") == "stderr"]
+    stderr = [
+        o["text"]
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+        if o.get("output_type") == "stream" and o.get("name") == "stderr"
+    ]
     assert not stderr, f"{path.name} wrote to stderr (a warning?): {stderr[0][:500]}"

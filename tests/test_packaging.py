@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -33,9 +34,12 @@ def test_environment_yml_lists_exactly_the_pyproject_dependencies():
 
 def test_ci_runs_exactly_the_readme_test_command():
     readme = (REPO / "README.md").read_text().splitlines()
-    block = readme[readme.index("```bash") + 1: readme.index("```bash") + 3]
+    block = readme[readme.index("```bash") + 1 : readme.index("```bash") + 3]
     assert len(block) == 2
     test_cmd = block[1].split("#", 1)[0].strip()
-    ci = [ln.strip() for ln in (REPO / ".ci" / "run").read_text().splitlines()
-          if ln.strip() and not ln.startswith("#") and not ln.startswith(("set ", "cd "))]
+    ci = [
+        ln.strip()
+        for ln in (REPO / ".ci" / "run").read_text().splitlines()
+        if ln.strip() and not ln.startswith("#") and not ln.startswith(("set ", "cd "))
+    ]
     assert ci == [test_cmd]

@@ -22,8 +22,7 @@ import pytest
 pytest.importorskip("river", reason="paper_figures needs the optional 'figures' extra (river)")
 pytest.importorskip("matplotlib", reason="paper_figures needs matplotlib")
 
-from paper_figures import bifet_table1, bifet_table5, gama_appendix_a, make_all  # noqa: E402
-from paper_figures import zliobaite_table3, zliobaite_table5  # noqa: E402
+from paper_figures import bifet_table1, bifet_table5, gama_appendix_a, make_all, zliobaite_table3, zliobaite_table5  # noqa: E402  # noqa: E402
 from paper_figures._common import Context  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,7 +100,7 @@ def quick_run(tmp_path_factory, data_dir):
 def test_make_all_quick_every_script_succeeds(quick_run):
     status, out = quick_run
     text = (out / "REPORT.md").read_text()
-    assert "**This script failed:**" not in text, text[text.find("**This script failed:**"):][:3000]
+    assert "**This script failed:**" not in text, text[text.find("**This script failed:**") :][:3000]
     assert status == 0
     for name in make_all.available():
         assert re.search(rf'<a id="{name.split("_fig")[0]}', text) or name in text, name
@@ -155,8 +154,20 @@ def test_report_exact_rows_have_zero_difference(quick_run):
 def test_second_run_uses_the_log_cache(quick_run, data_dir):
     _, out = quick_run
     out2 = out / "again"
-    status = make_all.main(["--quick", "--out", str(out2), "--data", str(data_dir), "--cache", str(out / "cache"),
-                            "--only", "bifet_fig3", "gama_fig8"])
+    status = make_all.main(
+        [
+            "--quick",
+            "--out",
+            str(out2),
+            "--data",
+            str(data_dir),
+            "--cache",
+            str(out / "cache"),
+            "--only",
+            "bifet_fig3",
+            "gama_fig8",
+        ]
+    )
     assert status == 0
     text = (out2 / "REPORT.md").read_text()
     assert "(cached:" in text and "produced in" not in text
@@ -194,8 +205,14 @@ def test_failing_script_is_reported_not_hidden(tmp_path):
 def test_script_runs_standalone_as_the_cli_runs_it(tmp_path):
     # `streamtk figures` runs the scripts as plain files with cwd = paper_figures/
     env = dict(os.environ)
-    r = subprocess.run([sys.executable, str(ROOT / "paper_figures" / "bifet_table1.py"), "--out", str(tmp_path)],
-                       cwd=str(ROOT / "paper_figures"), env=env, capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "paper_figures" / "bifet_table1.py"), "--out", str(tmp_path)],
+        cwd=str(ROOT / "paper_figures"),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     assert "| Wilcoxon T = min(R+, R-) | 3 | 3 | 0 |" in (tmp_path / "REPORT.md").read_text()
 
@@ -239,8 +256,12 @@ def test_capymoa_producer_makes_the_logs_with_moa(tmp_path, data_dir):
     # issue 10: MOA (through capymoa, when installed) is offered as the alternative log producer
     pytest.importorskip("capymoa", reason="the MOA producer needs the optional capymoa package and Java")
     out = tmp_path / "moa"
-    assert make_all.main(["--quick", "--producer", "capymoa", "--only", "bifet_fig2", "--out", str(out),
-                          "--data", str(data_dir)]) == 0
+    assert (
+        make_all.main(
+            ["--quick", "--producer", "capymoa", "--only", "bifet_fig2", "--out", str(out), "--data", str(data_dir)]
+        )
+        == 0
+    )
     report = (out / "REPORT.md").read_text()
     assert "MOA HoeffdingTree via capymoa" in report
     assert "produced with capymoa" in report

@@ -15,6 +15,8 @@ import xarray as xr  # noqa: E402
 import streamtk  # noqa: E402
 import streamtk.plot.accessor  # noqa: E402,F401  (registers ds.streamtk)
 from streamtk.comparison.compare import compare  # noqa: E402
+from streamtk.datasets.simulate import simulate_log  # noqa: E402
+from streamtk.dependence.label_dependence import label_dependence  # noqa: E402
 from streamtk.drift.adwin import adwin  # noqa: E402
 from streamtk.drift.page_hinkley import page_hinkley  # noqa: E402
 from streamtk.drift.scoring import score_detections  # noqa: E402
@@ -25,9 +27,7 @@ from streamtk.plot.drift import plot_detection_delays, plot_detector  # noqa: E4
 from streamtk.plot.figure import result_figure  # noqa: E402
 from streamtk.plot.significance import plot_cd, plot_fold_summary, plot_significance  # noqa: E402
 from streamtk.plot.temporal import plot_dependence, plot_evidence  # noqa: E402
-from streamtk.datasets.simulate import simulate_log  # noqa: E402
 from streamtk.stats import friedman_test  # noqa: E402
-from streamtk.dependence.label_dependence import label_dependence  # noqa: E402
 
 N = 3000
 DRIFT = 1500
@@ -87,8 +87,9 @@ def test_plot_curves_draws_the_dataset_values(curves):
 def test_plot_curves_markers_and_adwin_width(curves, errors):
     ad = adwin(errors.sel(model="adaptive"))
     det = np.flatnonzero(ad.detection.values != 0)
-    arts = plot_curves(curves, "accuracy", model="adaptive", estimators=["window=500"], drifts=[DRIFT],
-                       detections=det, width=ad)
+    arts = plot_curves(
+        curves, "accuracy", model="adaptive", estimators=["window=500"], drifts=[DRIFT], detections=det, width=ad
+    )
     line, drift_line, markers, width_line = arts
     np.testing.assert_array_equal(drift_line.get_xdata(), [DRIFT + 1, DRIFT + 1])  # index -> instance
     np.testing.assert_array_equal(markers.get_xdata(), det + 1.0)
@@ -209,7 +210,8 @@ def test_plot_comparison_mcnemar_and_q(log):
     arts = plot_comparison(cmp, "mcnemar", a="adaptive", b="static", drifts=[DRIFT])
     pre, win, hi, lo, span, drift = arts
     np.testing.assert_array_equal(
-        pre.get_ydata(), cmp.mcnemar.sel(model_a="adaptive", model_b="static", estimator="prequential").values)
+        pre.get_ydata(), cmp.mcnemar.sel(model_a="adaptive", model_b="static", estimator="prequential").values
+    )
     thr = cmp.attrs["mcnemar_threshold"]
     assert np.isclose(thr, 6.634896601021217)
     assert hi.get_ydata()[0] == pytest.approx(thr) and lo.get_ydata()[0] == pytest.approx(-thr)
@@ -218,7 +220,8 @@ def test_plot_comparison_mcnemar_and_q(log):
     plt.close("all")
     q_pre, q_win, zero = plot_comparison(cmp, "q", a="static", b="persistent")
     np.testing.assert_array_equal(
-        q_win.get_ydata(), cmp.q.sel(model_a="static", model_b="persistent", estimator="window=500").values)
+        q_win.get_ydata(), cmp.q.sel(model_a="static", model_b="persistent", estimator="window=500").values
+    )
     assert zero.get_ydata()[0] == 0.0
     with pytest.raises(ValueError, match="statistic must be"):
         plot_comparison(cmp, "kappa")
@@ -245,8 +248,9 @@ def test_plot_significance_draws_pvalues(per_fold):
     sig = significance_curves(per_fold)
     arts = plot_significance(sig)
     sign_line, wil_line, alpha_line = arts[:3]
-    np.testing.assert_allclose(wil_line.get_ydata(),
-                               np.clip(sig.pvalue.sel(test="wilcoxon").squeeze().values, 1e-12, 1))
+    np.testing.assert_allclose(
+        wil_line.get_ydata(), np.clip(sig.pvalue.sel(test="wilcoxon").squeeze().values, 1e-12, 1)
+    )
     assert alpha_line.get_ydata()[0] == 0.05
     assert sig.reject.sel(test="wilcoxon").any() and not sig.reject.sel(test="wilcoxon").all()
     assert_drawn(sign_line.figure)
@@ -269,8 +273,9 @@ def test_plot_fold_summary_mean_and_band(per_fold):
 
 
 def test_plot_cd_wraps_the_diagram():
-    scores = np.array([[0.9, 0.8, 0.7], [0.85, 0.8, 0.6], [0.95, 0.7, 0.65], [0.9, 0.85, 0.5],
-                       [0.88, 0.8, 0.7], [0.92, 0.75, 0.66]])
+    scores = np.array(
+        [[0.9, 0.8, 0.7], [0.85, 0.8, 0.6], [0.95, 0.7, 0.65], [0.9, 0.85, 0.5], [0.88, 0.8, 0.7], [0.92, 0.75, 0.66]]
+    )
     res = friedman_test(scores, names=["A", "B", "C"])
     assert res.significant
     arts = plot_cd(res, title="CD")
@@ -292,8 +297,10 @@ def test_plot_dependence_and_evidence(log):
     plt.close("all")
     bars = plot_evidence(dep, estimator="prequential")
     assert len(bars) == 2  # one container per class
-    np.testing.assert_allclose([r.get_height() for r in bars[1]],
-                               dep.evidence.sel(estimator="prequential", **{"class": 1}).isel(time=-1).values)
+    np.testing.assert_allclose(
+        [r.get_height() for r in bars[1]],
+        dep.evidence.sel(estimator="prequential", **{"class": 1}).isel(time=-1).values,
+    )
     with pytest.raises(ValueError, match="choose estimator"):
         plot_evidence(dep)
     with pytest.raises(ValueError, match="time must index"):
@@ -309,14 +316,23 @@ def test_accessor_kinds_and_dispatch(log, curves, errors, per_fold):
     ph = page_hinkley(errors)
     scores = score_detections([[1600]], [DRIFT], n=N)
     sig = significance_curves(per_fold)
-    kinds = {"curves": curves, "comparison": cmp, "dependence": dep, "detector": ph, "delays": scores,
-             "significance": sig, "folds": per_fold, "log": log}
+    kinds = {
+        "curves": curves,
+        "comparison": cmp,
+        "dependence": dep,
+        "detector": ph,
+        "delays": scores,
+        "significance": sig,
+        "folds": per_fold,
+        "log": log,
+    }
     for kind, ds in kinds.items():
         assert ds.streamtk.kind == kind
     assert adwin(errors).streamtk.kind == "detector"
     lines = curves.streamtk.plot("kappa_per", model="adaptive")
-    np.testing.assert_array_equal(lines[0].get_ydata(),
-                                  curves.kappa_per.sel(model="adaptive", estimator="prequential").values)
+    np.testing.assert_array_equal(
+        lines[0].get_ydata(), curves.kappa_per.sel(model="adaptive", estimator="prequential").values
+    )
     arts = curves.streamtk.plot(kind="baselines", model="static")
     assert len(arts) == 4
     with pytest.raises(ValueError, match="evaluate it first"):

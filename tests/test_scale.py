@@ -9,18 +9,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import xarray as xr
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import streamtk
 from streamtk.comparison.compare import compare
-from streamtk.runners.distributed import auc_dask, compare_dask, detect_dask, evaluate_dask, fold_summary_dask
 from streamtk.drift.adwin import Adwin, adwin
 from streamtk.drift.ddm import DDM, ddm
 from streamtk.drift.eddm import eddm
 from streamtk.drift.page_hinkley import PageHinkley, page_hinkley
-from streamtk.kfold.folds import fold_summary
-from streamtk.io import to_netcdf, to_zarr
 from streamtk.evaluation.scores import auc_curves
+from streamtk.io import to_netcdf, to_zarr
+from streamtk.kfold.folds import fold_summary
+from streamtk.runners.distributed import auc_dask, compare_dask, detect_dask, evaluate_dask, fold_summary_dask
 from streamtk.runners.outofcore import evaluate_store
 
 OPTS = dict(windows=[7, 40], fading=0.98, adwin=0.05, every=5)
@@ -71,8 +72,9 @@ def test_evaluate_dask_weights_missing_labels_and_moa(runs):
     w = xr.DataArray(np.random.default_rng(3).random(y.size) * (np.arange(y.size) % 5 != 0), dims="time")
     for conv in ("streamtk", "moa"):
         ref = streamtk.evaluate(yt, p, weights=w, convention=conv, classes=[0.0, 1.0, 2.0], **OPTS)
-        lazy = evaluate_dask(yt, p.chunk({"run": 1}), weights=w.chunk(), convention=conv,
-                             classes=[0.0, 1.0, 2.0], **OPTS)
+        lazy = evaluate_dask(
+            yt, p.chunk({"run": 1}), weights=w.chunk(), convention=conv, classes=[0.0, 1.0, 2.0], **OPTS
+        )
         _same(lazy, ref)
 
 
@@ -91,8 +93,10 @@ def test_evaluate_dask_per_series_weights(runs):
     y, p = runs
     p1 = p.isel(model=0, drop=True)
     w = xr.DataArray(np.random.default_rng(4).random(p1.shape), dims=("run", "time"))
-    _same(evaluate_dask(y, p1.chunk({"run": 1}), weights=w.chunk({"run": 1}), **OPTS),
-          streamtk.evaluate(y, p1, weights=w, **OPTS))
+    _same(
+        evaluate_dask(y, p1.chunk({"run": 1}), weights=w.chunk({"run": 1}), **OPTS),
+        streamtk.evaluate(y, p1, weights=w, **OPTS),
+    )
 
 
 def test_evaluate_dask_refuses_time_chunks_and_lead_dims(runs):
@@ -111,8 +115,7 @@ def test_auc_dask_equals_in_memory(runs):
     score = xr.DataArray(np.round(rng.random(p.shape), 2), dims=p.dims, coords=p.coords)  # ties included
     w = xr.DataArray(rng.random(y.size), dims="time")
     opts = dict(windows=30, fading=0.99, every=9, pos_label=2)
-    _same(auc_dask(y, score.chunk({"model": 2, "run": 1}), weights=w, **opts),
-          auc_curves(y, score, weights=w, **opts))
+    _same(auc_dask(y, score.chunk({"model": 2, "run": 1}), weights=w, **opts), auc_curves(y, score, weights=w, **opts))
     proba = xr.DataArray(rng.dirichlet(np.ones(3), (4, y.size)), dims=("run", "time", "class"))
     opts = dict(windows=50, every=20, classes=[0, 1, 2], multi_class="ovo")
     _same(auc_dask(y, proba.chunk({"run": 1}), **opts), auc_curves(y, proba, **opts))
@@ -122,8 +125,12 @@ def test_auc_dask_equals_in_memory(runs):
 
 @pytest.mark.parametrize(
     "name, func, params",
-    [("adwin", adwin, {"delta": 0.01}), ("ddm", ddm, {}), ("eddm", eddm, {"min_errors": 10}),
-     ("page_hinkley", page_hinkley, {"lambda_": 10.0})],
+    [
+        ("adwin", adwin, {"delta": 0.01}),
+        ("ddm", ddm, {}),
+        ("eddm", eddm, {"min_errors": 10}),
+        ("page_hinkley", page_hinkley, {"lambda_": 10.0}),
+    ],
 )
 def test_detect_dask_equals_in_memory(name, func, params):
     x = xr.DataArray(_drift_losses(np.random.default_rng(8), 4, 600), dims=("run", "time"))
@@ -157,8 +164,9 @@ def test_fold_summary_dask_equals_in_memory(runs):
     got = fold_summary_dask(per_fold.chunk({"model": 1, "time": 5}))
     assert got.accuracy.chunks is not None
     _same(got, ref)
-    xr.testing.assert_identical(fold_summary_dask(per_fold.kappa.chunk({"model": 2})).compute(),
-                                fold_summary(per_fold.kappa))
+    xr.testing.assert_identical(
+        fold_summary_dask(per_fold.kappa.chunk({"model": 2})).compute(), fold_summary(per_fold.kappa)
+    )
     with pytest.raises(ValueError, match="chunked along 'fold'"):
         fold_summary_dask(per_fold.accuracy.chunk({"fold": 2}))
 
@@ -170,8 +178,9 @@ def test_local_cluster_two_worker_processes(runs):
     x = xr.DataArray(_drift_losses(np.random.default_rng(9), 4, 600), dims=("run", "time"))
     cluster = client = None
     try:
-        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                           dashboard_address=None, silence_logs=40)
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None, silence_logs=40
+        )
         client = distributed.Client(cluster)
         lazy = evaluate_dask(y, p.chunk({"model": 1, "run": 2}), **OPTS)
         det = detect_dask("adwin", x.chunk({"run": 1}), delta=0.01)
@@ -191,8 +200,9 @@ def test_local_cluster_two_worker_processes(runs):
 
 
 def _store_log(tmp_path, y, p, *, time_chunk, fmt="zarr", weights=None):
-    log = xr.Dataset({"y_true": ("time", y), "y_pred": (p.dims, p.values)}, coords=p.drop_vars("time",
-                                                                                             errors="ignore").coords)
+    log = xr.Dataset(
+        {"y_true": ("time", y), "y_pred": (p.dims, p.values)}, coords=p.drop_vars("time", errors="ignore").coords
+    )
     if weights is not None:
         log["weights"] = ("time", weights)
     if fmt == "zarr":
@@ -200,8 +210,10 @@ def _store_log(tmp_path, y, p, *, time_chunk, fmt="zarr", weights=None):
         if any(log[v].dtype == object for v in log.data_vars):
             to_zarr(log, path)  # text labels, missing ones marked
         else:
-            enc = {v: {"chunks": tuple(time_chunk if d == "time" else s for d, s in zip(log[v].dims, log[v].shape))}
-                   for v in log.data_vars}
+            enc = {
+                v: {"chunks": tuple(time_chunk if d == "time" else s for d, s in zip(log[v].dims, log[v].shape))}
+                for v in log.data_vars
+            }
             log.to_zarr(path, zarr_format=2, encoding=enc)
     else:
         path = tmp_path / "log.nc"
@@ -227,8 +239,11 @@ def test_evaluate_store_strings_missing_weights(tmp_path, fmt):
     n = 300
     y = rng.choice(np.array(["no", "yes"], dtype=object), n)
     y[rng.random(n) < 0.1] = None
-    p = xr.DataArray(rng.choice(np.array(["no", "yes"], dtype=object), (2, n)), dims=("model", "time"),
-                     coords={"model": ["m1", "m2"]})
+    p = xr.DataArray(
+        rng.choice(np.array(["no", "yes"], dtype=object), (2, n)),
+        dims=("model", "time"),
+        coords={"model": ["m1", "m2"]},
+    )
     w = rng.random(n)
     path = _store_log(tmp_path, y, p, time_chunk=50, fmt=fmt, weights=w)  # missing labels marked by streamtk.io
     got = evaluate_store(path, chunk=70, weights="weights", **OPTS)  # classes from a first pass
@@ -243,10 +258,16 @@ def test_evaluate_store_detectors_equal_one_pass(tmp_path):
     p = xr.DataArray(np.where(loss, 1 - y, y), dims=("model", "time"), coords={"model": ["a", "b", "c"]})
     path = _store_log(tmp_path, y, p, time_chunk=256)
     seen = []
-    got = evaluate_store(path, chunk=256, out=tmp_path / "c.zarr", classes=[0, 1], windows=50, every=100,
-                         progress=lambda done, total: seen.append((done, total)),
-                         detectors={"adwin": Adwin(delta=0.002), "ddm": DDM(trace=False),
-                                    "ph": PageHinkley(trace=False)})
+    got = evaluate_store(
+        path,
+        chunk=256,
+        out=tmp_path / "c.zarr",
+        classes=[0, 1],
+        windows=50,
+        every=100,
+        progress=lambda done, total: seen.append((done, total)),
+        detectors={"adwin": Adwin(delta=0.002), "ddm": DDM(trace=False), "ph": PageHinkley(trace=False)},
+    )
     assert seen[-1] == (n, n) and [d for d, _ in seen] == sorted(d for d, _ in seen) and len(seen) == 12
     x = loss.astype(np.float64)
     ref = adwin(x, delta=0.002)
@@ -260,8 +281,10 @@ def test_evaluate_store_detectors_equal_one_pass(tmp_path):
         assert int(ref.n_detections.sum()) > 0
         assert got[f"{key}_n_detections"].values.tolist() == ref.n_detections.values.tolist()
         assert got[f"{key}_detection_index"].values.tolist() == ref.detection_index.values.tolist()
-    _same(got.drop_vars([v for v in got.data_vars if v.startswith(("adwin_", "ddm_", "ph_"))]),
-          streamtk.evaluate(y, p, classes=[0, 1], windows=50, every=100))
+    _same(
+        got.drop_vars([v for v in got.data_vars if v.startswith(("adwin_", "ddm_", "ph_"))]),
+        streamtk.evaluate(y, p, classes=[0, 1], windows=50, every=100),
+    )
 
 
 def test_evaluate_store_refuses_bad_input(tmp_path, runs):
@@ -304,8 +327,8 @@ def per_fold(runs):
 
 @pytest.mark.parametrize("chunks", [{"time": 5}, {"time": 3, "estimator": 1}, {"estimator": 2}])
 def test_significance_curves_dask_equals_in_memory(per_fold, chunks):
-    from streamtk.runners.distributed import significance_curves_dask
     from streamtk.kfold.folds import significance_curves
+    from streamtk.runners.distributed import significance_curves_dask
 
     opts = dict(models=("A", "C"), alpha=0.1, alternative="greater")
     got = significance_curves_dask(per_fold.chunk(chunks), **opts)
@@ -317,8 +340,8 @@ def test_significance_curves_dask_equals_in_memory(per_fold, chunks):
 
 
 def test_significance_curves_dask_dataarrays_and_pairs(per_fold):
-    from streamtk.runners.distributed import significance_curves_dask
     from streamtk.kfold.folds import significance_curves
+    from streamtk.runners.distributed import significance_curves_dask
 
     acc = per_fold.accuracy
     a, b = acc.sel(model="B", drop=True), acc.sel(model="A", drop=True)
@@ -344,13 +367,14 @@ def test_significance_curves_dask_dataarrays_and_pairs(per_fold):
 @pytest.mark.slow
 def test_significance_curves_dask_on_local_cluster(per_fold):
     distributed = pytest.importorskip("distributed", reason="dask.distributed is needed for the cluster test")
-    from streamtk.runners.distributed import significance_curves_dask
     from streamtk.kfold.folds import significance_curves
+    from streamtk.runners.distributed import significance_curves_dask
 
     cluster = client = None
     try:
-        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                           dashboard_address=None, silence_logs=40)
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None, silence_logs=40
+        )
         client = distributed.Client(cluster)
         lazy = significance_curves_dask(per_fold.chunk({"time": 2}), models=("A", "B"))
         got = client.compute(lazy, sync=True)

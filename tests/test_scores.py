@@ -15,8 +15,13 @@ from streamtk.evaluation import scores as S
 # ----------------------------------------------------------------------------- references
 def brute_auc(score, pos, v=None):
     v = np.ones(len(score)) if v is None else v
-    u1 = sum(v[i] * v[j] * (1.0 if score[i] > score[j] else 0.5 if score[i] == score[j] else 0.0)
-             for i in range(len(score)) if pos[i] for j in range(len(score)) if not pos[j])
+    u1 = sum(
+        v[i] * v[j] * (1.0 if score[i] > score[j] else 0.5 if score[i] == score[j] else 0.0)
+        for i in range(len(score))
+        if pos[i]
+        for j in range(len(score))
+        if not pos[j]
+    )
     w0, w1 = v[~pos].sum(), v[pos].sum()
     return u1 / (w0 * w1) if (~pos).any() and pos.any() else np.nan
 
@@ -213,8 +218,9 @@ def test_labelled_leading_dims_and_netcdf_round_trip(tmp_path):
     rng = np.random.default_rng(15)
     n = 30
     y = rng.integers(0, 2, n)
-    s = xr.DataArray(rng.random((2, 3, n)), dims=("model", "fold", "step"),
-                     coords={"model": ["a", "b"], "step": np.arange(n) * 10})
+    s = xr.DataArray(
+        rng.random((2, 3, n)), dims=("model", "fold", "step"), coords={"model": ["a", "b"], "step": np.arange(n) * 10}
+    )
     ds = S.auc_curves(y, s, windows=7, fading=0.99, every=10)
     assert ds.auc.dims == ("model", "fold", "estimator", "time")
     assert ds.step.values.tolist() == [90, 190, 290]
@@ -305,8 +311,13 @@ def test_multiclass_leading_dims_weights_and_missing_labels():
     np.testing.assert_allclose(ds.auc.isel(model=1, time=-1).sel(estimator="fading=0.9").values, ref, rtol=1e-12)
 
 
-@given(st.lists(st.one_of(st.floats(allow_nan=False), st.sampled_from([0.0, -0.0, 5e-324, -5e-324, 1.0])),
-                min_size=1, max_size=60))
+@given(
+    st.lists(
+        st.one_of(st.floats(allow_nan=False), st.sampled_from([0.0, -0.0, 5e-324, -5e-324, 1.0])),
+        min_size=1,
+        max_size=60,
+    )
+)
 def test_rank_compress_is_numpy_unique_inverse(values):
     # radix-sort dense ranks: same as numpy.unique (-0.0 == 0.0, infinities, subnormals, ties)
     x = np.array(values, dtype=np.float64)

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from streamtk.dependence.shuffle import iid_shuffle, label_order_preserving_shuffle
 from streamtk.dependence.label_dependence import label_dependence
+from streamtk.dependence.shuffle import iid_shuffle, label_order_preserving_shuffle
 
 
 def test_iid_shuffle_is_seeded_permutation():
@@ -30,8 +30,12 @@ def test_iid_shuffle_removes_dependence():
     assert p_t == pytest.approx(0.5, abs=0.02)  # eq. 8: sum_i P(i)^2
 
 
-@given(labels=st.lists(st.sampled_from(["a", "b", "c", None]), min_size=1, max_size=40)
-       .filter(lambda v: any(x is not None for x in v)), seed=st.integers(0, 2**32 - 1))
+@given(
+    labels=st.lists(st.sampled_from(["a", "b", "c", None]), min_size=1, max_size=40).filter(
+        lambda v: any(x is not None for x in v)
+    ),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_label_order_preserving(labels, seed):
     y = np.array(labels, dtype=object)
     idx = label_order_preserving_shuffle(y, seed=seed)

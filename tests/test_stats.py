@@ -70,8 +70,23 @@ def test_table1_sign_test():
 
 
 # two-sided alpha = 0.05 critical values of the signed-rank statistic (standard tables)
-WILCOXON_V05 = {6: 0, 7: 2, 8: 3, 9: 5, 10: 8, 11: 10, 12: 13, 13: 17, 14: 21, 15: 25, 16: 29, 17: 34,
-                18: 40, 19: 46, 20: 52}
+WILCOXON_V05 = {
+    6: 0,
+    7: 2,
+    8: 3,
+    9: 5,
+    10: 8,
+    11: 10,
+    12: 13,
+    13: 17,
+    14: 21,
+    15: 25,
+    16: 29,
+    17: 34,
+    18: 40,
+    19: 46,
+    20: 52,
+}
 
 
 def test_wilcoxon_critical_values_match_published_table():
@@ -125,11 +140,13 @@ def test_wilcoxon_exact_with_ties_and_zeros_matches_scipy_permutation(zero_metho
 def test_wilcoxon_normal_approximation_matches_scipy(zero_method, correction, alternative):
     rng = np.random.default_rng(3)
     d = rng.integers(-6, 8, size=(12, 30)).astype(float)  # ties and zeros
-    ours = wilcoxon_test(d, axis=1, method="approx", zero_method=zero_method, correction=correction,
-                         alternative=alternative)
+    ours = wilcoxon_test(
+        d, axis=1, method="approx", zero_method=zero_method, correction=correction, alternative=alternative
+    )
     for j in range(d.shape[0]):
-        ref = sps.wilcoxon(d[j], zero_method=zero_method, correction=correction, alternative=alternative,
-                           method="asymptotic")
+        ref = sps.wilcoxon(
+            d[j], zero_method=zero_method, correction=correction, alternative=alternative, method="asymptotic"
+        )
         assert ours.pvalue[j] == pytest.approx(ref.pvalue, rel=1e-10)
         assert ours.statistic[j] == pytest.approx(ref.statistic)
         z_ref = ref.zstatistic if alternative != "two-sided" else -abs(ref.zstatistic)
@@ -310,9 +327,24 @@ def test_q_alpha_tables():
 def test_demsar_example_statistics():
     # Demsar (2006), section 3.2.4: four classifiers on 14 data sets with average ranks
     # 3.143, 2.000, 2.893, 1.964 give chi2_F = 9.28, F_F = 3.69, CD = 1.25 (Nemenyi, 0.05)
-    ranks = np.array([[3, 1, 4, 2], [2, 4, 1, 3], [4, 3, 2, 1], [3, 1, 2, 4], [4, 2, 3, 1], [3, 1, 4, 2],
-                      [4, 2, 3, 1], [3, 1, 2, 4], [2, 3, 4, 1], [3, 2, 4, 1], [2, 1, 4, 3], [4, 2, 3, 1],
-                      [3, 4, 2, 1], [4, 1, 2.5, 2.5]])
+    ranks = np.array(
+        [
+            [3, 1, 4, 2],
+            [2, 4, 1, 3],
+            [4, 3, 2, 1],
+            [3, 1, 2, 4],
+            [4, 2, 3, 1],
+            [3, 1, 4, 2],
+            [4, 2, 3, 1],
+            [3, 1, 2, 4],
+            [2, 3, 4, 1],
+            [3, 2, 4, 1],
+            [2, 1, 4, 3],
+            [4, 2, 3, 1],
+            [3, 4, 2, 1],
+            [4, 1, 2.5, 2.5],
+        ]
+    )
     res = friedman_test(ranks, higher_is_better=False, tie_correction=False, names=["C4.5", "m", "cf", "m+cf"])
     np.testing.assert_allclose(res.average_ranks, [3.143, 2.000, 2.893, 1.964], atol=5e-4)
     assert res.statistic == pytest.approx(9.28, abs=5e-3)
@@ -334,9 +366,16 @@ def test_friedman_matches_scipy_with_and_without_ties():
 
 def test_friedman_groups_and_different():
     # N = 5 datasets, k = 5 -> CD = 2.728 sqrt(30 / 30) = 2.728
-    scores = np.array([
-        [5, 4, 3, 2, 1], [5, 4, 3, 2, 1], [5, 4, 3, 2, 1], [5, 4, 2, 1, 3], [4, 5, 1, 3, 2],
-    ], dtype=float)
+    scores = np.array(
+        [
+            [5, 4, 3, 2, 1],
+            [5, 4, 3, 2, 1],
+            [5, 4, 3, 2, 1],
+            [5, 4, 2, 1, 3],
+            [4, 5, 1, 3, 2],
+        ],
+        dtype=float,
+    )
     res = friedman_test(scores, names=list("ABCDE"))
     # ranks: three rows 1..5, then (1, 2, 4, 5, 3) and (2, 1, 5, 3, 4)
     np.testing.assert_allclose(res.average_ranks, [1.2, 1.8, 3.6, 4.0, 4.4])

@@ -17,7 +17,7 @@ def ref_stats(codes, k, max_lag, kind, param, t_inst):
     pres = [(i, c) for i, c in enumerate(codes[:t_inst]) if c >= 0]
     m = len(pres)
     w = np.zeros(m)
-    for j, (i, _) in enumerate(pres):
+    for j, (_i, _) in enumerate(pres):
         if kind == "prequential":
             w[j] = 1.0
         elif kind == "window":

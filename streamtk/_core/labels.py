@@ -96,7 +96,7 @@ def _missing_mask(arr: np.ndarray, mask) -> np.ndarray:
     return miss
 
 
-def _encode_with(enc: Encoding, values, name, *, allow_missing, dtype=np.dtype(np.int32)):
+def _encode_with(enc: Encoding, values, name, *, allow_missing, dtype=np.int32):
     codes = _encode_int32_or_identity(enc, values, name, allow_missing=allow_missing, dtype=dtype)
     return codes if codes.dtype == dtype else codes.astype(dtype)
 
@@ -105,7 +105,7 @@ def _is_identity(classes: np.ndarray, lo: int, hi: int) -> bool:
     """True when integer label ``v`` has code ``v`` for every ``v`` in ``[lo, hi]`` (classes ``0 .. k-1``)."""
     if classes.dtype.kind not in "iub" or lo < 0 or hi >= len(classes):
         return False
-    return bool((classes[lo: hi + 1].astype(np.int64) == np.arange(lo, hi + 1)).all())
+    return bool((classes[lo : hi + 1].astype(np.int64) == np.arange(lo, hi + 1)).all())
 
 
 def _encode_int32_or_identity(enc: Encoding, values, name, *, allow_missing, dtype):
@@ -153,9 +153,7 @@ def _encode_int32_or_identity(enc: Encoding, values, name, *, allow_missing, dty
         ok = sorted_classes[pos_clipped] == vals
         if not ok.all():
             bad = vals[~ok][0].item()
-            raise ValueError(
-                f"{name} contains the label {bad!r}, which is not one of the classes {classes.tolist()!r}"
-            )
+            raise ValueError(f"{name} contains the label {bad!r}, which is not one of the classes {classes.tolist()!r}")
         codes[present] = order[pos_clipped]
         return codes
     if arr.dtype.kind in "US" and classes.dtype.kind in "US":
@@ -254,8 +252,10 @@ def encode_labels(y_true, *predictions, classes=None, names=("y_true", "y_pred")
             uniq = sorted(uniq)
         except TypeError:
             pass
-        classes_arr = np.array(uniq) if all(isinstance(u, (int, float, str, bool)) for u in uniq) else np.array(
-            uniq, dtype=object
+        classes_arr = (
+            np.array(uniq)
+            if all(isinstance(u, (int, float, str, bool)) for u in uniq)
+            else np.array(uniq, dtype=object)
         )
     else:
         classes_list = list(classes)

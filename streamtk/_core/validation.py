@@ -117,9 +117,7 @@ def as_tuple_of(values, name: str, check) -> tuple:
 def as_float_array(values, name: str, *, allow_nan: bool = False, ndim_min: int = 1) -> np.ndarray:
     """Convert to a float64 array, refusing non-numeric input and (by default) NaN."""
     arr = np.asarray(values)
-    if arr.dtype == object or not (
-        np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.bool_)
-    ):
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.bool_)):
         raise TypeError(f"{name} must be numeric, got an array of dtype {arr.dtype}")
     if np.issubdtype(arr.dtype, np.complexfloating):
         raise TypeError(f"{name} must be real, got an array of dtype {arr.dtype}")
@@ -151,9 +149,7 @@ def check_nonnegative_weights(weights: np.ndarray, name: str = "weights") -> np.
 def check_same_length(n: int, arr: np.ndarray, name: str, ref_name: str = "y_true") -> None:
     """The last (time) axis of ``arr`` must have length ``n``."""
     if arr.shape[-1] != n:
-        raise ValueError(
-            f"{name} has {arr.shape[-1]} instances along its last axis but {ref_name} has {n}"
-        )
+        raise ValueError(f"{name} has {arr.shape[-1]} instances along its last axis but {ref_name} has {n}")
 
 
 def as_rng(seed, name: str = "seed") -> np.random.Generator:
@@ -173,8 +169,7 @@ def as_rng(seed, name: str = "seed") -> np.random.Generator:
     if _is_integer(seed) and operator.index(seed) >= 0:
         return np.random.default_rng(operator.index(seed))
     raise TypeError(
-        f"{name} must be a non-negative int, a numpy.random.SeedSequence or a "
-        f"numpy.random.Generator, got {seed!r}"
+        f"{name} must be a non-negative int, a numpy.random.SeedSequence or a numpy.random.Generator, got {seed!r}"
     )
 
 

@@ -157,7 +157,7 @@ def adwin_capacity(max_buckets: int, max_rows: int) -> int:
     safe for any stream of at most this many inputs (``R = 64`` is unlimited
     in practice).
     """
-    return max_buckets * (2 ** max_rows - 1)
+    return max_buckets * (2**max_rows - 1)
 
 
 @numba.njit(cache=True, error_model="numpy", inline="always")
@@ -238,9 +238,24 @@ def adwin_step(S, V, C, work, w, last, tick, total, var, xmax, mean_before, x, d
         due = tick % clock == 0
     change = False
     if due and w > MIN_WIDTH_FOR_CHECK:
-        change, w, last, total, var, _, _ = _reduce_window(S, V, C, work, w, last, total, var, xmax, delta,
-                                                           min_window, variant, max_buckets, np.int64(0), 0.0,
-                                                           np.int64(_ALL_ROWS))
+        change, w, last, total, var, _, _ = _reduce_window(
+            S,
+            V,
+            C,
+            work,
+            w,
+            last,
+            total,
+            var,
+            xmax,
+            delta,
+            min_window,
+            variant,
+            max_buckets,
+            np.int64(0),
+            0.0,
+            np.int64(_ALL_ROWS),
+        )
     mean_after = total / w
     code = 0
     if change:
@@ -305,8 +320,23 @@ def adwin_update(sums, variances, counts, istate, fstate, work, i, x, delta, clo
     w = istate[i, WIDTH]
     total = fstate[i, TOTAL]
     code, w, last, tick, total, var, xmax, mean_after = adwin_step(
-        sums[i], variances[i], counts[i], work, w, istate[i, LAST_ROW], istate[i, TICK], total,
-        fstate[i, VARIANCE], fstate[i, XMAX], total / w, x, delta, clock, min_window, variant)
+        sums[i],
+        variances[i],
+        counts[i],
+        work,
+        w,
+        istate[i, LAST_ROW],
+        istate[i, TICK],
+        total,
+        fstate[i, VARIANCE],
+        fstate[i, XMAX],
+        total / w,
+        x,
+        delta,
+        clock,
+        min_window,
+        variant,
+    )
     istate[i, WIDTH] = w
     istate[i, LAST_ROW] = last
     istate[i, TICK] = tick
@@ -349,8 +379,9 @@ def adwin_rows(istate, i):
 
 
 @numba.njit(cache=True, error_model="numpy")
-def adwin_run_one(x, S, V, C, ist, fst, delta, clock, min_window, variant, width_out, mean_out, variance_out,
-                  detection_out):
+def adwin_run_one(
+    x, S, V, C, ist, fst, delta, clock, min_window, variant, width_out, mean_out, variance_out, detection_out
+):
     """Serial loop of :func:`adwin_run` over one stream.
 
     ``x`` (n,) float64; ``S, V, C, ist, fst`` are one instance's rows of the
@@ -492,9 +523,9 @@ def adwin_run_one(x, S, V, C, ist, fst, delta, clock, min_window, variant, width
         if b - a == to_test and w > MIN_WIDTH_FOR_CHECK:
             if last != last_scanned:  # a new row shifts every split point
                 dirty = _ALL_ROWS
-            change, w, last, total, var, w_c, ln_c = _reduce_window(S, V, C, work, w, last, total, var, xmax, delta,
-                                                                    min_window, variant, max_buckets, w_c, ln_c,
-                                                                    dirty)
+            change, w, last, total, var, w_c, ln_c = _reduce_window(
+                S, V, C, work, w, last, total, var, xmax, delta, min_window, variant, max_buckets, w_c, ln_c, dirty
+            )
             dirty = _ALL_ROWS if change else 0
             last_scanned = last
             if change:
@@ -520,8 +551,22 @@ def adwin_run_one(x, S, V, C, ist, fst, delta, clock, min_window, variant, width
 
 
 @numba.njit(cache=True, parallel=True)
-def adwin_run(x, sums, variances, counts, istate, fstate, delta, clock, min_window, variant,
-              width_out, mean_out, variance_out, detection_out):
+def adwin_run(
+    x,
+    sums,
+    variances,
+    counts,
+    istate,
+    fstate,
+    delta,
+    clock,
+    min_window,
+    variant,
+    width_out,
+    mean_out,
+    variance_out,
+    detection_out,
+):
     """Feed ``x[l, :]`` to instance ``l`` for every lead ``l`` (parallel over leads).
 
     ``x`` is ``(L, n)`` float64; the state has ``L`` instances and is updated in
@@ -534,6 +579,19 @@ def adwin_run(x, sums, variances, counts, istate, fstate, delta, clock, min_wind
     Outputs whose last axis is not ``n`` (e.g. shape ``(L, 0)``) are not written.
     """
     for lead in prange(x.shape[0]):
-        adwin_run_one(x[lead], sums[lead], variances[lead], counts[lead], istate[lead], fstate[lead], delta,
-                      clock, min_window, variant, width_out[lead], mean_out[lead], variance_out[lead],
-                      detection_out[lead])
+        adwin_run_one(
+            x[lead],
+            sums[lead],
+            variances[lead],
+            counts[lead],
+            istate[lead],
+            fstate[lead],
+            delta,
+            clock,
+            min_window,
+            variant,
+            width_out[lead],
+            mean_out[lead],
+            variance_out[lead],
+            detection_out[lead],
+        )

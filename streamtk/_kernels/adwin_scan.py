@@ -18,6 +18,7 @@ import math
 import numba
 import numpy as np
 
+
 @numba.njit(cache=True, inline="always")
 def _java_int_mul(a, b):
     """``a * b`` with Java ``int`` (32-bit two's complement) wrap-around, as MOA computes it."""
@@ -51,11 +52,11 @@ def _delete_oldest(S, V, C, w, last, total, var, max_buckets):
 # ---------------------------------------------------------------- cut scan
 
 # Constants of the filter in _scan_filtered (the proof is in its docstring).
-_U = 2.0 ** -53  # unit roundoff of float64
+_U = 2.0**-53  # unit roundoff of float64
 _KAPPA = 1e-12  # relative safety margin (>= 9000 u)
 _ABS_SLACK = 1e-290  # absorbs every absolute (subnormal) rounding error
 _DD_SLACK = 1e-9  # a cached ln-term is used as lower bound with this relative margin
-_FILTER_MAX_WIDTH = 2 ** 40
+_FILTER_MAX_WIDTH = 2**40
 _FILTER_MAX_X = 1e60
 _FILTER_MAX_SUM = 1e75
 _FILTER_MIN_VARIANCE = 1e-100
@@ -189,8 +190,7 @@ def _ln_terms(w, delta, variant):
 
 
 @numba.njit(cache=True, error_model="numpy")
-def _scan_filtered(S, V, C, work, w, last, total, var, xmax, delta, min_window, variant, max_buckets, w_c, ln_c,
-                   dirty):
+def _scan_filtered(S, V, C, work, w, last, total, var, xmax, delta, min_window, variant, max_buckets, w_c, ln_c, dirty):
     """Same result as :func:`_scan_exact` (bit for bit), faster.
 
     MOA's test at a split costs four divisions and a square root. Here every
@@ -261,8 +261,9 @@ def _scan_filtered(S, V, C, work, w, last, total, var, xmax, delta, min_window, 
     )
     if not in_range:
         lnv = _ln_terms(w, delta, variant)
-        cut, w, last, total, var = _scan_exact(S, V, C, w, last, total, var, v, lnv, lnv, min_window, variant,
-                                               max_buckets)
+        cut, w, last, total, var = _scan_exact(
+            S, V, C, w, last, total, var, v, lnv, lnv, min_window, variant, max_buckets
+        )
         return cut, w, last, total, var, w_c, ln_c
     if w_c == 0 or w < w_c or w > 2 * w_c:  # the ln-term grows with W: reuse it up to 2 W
         w_c = w
@@ -322,8 +323,7 @@ def _scan_filtered(S, V, C, work, w, last, total, var, xmax, delta, min_window, 
 
 
 @numba.njit(cache=True, error_model="numpy")
-def _reduce_window(S, V, C, work, w, last, total, var, xmax, delta, min_window, variant, max_buckets, w_c, ln_c,
-                   dirty):
+def _reduce_window(S, V, C, work, w, last, total, var, xmax, delta, min_window, variant, max_buckets, w_c, ln_c, dirty):
     """MOA's ``while (blnReduceWidth)`` loop: scan, drop the oldest bucket at a
     cut, scan again until no cut. ``dirty`` is the highest row changed since
     ``work``'s split grid was last built for this instance (``_ALL_ROWS``:
@@ -331,8 +331,9 @@ def _reduce_window(S, V, C, work, w, last, total, var, xmax, delta, min_window, 
     changed = False
     cut = True
     while cut:
-        cut, w, last, total, var, w_c, ln_c = _scan_filtered(S, V, C, work, w, last, total, var, xmax, delta,
-                                                             min_window, variant, max_buckets, w_c, ln_c, dirty)
+        cut, w, last, total, var, w_c, ln_c = _scan_filtered(
+            S, V, C, work, w, last, total, var, xmax, delta, min_window, variant, max_buckets, w_c, ln_c, dirty
+        )
         changed = changed or cut
         dirty = np.int64(_ALL_ROWS)
     return changed, w, last, total, var, w_c, ln_c

@@ -167,8 +167,9 @@ def _evaluated(y, w, t):
 
 
 @numba.njit(cache=True)
-def _run_lead(rl, yl, wl, kinds, params, grp, pos_group, unit, t0, t1, cps, cp0,
-              tree, W, N, U, inv, istate, out_U, out_W, out_N):
+def _run_lead(
+    rl, yl, wl, kinds, params, grp, pos_group, unit, t0, t1, cps, cp0, tree, W, N, U, inv, istate, out_U, out_W, out_N
+):
     E = kinds.shape[0]
     ncp = cps.shape[0]
     k = cp0
@@ -203,8 +204,9 @@ def _run_lead(rl, yl, wl, kinds, params, grp, pos_group, unit, t0, t1, cps, cp0,
 
 
 @numba.njit(cache=True, parallel=True)
-def auc_run(ranks, y, w, kinds, params, grp, pos_group, unit, t0, t1, cps, cp0,
-            tree, W, N, U, inv, istate, out_U, out_W, out_N):
+def auc_run(
+    ranks, y, w, kinds, params, grp, pos_group, unit, t0, t1, cps, cp0, tree, W, N, U, inv, istate, out_U, out_W, out_N
+):
     """Drive :func:`auc_add` over instances ``t0 <= t < t1`` for every lead and estimator.
 
     Parameters
@@ -230,8 +232,29 @@ def auc_run(ranks, y, w, kinds, params, grp, pos_group, unit, t0, t1, cps, cp0,
         l = np.int64(li)  # the prange index may be unsigned; keep index arithmetic integral
         ly = l if Ly > 1 else np.int64(0)
         lw = l if Lw > 1 else np.int64(0)
-        _run_lead(ranks[l], y[ly], w[lw], kinds, params, grp, pos_group, unit, t0, t1, cps, cp0,
-                  tree[l], W[l], N[l], U[l], inv[l], istate[l], out_U[l], out_W[l], out_N[l])
+        _run_lead(
+            ranks[l],
+            y[ly],
+            w[lw],
+            kinds,
+            params,
+            grp,
+            pos_group,
+            unit,
+            t0,
+            t1,
+            cps,
+            cp0,
+            tree[l],
+            W[l],
+            N[l],
+            U[l],
+            inv[l],
+            istate[l],
+            out_U[l],
+            out_W[l],
+            out_N[l],
+        )
 
 
 def new_state(L, E, C, G, R, kinds, params):
@@ -282,6 +305,7 @@ def new_state(L, E, C, G, R, kinds, params):
 # The common case (<= 2 cumulative estimators, <= 1 window) runs in
 # ``_binary_lead_small`` with the statistics in local scalars (bit-identical).
 # --------------------------------------------------------------------------------------
+
 
 @numba.njit(cache=True, inline="always")
 def _pair_update(U, W0, W1, N0, N1, positive, g, below, count):
@@ -560,8 +584,9 @@ def window_rebuild(tree, yl, wl, lro, unit, tail, t, size):
 
 
 @numba.njit(cache=True)
-def _binary_lead_small(rl, lrn, lro, yl, wl, alphas, wsizes, unit, t0, t1, cps, cp0,
-                       ctree, cstat, inv, wtree, wstat, wstate, out_c, out_w):
+def _binary_lead_small(
+    rl, lrn, lro, yl, wl, alphas, wsizes, unit, t0, t1, cps, cp0, ctree, cstat, inv, wtree, wstat, wstate, out_c, out_w
+):
     """:func:`_binary_lead` for at most two cumulative estimators and one window.
 
     The same arithmetic in the same order (bit-identical state and outputs), with the
@@ -631,8 +656,9 @@ def _binary_lead_small(rl, lrn, lro, yl, wl, alphas, wsizes, unit, t0, t1, cps, 
                     j = tail
                     while not _evaluated(yl, wl, j):
                         j += 1
-                    wU, wW0, wW1, wN0, wN1 = binary_add_scalar(tr, wU, wW0, wW1, wN0, wN1, lo[j], yl[j] == 1,
-                                                               1.0 if unit else wl[j], -1.0)
+                    wU, wW0, wW1, wN0, wN1 = binary_add_scalar(
+                        tr, wU, wW0, wW1, wN0, wN1, lo[j], yl[j] == 1, 1.0 if unit else wl[j], -1.0
+                    )
                     tail = j + 1
                     cnt -= 1
                 wU, wW0, wW1, wN0, wN1 = binary_add_scalar(tr, wU, wW0, wW1, wN0, wN1, lrn[0, t], pos, g, 1.0)
@@ -683,15 +709,35 @@ def _binary_lead_small(rl, lrn, lro, yl, wl, alphas, wsizes, unit, t0, t1, cps, 
         wstate[0, 2] = qb
 
 
-
 @numba.njit(cache=True)
-def _binary_lead(rl, lrn, lro, yl, wl, alphas, wsizes, unit, t0, t1, cps, cp0,
-                 ctree, cstat, inv, wtree, wstat, wstate, out_c, out_w):
+def _binary_lead(
+    rl, lrn, lro, yl, wl, alphas, wsizes, unit, t0, t1, cps, cp0, ctree, cstat, inv, wtree, wstat, wstate, out_c, out_w
+):
     Ec = alphas.shape[0]
     Ew = wsizes.shape[0]
     if Ec <= 2 and Ew <= 1:
-        _binary_lead_small(rl, lrn, lro, yl, wl, alphas, wsizes, unit, t0, t1, cps, cp0,
-                           ctree, cstat, inv, wtree, wstat, wstate, out_c, out_w)
+        _binary_lead_small(
+            rl,
+            lrn,
+            lro,
+            yl,
+            wl,
+            alphas,
+            wsizes,
+            unit,
+            t0,
+            t1,
+            cps,
+            cp0,
+            ctree,
+            cstat,
+            inv,
+            wtree,
+            wstat,
+            wstate,
+            out_c,
+            out_w,
+        )
         return
     ncp = cps.shape[0]
     k = cp0
@@ -736,8 +782,9 @@ def _binary_lead(rl, lrn, lro, yl, wl, alphas, wsizes, unit, t0, t1, cps, cp0,
 
 
 @numba.njit(cache=True, parallel=True)
-def binary_auc_run(ranks, lrn, lro, y, w, alphas, wsizes, unit, t0, t1, cps, cp0,
-                   ctree, cstat, inv, wtree, wstat, wstate, out_c, out_w):
+def binary_auc_run(
+    ranks, lrn, lro, y, w, alphas, wsizes, unit, t0, t1, cps, cp0, ctree, cstat, inv, wtree, wstat, wstate, out_c, out_w
+):
     """Binary AUC for cumulative estimators and sliding windows over ``t0 <= t < t1``.
 
     Parameters
@@ -760,8 +807,28 @@ def binary_auc_run(ranks, lrn, lro, y, w, alphas, wsizes, unit, t0, t1, cps, cp0
         l = np.int64(li)
         ly = l if Ly > 1 else np.int64(0)
         lw = l if Lw > 1 else np.int64(0)
-        _binary_lead(ranks[l], lrn[l], lro[l], y[ly], w[lw], alphas, wsizes, unit, t0, t1, cps, cp0,
-                     ctree[l], cstat[l], inv[l], wtree[l], wstat[l], wstate[l], out_c[l], out_w[l])
+        _binary_lead(
+            ranks[l],
+            lrn[l],
+            lro[l],
+            y[ly],
+            w[lw],
+            alphas,
+            wsizes,
+            unit,
+            t0,
+            t1,
+            cps,
+            cp0,
+            ctree[l],
+            cstat[l],
+            inv[l],
+            wtree[l],
+            wstat[l],
+            wstate[l],
+            out_c[l],
+            out_w[l],
+        )
 
 
 def new_binary_state(L, R, alphas, wsizes):

@@ -45,8 +45,7 @@ def _adwin_lead(rl, yl, wl, widths, grp, pos_group, unit, t0, t1, cps, tree, W, 
 
 
 @nb.njit(cache=True, parallel=True)
-def adwin_auc_run(ranks, y, w, widths, grp, pos_group, unit, t0, t1, cps, tree, W, N, U, istate,
-                  out_U, out_W, out_N):
+def adwin_auc_run(ranks, y, w, widths, grp, pos_group, unit, t0, t1, cps, tree, W, N, U, istate, out_U, out_W, out_N):
     """U statistics over each lead's ADWIN window for instances ``t0 <= t < t1``.
 
     Parameters
@@ -69,5 +68,23 @@ def adwin_auc_run(ranks, y, w, widths, grp, pos_group, unit, t0, t1, cps, tree, 
         l = np.int64(li)
         ly = l if Ly > 1 else np.int64(0)
         lw = l if Lw > 1 else np.int64(0)
-        _adwin_lead(ranks[l], y[ly], w[lw], widths[l], grp, pos_group, unit, t0, t1, cps, tree[l, 0], W[l, 0],
-                    N[l, 0], U[l, 0], istate[l, 0], out_U[l, 0], out_W[l, 0], out_N[l, 0])
+        _adwin_lead(
+            ranks[l],
+            y[ly],
+            w[lw],
+            widths[l],
+            grp,
+            pos_group,
+            unit,
+            t0,
+            t1,
+            cps,
+            tree[l, 0],
+            W[l, 0],
+            N[l, 0],
+            U[l, 0],
+            istate[l, 0],
+            out_U[l, 0],
+            out_W[l, 0],
+            out_N[l, 0],
+        )

@@ -477,4 +477,3 @@ def cumulative_offline(rl, yl, wl, unit, alphas, n_ranks, cps, out_c, block):
         _statistics(yl, wl, unit, alphas[e0], D, 0, cps, out_c[e0])
         if e1 != e0:
             _statistics(yl, wl, unit, alphas[e1], D, 1, cps, out_c[e1])
-

@@ -7,15 +7,31 @@ checkpoints: ``_cumulative_block`` (prequential and fading) and ``_window_block`
 the fused loop of :mod:`streamtk._kernels.dense2` instead (bit-identical results).
 """
 
-
 from __future__ import annotations
 
 import numba as nb
 import numpy as np
 
 from .finalise import (
-    BI, BM, BN, BP, BW, EC, EI, EN, EQ, EW, P_BC, P_BS, P_EC, P_ES, RENORM, finalise_columns, majority_of,
-    moa_majority_of, take_snapshot,
+    BI,
+    BM,
+    BN,
+    BP,
+    BW,
+    EC,
+    EI,
+    EN,
+    EQ,
+    EW,
+    P_BC,
+    P_BS,
+    P_EC,
+    P_ES,
+    RENORM,
+    finalise_columns,
+    majority_of,
+    moa_majority_of,
+    take_snapshot,
 )
 
 # ----------------------------------------------------------------------------
@@ -23,8 +39,35 @@ from .finalise import (
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fading, alpha, moa, k,
-                      ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, e, snap, tmp):
+def _cumulative_block(
+    ytrue,
+    yp,
+    wl,
+    has_w,
+    ql,
+    nq,
+    b0,
+    b1,
+    sc,
+    cl,
+    perhit,
+    fading,
+    alpha,
+    moa,
+    k,
+    ck_index,
+    ci,
+    pos,
+    n_classes_total,
+    metric_ids,
+    metric_arg,
+    class_ids,
+    out,
+    outc,
+    e,
+    snap,
+    tmp,
+):
     """Prequential (``fading=False``) or fading-factor block: add only.
 
     A fading factor scales lazily by default: the state holds its sums times
@@ -123,8 +166,24 @@ def _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, perhit, fadi
             ns += 1
             ci += 1
     if ns > 0:
-        finalise_columns(snap, ns, k, nq, moa, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc,
-                         c_first, e, 0.0 if fading else np.nan, tmp)
+        finalise_columns(
+            snap,
+            ns,
+            k,
+            nq,
+            moa,
+            pos,
+            n_classes_total,
+            metric_ids,
+            metric_arg,
+            class_ids,
+            out,
+            outc,
+            c_first,
+            e,
+            0.0 if fading else np.nan,
+            tmp,
+        )
     sc[EW] = W
     sc[EN] = N
     sc[EC] = C
@@ -165,9 +224,40 @@ def pop_segment(seg, sc, cl, k, nq):
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, pt, perhit, majh, wsize, wvar, dense, moa, k,
-                  base, ck_index, ci, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, e, snap,
-                  tmp, seg):
+def _window_block(
+    ytrue,
+    yp,
+    wl,
+    has_w,
+    ql,
+    nq,
+    b0,
+    b1,
+    sc,
+    cl,
+    pt,
+    perhit,
+    majh,
+    wsize,
+    wvar,
+    dense,
+    moa,
+    k,
+    base,
+    ck_index,
+    ci,
+    pos,
+    n_classes_total,
+    metric_ids,
+    metric_arg,
+    class_ids,
+    out,
+    outc,
+    e,
+    snap,
+    tmp,
+    seg,
+):
     """Sliding window of the last ``wsize`` members: add, then remove the oldest member(s).
 
     ``wvar`` (length ``>= b1 - b0``, or empty): a per-step window size (the ADWIN
@@ -296,8 +386,24 @@ def _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc, cl, pt, perhit, majh
             ns += 1
             ci += 1
     if ns > 0:
-        finalise_columns(snap, ns, k, nq, moa, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc,
-                         c_first, e, np.nan, tmp)
+        finalise_columns(
+            snap,
+            ns,
+            k,
+            nq,
+            moa,
+            pos,
+            n_classes_total,
+            metric_ids,
+            metric_arg,
+            class_ids,
+            out,
+            outc,
+            c_first,
+            e,
+            np.nan,
+            tmp,
+        )
     sc[EW] = W
     sc[EN] = N
     sc[EC] = C

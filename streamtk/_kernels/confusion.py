@@ -54,7 +54,16 @@ from .adwin import adwin_run_one
 from .blocks import _cumulative_block, _window_block
 from .dense2 import N_BUF, adwin_window2, dense2_fusable, dense_binary_block
 from .finalise import (
-    BLOCK, F_Q, KIND_ADWIN, KIND_FADING, KIND_PREQUENTIAL, KIND_WINDOW, N_TMP, ROW_PAD, SMALL_BLOCK, finalise_columns,
+    BLOCK,
+    F_Q,
+    KIND_ADWIN,
+    KIND_FADING,
+    KIND_PREQUENTIAL,
+    KIND_WINDOW,
+    N_TMP,
+    ROW_PAD,
+    SMALL_BLOCK,
+    finalise_columns,
 )
 
 # ----------------------------------------------------------------------------
@@ -73,9 +82,18 @@ def run(
     hslot,  # (E,) int64 index into majhit's second axis for windows and ADWIN, -1 otherwise
     aslot,  # (E,) int64 index into the ADWIN state's second axis, -1 otherwise
     deltas,  # (E,) float64 ADWIN confidence (0 if not ADWIN)
-    a_sums, a_vars, a_counts, a_ist, a_fst,  # ADWIN states (L, EA, ...), see streamtk._kernels.adwin
-    a_clock, a_min_window, a_variant,
-    seg_pay, seg_mem, seg_span, seg_head,  # compressed oldest members of chunked ADWIN windows (L, EA, ...)
+    a_sums,
+    a_vars,
+    a_counts,
+    a_ist,
+    a_fst,  # ADWIN states (L, EA, ...), see streamtk._kernels.adwin
+    a_clock,
+    a_min_window,
+    a_variant,
+    seg_pay,
+    seg_mem,
+    seg_span,
+    seg_head,  # compressed oldest members of chunked ADWIN windows (L, EA, ...)
     moa,  # bool
     dense,  # bool: no missing labels and no weights
     pos,  # int positive class code (f1)
@@ -188,10 +206,42 @@ def run(
             while ci1 < nck and ck_index[ci1] < b1:
                 ci1 += 1
             if fused:
-                prev[l] = dense_binary_block(ytrue, yp, b0, b1, pre, wins, fads, wsize, alphas, hslot, sc[l],
-                                             cls[l], ptr[l], prev[l], ph, majhit[l], ph_from, maj_from, ring, mring,
-                                             buf, moa, base, ck_index, ci0, pos, n_classes_total, metric_ids,
-                                             metric_arg, class_ids, out[l], outc[l], snap, tmp)
+                prev[l] = dense_binary_block(
+                    ytrue,
+                    yp,
+                    b0,
+                    b1,
+                    pre,
+                    wins,
+                    fads,
+                    wsize,
+                    alphas,
+                    hslot,
+                    sc[l],
+                    cls[l],
+                    ptr[l],
+                    prev[l],
+                    ph,
+                    majhit[l],
+                    ph_from,
+                    maj_from,
+                    ring,
+                    mring,
+                    buf,
+                    moa,
+                    base,
+                    ck_index,
+                    ci0,
+                    pos,
+                    n_classes_total,
+                    metric_ids,
+                    metric_arg,
+                    class_ids,
+                    out[l],
+                    outc[l],
+                    snap,
+                    tmp,
+                )
             else:
                 # Persistent hits of the block, shared by every estimator
                 pv = prev[l]
@@ -214,15 +264,60 @@ def run(
                         xbuf[t - b0] = 1.0 - buf[4, t - b0]  # the 0/1 loss, from the block buffer
                     a = aslot[e]
                     nbk = b1 - b0
-                    adwin_run_one(xbuf[:nbk], a_sums[l, a], a_vars[l, a], a_counts[l, a], a_ist[l, a],
-                                  a_fst[l, a], deltas[e], a_clock, a_min_window, a_variant, wbuf[:nbk], none_f,
-                                  none_f, none_i)
-                    seg = (seg_pay[l, a], seg_mem[l, a], seg_span[l, a], seg_head[l, a:a + 1])
-                    ns = adwin_window2(ytrue, yp, ph, majhit[l, hslot[e]], buf, b0, b1, wbuf, sc[l, e], cls[l, e],
-                                       ptr[l, e], base, ck_index, ci0, snap[e], seg)
+                    adwin_run_one(
+                        xbuf[:nbk],
+                        a_sums[l, a],
+                        a_vars[l, a],
+                        a_counts[l, a],
+                        a_ist[l, a],
+                        a_fst[l, a],
+                        deltas[e],
+                        a_clock,
+                        a_min_window,
+                        a_variant,
+                        wbuf[:nbk],
+                        none_f,
+                        none_f,
+                        none_i,
+                    )
+                    seg = (seg_pay[l, a], seg_mem[l, a], seg_span[l, a], seg_head[l, a : a + 1])
+                    ns = adwin_window2(
+                        ytrue,
+                        yp,
+                        ph,
+                        majhit[l, hslot[e]],
+                        buf,
+                        b0,
+                        b1,
+                        wbuf,
+                        sc[l, e],
+                        cls[l, e],
+                        ptr[l, e],
+                        base,
+                        ck_index,
+                        ci0,
+                        snap[e],
+                        seg,
+                    )
                     if ns > 0:
-                        finalise_columns(snap[e], ns, np.int64(2), np.int64(0), moa, pos, n_classes_total,
-                                         metric_ids, metric_arg, class_ids, out[l], outc[l], ci0, e, np.nan, tmp)
+                        finalise_columns(
+                            snap[e],
+                            ns,
+                            np.int64(2),
+                            np.int64(0),
+                            moa,
+                            pos,
+                            n_classes_total,
+                            metric_ids,
+                            metric_arg,
+                            class_ids,
+                            out[l],
+                            outc[l],
+                            ci0,
+                            e,
+                            np.nan,
+                            tmp,
+                        )
                     continue
                 if kind == KIND_ADWIN:
                     # ADWIN on the 0/1 loss of the evaluated instances of this block (block-fused:
@@ -233,8 +328,22 @@ def run(
                             xbuf[m] = 0.0 if ytrue[t] == yp[t] else 1.0
                             m += 1
                     a = aslot[e]
-                    adwin_run_one(xbuf[:m], a_sums[l, a], a_vars[l, a], a_counts[l, a], a_ist[l, a], a_fst[l, a],
-                                  deltas[e], a_clock, a_min_window, a_variant, wbuf[:m], none_f, none_f, none_i)
+                    adwin_run_one(
+                        xbuf[:m],
+                        a_sums[l, a],
+                        a_vars[l, a],
+                        a_counts[l, a],
+                        a_ist[l, a],
+                        a_fst[l, a],
+                        deltas[e],
+                        a_clock,
+                        a_min_window,
+                        a_variant,
+                        wbuf[:m],
+                        none_f,
+                        none_f,
+                        none_i,
+                    )
                     j = 0
                     for t in range(b0, b1):
                         if ytrue[t] >= 0 and (wl[t] > 0.0 if has_w else True):
@@ -243,14 +352,69 @@ def run(
                     var = wpos
                 if kind == KIND_WINDOW or kind == KIND_ADWIN:
                     a = max(aslot[e], 0)  # fixed windows never reach compressed members (their history is kept)
-                    seg = (seg_pay[l, a], seg_mem[l, a], seg_span[l, a], seg_head[l, a:a + 1])
-                    _window_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ptr[l, e], ph,
-                                  majhit[l, hslot[e]], wsize[e], var, dense, moa, k, base, ck_index, ci0, pos,
-                                  n_classes_total, metric_ids, metric_arg, class_ids, out[l], outc[l], e, snap[e],
-                                  tmp, seg)
+                    seg = (seg_pay[l, a], seg_mem[l, a], seg_span[l, a], seg_head[l, a : a + 1])
+                    _window_block(
+                        ytrue,
+                        yp,
+                        wl,
+                        has_w,
+                        ql,
+                        nq,
+                        b0,
+                        b1,
+                        sc[l, e],
+                        cls[l, e],
+                        ptr[l, e],
+                        ph,
+                        majhit[l, hslot[e]],
+                        wsize[e],
+                        var,
+                        dense,
+                        moa,
+                        k,
+                        base,
+                        ck_index,
+                        ci0,
+                        pos,
+                        n_classes_total,
+                        metric_ids,
+                        metric_arg,
+                        class_ids,
+                        out[l],
+                        outc[l],
+                        e,
+                        snap[e],
+                        tmp,
+                        seg,
+                    )
                 else:
-                    _cumulative_block(ytrue, yp, wl, has_w, ql, nq, b0, b1, sc[l, e], cls[l, e], ph,
-                                      kind == KIND_FADING, alphas[e], moa, k, ck_index, ci0, pos,
-                                      n_classes_total, metric_ids, metric_arg, class_ids, out[l], outc[l], e,
-                                      snap[e], tmp)
+                    _cumulative_block(
+                        ytrue,
+                        yp,
+                        wl,
+                        has_w,
+                        ql,
+                        nq,
+                        b0,
+                        b1,
+                        sc[l, e],
+                        cls[l, e],
+                        ph,
+                        kind == KIND_FADING,
+                        alphas[e],
+                        moa,
+                        k,
+                        ck_index,
+                        ci0,
+                        pos,
+                        n_classes_total,
+                        metric_ids,
+                        metric_arg,
+                        class_ids,
+                        out[l],
+                        outc[l],
+                        e,
+                        snap[e],
+                        tmp,
+                    )
             ci0 = ci1

@@ -44,8 +44,31 @@ import numpy as np
 
 from .blocks import pop_segment
 from .finalise import (
-    BI, BM, BN, BP, BW, EC, EI, EN, EQ, EW, F_BM, F_BN, F_BP, F_BW, F_C, F_EI, F_N, F_Q, F_W, P_BC, P_BS, P_EC,
-    P_ES, RENORM, finalise_columns,
+    BI,
+    BM,
+    BN,
+    BP,
+    BW,
+    EC,
+    EI,
+    EN,
+    EQ,
+    EW,
+    F_BM,
+    F_BN,
+    F_BP,
+    F_BW,
+    F_C,
+    F_EI,
+    F_N,
+    F_Q,
+    F_W,
+    P_BC,
+    P_BS,
+    P_EC,
+    P_ES,
+    RENORM,
+    finalise_columns,
 )
 
 N_BUF = 6  # rows of the block buffer: y, 1 - y, p, 1 - p, hit, Persistent hit
@@ -109,7 +132,6 @@ def _window_loop(ring, msums, buf, b0, b1, mask, w, held, majh, store_from, moa)
         if t >= store_from:
             majh[t] = np.uint8(mh)
         hb = h1
-
 
 
 @nb.njit(cache=True, inline="always", error_model="numpy")
@@ -279,9 +301,42 @@ def dense2_fusable(sc, cls, pre, wins, fads):
 
 
 @nb.njit(cache=True, error_model="numpy")
-def dense_binary_block(ytrue, yp, b0, b1, pre, wins, fads, wsize, alphas, hslot, sc, cls, ptr, prev, ph, majhit,
-                       ph_from, maj_from, ring, mring, buf, moa, base, ck_index, ci, pos, n_classes_total, metric_ids,
-                       metric_arg, class_ids, out, outc, snap, tmp):
+def dense_binary_block(
+    ytrue,
+    yp,
+    b0,
+    b1,
+    pre,
+    wins,
+    fads,
+    wsize,
+    alphas,
+    hslot,
+    sc,
+    cls,
+    ptr,
+    prev,
+    ph,
+    majhit,
+    ph_from,
+    maj_from,
+    ring,
+    mring,
+    buf,
+    moa,
+    base,
+    ck_index,
+    ci,
+    pos,
+    n_classes_total,
+    metric_ids,
+    metric_arg,
+    class_ids,
+    out,
+    outc,
+    snap,
+    tmp,
+):
     """One block of a dense two-class stream for the prequential (``pre``, -1 if absent), window (``wins``) and
     fading (``fads``) estimators; returns the last label (the Persistent classifier's next prediction).
 
@@ -373,11 +428,9 @@ def dense_binary_block(ytrue, yp, b0, b1, pre, wins, fads, wsize, alphas, hslot,
     for j in range(nw):
         e = wins[j]
         if moa:
-            _window_loop(ring, mring[j], buf, b0, b1, mask, wsize[e], ptr[e, P_EC], majhit[hslot[e]], maj_from,
-                         True)
+            _window_loop(ring, mring[j], buf, b0, b1, mask, wsize[e], ptr[e, P_EC], majhit[hslot[e]], maj_from, True)
         else:
-            _window_loop(ring, mring[j], buf, b0, b1, mask, wsize[e], ptr[e, P_EC], majhit[hslot[e]], maj_from,
-                         False)
+            _window_loop(ring, mring[j], buf, b0, b1, mask, wsize[e], ptr[e, P_EC], majhit[hslot[e]], maj_from, False)
     for cj in range(ci, ce):
         t = ck_index[cj]
         a = (t + 1) & mask
@@ -390,8 +443,21 @@ def dense_binary_block(ytrue, yp, b0, b1, pre, wins, fads, wsize, alphas, hslot,
             y1 = ring[2, a] - ring[2, b]
             p1 = ring[3, a] - ring[3, b]
             d1 = ring[4, a] - ring[4, b]
-            _snapshot2(snap[e], cj - ci, n, c, 1.0, mring[j, a] - mring[j, b], ring[5, a] - ring[5, b],
-                       n - y1, y1, n - p1, p1, c - d1, d1)
+            _snapshot2(
+                snap[e],
+                cj - ci,
+                n,
+                c,
+                1.0,
+                mring[j, a] - mring[j, b],
+                ring[5, a] - ring[5, b],
+                n - y1,
+                y1,
+                n - p1,
+                p1,
+                c - d1,
+                d1,
+            )
     # ---- block end: prequential and window states back in the engine layout
     if pre >= 0:
         n = o_n + s_n
@@ -411,8 +477,21 @@ def dense_binary_block(ytrue, yp, b0, b1, pre, wins, fads, wsize, alphas, hslot,
         y1 = ring[2, a] - ring[2, b]
         p1 = ring[3, a] - ring[3, b]
         d1 = ring[4, a] - ring[4, b]
-        _store_state2(sc[e], cls[e], n, c, 1.0, mring[j, a] - mring[j, b], ring[5, a] - ring[5, b], n - y1, y1,
-                      n - p1, p1, c - d1, d1)
+        _store_state2(
+            sc[e],
+            cls[e],
+            n,
+            c,
+            1.0,
+            mring[j, a] - mring[j, b],
+            ring[5, a] - ring[5, b],
+            n - y1,
+            y1,
+            n - p1,
+            p1,
+            c - d1,
+            d1,
+        )
         start = b1 - h + base
         ptr[e, P_EC] = h
         ptr[e, P_ES] = start
@@ -431,12 +510,60 @@ def dense_binary_block(ytrue, yp, b0, b1, pre, wins, fads, wsize, alphas, hslot,
         k2 = np.int64(2)
         nq0 = np.int64(0)
         if pre >= 0:
-            finalise_columns(snap[pre], ns, k2, nq0, moa, pos, n_classes_total, metric_ids, metric_arg, class_ids,
-                             out, outc, c_first, pre, np.nan, tmp)
+            finalise_columns(
+                snap[pre],
+                ns,
+                k2,
+                nq0,
+                moa,
+                pos,
+                n_classes_total,
+                metric_ids,
+                metric_arg,
+                class_ids,
+                out,
+                outc,
+                c_first,
+                pre,
+                np.nan,
+                tmp,
+            )
         for j in range(nw):
-            finalise_columns(snap[wins[j]], ns, k2, nq0, moa, pos, n_classes_total, metric_ids, metric_arg,
-                             class_ids, out, outc, c_first, wins[j], np.nan, tmp)
+            finalise_columns(
+                snap[wins[j]],
+                ns,
+                k2,
+                nq0,
+                moa,
+                pos,
+                n_classes_total,
+                metric_ids,
+                metric_arg,
+                class_ids,
+                out,
+                outc,
+                c_first,
+                wins[j],
+                np.nan,
+                tmp,
+            )
         for f in range(fads.shape[0]):
-            finalise_columns(snap[fads[f]], ns, k2, nq0, moa, pos, n_classes_total, metric_ids, metric_arg,
-                             class_ids, out, outc, c_first, fads[f], 0.0, tmp)
+            finalise_columns(
+                snap[fads[f]],
+                ns,
+                k2,
+                nq0,
+                moa,
+                pos,
+                n_classes_total,
+                metric_ids,
+                metric_arg,
+                class_ids,
+                out,
+                outc,
+                c_first,
+                fads[f],
+                0.0,
+                tmp,
+            )
     return np.int64(fprev)

@@ -22,12 +22,18 @@ import numpy as np
 
 from .detections import record_alarm
 from .detectors_ph import (
-    SHARED_HITS_ROW, SHARED_LANES, SHARED_ROWS, PASS_STEPS, shared_lanes_load, shared_lanes_run, shared_lanes_store,
+    PASS_STEPS,
+    SHARED_HITS_ROW,
+    SHARED_LANES,
+    SHARED_ROWS,
+    shared_lanes_load,
+    shared_lanes_run,
+    shared_lanes_store,
 )
 from .scalar_estimators import (
     cumulative_mean_step,
-    fading_ratio_step,
     fading_mean_step,
+    fading_ratio_step,
     window_mean_step,
     window_ratio_step,
 )

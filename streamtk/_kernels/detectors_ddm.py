@@ -105,8 +105,14 @@ def _group(xrow, count0, lane_min_n, lane_drift, st, set_start, set_members, min
             mn = wk[_R_MIN_N * LANES + k]
             dl = wk[_R_DRIFT * LANES + k]
             c, p, s, psmin, pmin, smin, ps = _ddm_update(
-                wk[_R_C * LANES + k], wk[_R_P * LANES + k], wk[_R_S * LANES + k], wk[_R_PSMIN * LANES + k],
-                wk[_R_PMIN * LANES + k], wk[_R_SMIN * LANES + k], xt, mn,
+                wk[_R_C * LANES + k],
+                wk[_R_P * LANES + k],
+                wk[_R_S * LANES + k],
+                wk[_R_PSMIN * LANES + k],
+                wk[_R_PMIN * LANES + k],
+                wk[_R_SMIN * LANES + k],
+                xt,
+                mn,
             )
             drift = _ddm_flags(c, ps, pmin, smin, mn, dl, dl)[3]
             wk[_R_C * LANES + k] = c

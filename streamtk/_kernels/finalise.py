@@ -6,7 +6,6 @@ same finaliser serves every forgetting mechanism (prequential, window, fading,
 ADWIN) and both conventions.
 """
 
-
 from __future__ import annotations
 
 import math
@@ -151,8 +150,9 @@ def take_snapshot(snap, i, W, N, C, EIv, BWv, BNv, BMv, BPv, sc, row, col, dia, 
 
 
 @nb.njit(cache=True, error_model="numpy")
-def finalise_columns(snap, ns, k, nq, moa, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, c0,
-                     e, empty, tmp):
+def finalise_columns(
+    snap, ns, k, nq, moa, pos, n_classes_total, metric_ids, metric_arg, class_ids, out, outc, c0, e, empty, tmp
+):
     """Every requested metric of ``ns`` snapshots of estimator ``e`` (checkpoints ``c0 .. c0 + ns - 1``).
 
     ``snap`` holds one state per column (see :func:`take_snapshot`): eval side
@@ -250,7 +250,7 @@ def finalise_columns(snap, ns, k, nq, moa, pos, n_classes_total, metric_ids, met
                 kper[i] = 0.0
     for j in range(metric_ids.shape[0]):
         m = metric_ids[j]
-        o = out[e, j, c0:c0 + ns]  # a view from 0: o[c0 + i] would need a wrap-around check (no SIMD)
+        o = out[e, j, c0 : c0 + ns]  # a view from 0: o[c0 + i] would need a wrap-around check (no SIMD)
         if m == M_ACCURACY:
             for i in range(ns):
                 o[i] = p0[i]
@@ -348,7 +348,7 @@ def finalise_columns(snap, ns, k, nq, moa, pos, n_classes_total, metric_ids, met
                 o[i] = np.nan
     for j in range(class_ids.shape[0]):
         cm = class_ids[j]
-        oc = outc[e, j, c0:c0 + ns]
+        oc = outc[e, j, c0 : c0 + ns]
         for c in range(k):
             for i in range(ns):
                 if cm == C_RECALL:
@@ -444,5 +444,3 @@ def majority_of(row, k):
             bw = row[i]
             best = i
     return best
-
-

@@ -20,7 +20,7 @@ import numba as nb
 import numpy as np
 
 from .adwin import TOTAL, WIDTH, adwin_update
-from .finalise import BLOCK, F_N, F_Q, M_N_INSTANCES, N_TMP, ROW_PAD, finalise_columns, take_snapshot
+from .finalise import BLOCK, F_Q, M_N_INSTANCES, N_TMP, ROW_PAD, finalise_columns, take_snapshot
 
 
 @nb.njit(cache=True, inline="always", error_model="numpy")
@@ -29,9 +29,34 @@ def _estimate(ist, fst, i):
 
 
 @nb.njit(cache=True, nogil=True, error_model="numpy")
-def run_moa_adwin(ytrue, ypred, weights, eidx, deltas, a_sums, a_vars, a_counts, a_ist, a_fst, clock, min_window,
-                  variant, k, t_begin, ck_index, prev, seen, pos, n_classes_total, metric_ids, metric_arg,
-                  class_ids, out, outc, moa):
+def run_moa_adwin(
+    ytrue,
+    ypred,
+    weights,
+    eidx,
+    deltas,
+    a_sums,
+    a_vars,
+    a_counts,
+    a_ist,
+    a_fst,
+    clock,
+    min_window,
+    variant,
+    k,
+    t_begin,
+    ck_index,
+    prev,
+    seen,
+    pos,
+    n_classes_total,
+    metric_ids,
+    metric_arg,
+    class_ids,
+    out,
+    outc,
+    moa,
+):
     """Evaluate the ADWIN estimators ``eidx`` (output estimator indices) under MOA's convention.
 
     ``moa`` is always True; it is an argument so that the shared finaliser is not compiled
@@ -67,15 +92,63 @@ def run_moa_adwin(ytrue, ypred, weights, eidx, deltas, a_sums, a_vars, a_counts,
                     yp = ypred[l, t]
                     if w > 0.0:
                         tw += w
-                        adwin_update(a_sums, a_vars, a_counts, a_ist, a_fst, work, b, w if y == yp else 0.0, d,
-                                     clock, min_window, variant)
+                        adwin_update(
+                            a_sums,
+                            a_vars,
+                            a_counts,
+                            a_ist,
+                            a_fst,
+                            work,
+                            b,
+                            w if y == yp else 0.0,
+                            d,
+                            clock,
+                            min_window,
+                            variant,
+                        )
                         for i in range(k):
-                            adwin_update(a_sums, a_vars, a_counts, a_ist, a_fst, work, b + 1 + i,
-                                         w if yp == i else 0.0, d, clock, min_window, variant)
-                            adwin_update(a_sums, a_vars, a_counts, a_ist, a_fst, work, b + 1 + k + i,
-                                         w if y == i else 0.0, d, clock, min_window, variant)
-                    adwin_update(a_sums, a_vars, a_counts, a_ist, a_fst, work, b + 2 * k + 1,
-                                 w if pv == y else 0.0, d, clock, min_window, variant)
+                            adwin_update(
+                                a_sums,
+                                a_vars,
+                                a_counts,
+                                a_ist,
+                                a_fst,
+                                work,
+                                b + 1 + i,
+                                w if yp == i else 0.0,
+                                d,
+                                clock,
+                                min_window,
+                                variant,
+                            )
+                            adwin_update(
+                                a_sums,
+                                a_vars,
+                                a_counts,
+                                a_ist,
+                                a_fst,
+                                work,
+                                b + 1 + k + i,
+                                w if y == i else 0.0,
+                                d,
+                                clock,
+                                min_window,
+                                variant,
+                            )
+                    adwin_update(
+                        a_sums,
+                        a_vars,
+                        a_counts,
+                        a_ist,
+                        a_fst,
+                        work,
+                        b + 2 * k + 1,
+                        w if pv == y else 0.0,
+                        d,
+                        clock,
+                        min_window,
+                        variant,
+                    )
                     maj = 0
                     best = 0.0
                     for i in range(k):
@@ -83,24 +156,67 @@ def run_moa_adwin(ytrue, ypred, weights, eidx, deltas, a_sums, a_vars, a_counts,
                         if v > best:
                             best = v
                             maj = i
-                    adwin_update(a_sums, a_vars, a_counts, a_ist, a_fst, work, b + 2 * k + 2,
-                                 w if maj == y else 0.0, d, clock, min_window, variant)
+                    adwin_update(
+                        a_sums,
+                        a_vars,
+                        a_counts,
+                        a_ist,
+                        a_fst,
+                        work,
+                        b + 2 * k + 2,
+                        w if maj == y else 0.0,
+                        d,
+                        clock,
+                        min_window,
+                        variant,
+                    )
                     pv = y
                 if ci < nck and ck_index[ci] == t:
                     # the estimates as a state with W = N = 1 (MOA divides by counts: den = N)
                     for i in range(k):
                         col[i] = _estimate(a_ist, a_fst, b + 1 + i)
                         row[i] = _estimate(a_ist, a_fst, b + 1 + k + i)
-                    take_snapshot(snap, ns, 1.0, 1.0 if tw > 0.0 else 0.0, _estimate(a_ist, a_fst, b), 1.0, 1.0,
-                                  1.0, _estimate(a_ist, a_fst, b + 2 * k + 2), _estimate(a_ist, a_fst, b + 2 * k + 1),
-                                  dummy, row, col, dia, k, np.int64(0))
+                    take_snapshot(
+                        snap,
+                        ns,
+                        1.0,
+                        1.0 if tw > 0.0 else 0.0,
+                        _estimate(a_ist, a_fst, b),
+                        1.0,
+                        1.0,
+                        1.0,
+                        _estimate(a_ist, a_fst, b + 2 * k + 2),
+                        _estimate(a_ist, a_fst, b + 2 * k + 1),
+                        dummy,
+                        row,
+                        col,
+                        dia,
+                        k,
+                        np.int64(0),
+                    )
                     widths[ns] = a_ist[b, WIDTH]
                     ns += 1
                     ci += 1
                     if ns == BLOCK or ci == nck:
                         c0 = ci - ns
-                        finalise_columns(snap, ns, k, np.int64(0), moa, pos, n_classes_total, metric_ids, metric_arg,
-                                         class_ids, out[l], outc[l], c0, e, np.nan, tmp)
+                        finalise_columns(
+                            snap,
+                            ns,
+                            k,
+                            np.int64(0),
+                            moa,
+                            pos,
+                            n_classes_total,
+                            metric_ids,
+                            metric_arg,
+                            class_ids,
+                            out[l],
+                            outc[l],
+                            c0,
+                            e,
+                            np.nan,
+                            tmp,
+                        )
                         for j in range(metric_ids.shape[0]):
                             if metric_ids[j] == M_N_INSTANCES:
                                 for i in range(ns):

@@ -40,6 +40,7 @@ def _prefetch_codegen(rw):
         # (address, rw, locality 3 = keep in all cache levels, cache type 1 = data)
         builder.call(fn, [ptr, i32(rw), i32(3), i32(1)])
         return context.get_dummy_value()
+
     return codegen
 
 
@@ -48,6 +49,7 @@ def _prefetch_typer(rw):
         if not isinstance(arr, types.Array) or arr.ndim < 1 or not isinstance(i, types.Integer):
             return None
         return types.void(arr, i), _prefetch_codegen(rw)
+
     return typer
 
 

@@ -29,19 +29,21 @@ import numpy as np
 import xarray as xr
 from scipy import stats as _stats
 
+from .._core.mechanisms import build_estimators
+from .._core.validation import as_float_array, check_in_open_unit_interval, check_positive_int
 from .._kernels import compare as _k
 from .._labelled import LeadingDims, split_leading
-from .._core.validation import as_float_array, check_in_open_unit_interval, check_positive_int
 from ..evaluation.engine import checkpoint_positions, encode_inputs
-from .._core.mechanisms import build_estimators
 from ..evaluation.losses import _dataset, estimator_arrays
 
 __all__ = ["compare", "compare_losses", "Comparator", "mcnemar_threshold"]
 
 _REF_Q = "Gama, Sebastiao & Rodrigues 2013 (seed 004), sec. 4; Gama 2014 tutorial (seed 002)"
 _REF_M = "Gama, Sebastiao & Rodrigues 2013 (seed 004), sec. 4.1; Dietterich 1998; Bifet et al. 2015 (seed 000), sec. 4"
-_ORIENTATION = ("A is the first model: Q > 0 and M > 0 mean A has the larger loss; n01 = A wrong and B right, "
-                "n10 = B wrong and A right, n11 = both wrong, n00 = both right")
+_ORIENTATION = (
+    "A is the first model: Q > 0 and M > 0 mean A has the larger loss; n01 = A wrong and B right, "
+    "n10 = B wrong and A right, n11 = both wrong, n00 = both right"
+)
 _SWAP = [_k.SB, _k.SA, _k.SV, _k.SU, _k.SN]
 
 
@@ -74,31 +76,61 @@ def _finalise(raw: np.ndarray, threshold: float, binary: bool) -> dict:
 
 
 _ATTRS = {
-    "q": dict(long_name="Q statistic log(S_A / S_B)", units="1",
-              formula="log(S_A / S_B) of the losses held by the estimator; fading: "
-                      "log((l_A + alpha S_A(t-1)) / (l_B + alpha S_B(t-1))); NaN when S_A = S_B = 0, "
-                      "-inf/+inf when only S_A/S_B is 0", reference=_REF_Q),
+    "q": dict(
+        long_name="Q statistic log(S_A / S_B)",
+        units="1",
+        formula="log(S_A / S_B) of the losses held by the estimator; fading: "
+        "log((l_A + alpha S_A(t-1)) / (l_B + alpha S_B(t-1))); NaN when S_A = S_B = 0, "
+        "-inf/+inf when only S_A/S_B is 0",
+        reference=_REF_Q,
+    ),
     "loss_a": dict(long_name="mean loss of model A", units="", formula="S_A / N", reference=_REF_Q),
     "loss_b": dict(long_name="mean loss of model B", units="", formula="S_B / N", reference=_REF_Q),
-    "n_instances": dict(long_name="number of instances held by the estimator (fading: N_t)", units="1",
-                        formula="prequential t; window min(t, w); fading N_t = 1 + alpha N_(t-1)",
-                        reference=_REF_Q),
-    "n00": dict(long_name="instances both models classify correctly", units="1", formula="sum [A right][B right]",
-                reference=_REF_M),
-    "n01": dict(long_name="instances A misclassifies and B classifies correctly", units="1",
-                formula="sum [A wrong][B right]", reference=_REF_M),
-    "n10": dict(long_name="instances B misclassifies and A classifies correctly", units="1",
-                formula="sum [B wrong][A right]", reference=_REF_M),
-    "n11": dict(long_name="instances both models misclassify", units="1", formula="sum [A wrong][B wrong]",
-                reference=_REF_M),
-    "mcnemar": dict(long_name="signed McNemar statistic", units="1",
-                    formula="sign(n01 - n10) (n01 - n10)**2 / (n01 + n10); NaN when n01 + n10 = 0",
-                    reference=_REF_M),
-    "p_value": dict(long_name="p-value of the McNemar test", units="1",
-                    formula="P(chi2_1 > |M|) = erfc(sqrt(|M| / 2)); NaN when M is NaN", reference=_REF_M),
-    "reject": dict(long_name="McNemar test rejects equal error rates", units="1",
-                   formula="|M| > chi2_1 quantile at 1 - significance (6.635 at 0.01); False when M is NaN",
-                   reference=_REF_M),
+    "n_instances": dict(
+        long_name="number of instances held by the estimator (fading: N_t)",
+        units="1",
+        formula="prequential t; window min(t, w); fading N_t = 1 + alpha N_(t-1)",
+        reference=_REF_Q,
+    ),
+    "n00": dict(
+        long_name="instances both models classify correctly",
+        units="1",
+        formula="sum [A right][B right]",
+        reference=_REF_M,
+    ),
+    "n01": dict(
+        long_name="instances A misclassifies and B classifies correctly",
+        units="1",
+        formula="sum [A wrong][B right]",
+        reference=_REF_M,
+    ),
+    "n10": dict(
+        long_name="instances B misclassifies and A classifies correctly",
+        units="1",
+        formula="sum [B wrong][A right]",
+        reference=_REF_M,
+    ),
+    "n11": dict(
+        long_name="instances both models misclassify", units="1", formula="sum [A wrong][B wrong]", reference=_REF_M
+    ),
+    "mcnemar": dict(
+        long_name="signed McNemar statistic",
+        units="1",
+        formula="sign(n01 - n10) (n01 - n10)**2 / (n01 + n10); NaN when n01 + n10 = 0",
+        reference=_REF_M,
+    ),
+    "p_value": dict(
+        long_name="p-value of the McNemar test",
+        units="1",
+        formula="P(chi2_1 > |M|) = erfc(sqrt(|M| / 2)); NaN when M is NaN",
+        reference=_REF_M,
+    ),
+    "reject": dict(
+        long_name="McNemar test rejects equal error rates",
+        units="1",
+        formula="|M| > chi2_1 quantile at 1 - significance (6.635 at 0.01); False when M is NaN",
+        reference=_REF_M,
+    ),
 }
 
 
@@ -115,12 +147,16 @@ class _Pairs:
     def __init__(self, leads: list, model_dim):
         if len(leads) == 2:
             if model_dim is not None:
-                raise ValueError(f"model_dim={model_dim!r} is for a single array holding all models; "
-                                 "pass either two models or one array with model_dim")
+                raise ValueError(
+                    f"model_dim={model_dim!r} is for a single array holding all models; "
+                    "pass either two models or one array with model_dim"
+                )
             lead_a, lead_b = leads
             if (lead_a.names, lead_a.shape) != (lead_b.names, lead_b.shape):
-                raise ValueError("the two models' leading dimensions do not agree: "
-                                 f"{dict(zip(lead_a.names, lead_a.shape))} vs {dict(zip(lead_b.names, lead_b.shape))}")
+                raise ValueError(
+                    "the two models' leading dimensions do not agree: "
+                    f"{dict(zip(lead_a.names, lead_a.shape))} vs {dict(zip(lead_b.names, lead_b.shape))}"
+                )
             L = lead_a.size
             self.ia, self.ib = np.arange(L, dtype=np.int64), np.arange(L, 2 * L, dtype=np.int64)
             self.lead, self.pair_dims, self.pair_coords, self.model = lead_a, (), {}, None
@@ -129,8 +165,9 @@ class _Pairs:
         if model_dim is None:
             raise ValueError("give the second model (y_pred_b / loss_b) or name the model dimension with model_dim=")
         if model_dim not in lead.names:
-            raise ValueError(f"model_dim {model_dim!r} is not a leading dimension of the input; its leading dims "
-                             f"are {lead.names}")
+            raise ValueError(
+                f"model_dim {model_dim!r} is not a leading dimension of the input; its leading dims are {lead.names}"
+            )
         axis = lead.names.index(model_dim)
         M = lead.shape[axis]
         idx = np.moveaxis(np.arange(lead.size).reshape(lead.shape), axis, -1).reshape(-1, M)
@@ -138,8 +175,11 @@ class _Pairs:
         self.ia = idx[:, self.a].ravel().astype(np.int64)
         self.ib = idx[:, self.b].ravel().astype(np.int64)
         self.model = (idx.shape[0], M)
-        self.lead = LeadingDims(lead.names[:axis] + lead.names[axis + 1:], lead.shape[:axis] + lead.shape[axis + 1:],
-                                {k: v for k, v in lead.coords.items() if model_dim not in v.dims})
+        self.lead = LeadingDims(
+            lead.names[:axis] + lead.names[axis + 1 :],
+            lead.shape[:axis] + lead.shape[axis + 1 :],
+            {k: v for k, v in lead.coords.items() if model_dim not in v.dims},
+        )
         labels = lead.coords[model_dim].values if model_dim in lead.coords else np.arange(M)
         self.pair_dims = ("model_a", "model_b")
         self.pair_coords = {"model_a": ("model_a", labels), "model_b": ("model_b", labels)}
@@ -176,8 +216,9 @@ class Comparator:
     [1.0, 1.0, 1.0, 2.0]
     """
 
-    def __init__(self, *, model_dim=None, windows=(), fading=(), every=1, significance=0.01, classes=None,
-                 lead_dims=None):
+    def __init__(
+        self, *, model_dim=None, windows=(), fading=(), every=1, significance=0.01, classes=None, lead_dims=None
+    ):
         self._specs = build_estimators(windows, fading)
         self._arrays = estimator_arrays(self._specs)
         self._every = check_positive_int(every, "every")
@@ -208,12 +249,12 @@ class Comparator:
     def update(self, y_true, y_pred_a, y_pred_b=None) -> Comparator:
         """Compare the next chunk of recorded predictions (0-1 loss); returns ``self``."""
         self._set_kind("0-1")
-        yt_in, preds, leads, tcoords, n = _parse(y_true, (("y_pred_a", y_pred_a), ("y_pred_b", y_pred_b)),
-                                                  self._lead_dims)
+        yt_in, preds, leads, tcoords, n = _parse(
+            y_true, (("y_pred_a", y_pred_a), ("y_pred_b", y_pred_b)), self._lead_dims
+        )
         if n == 0:
             return self
-        _, yt, yp = encode_inputs(yt_in, np.concatenate(preds) if len(preds) == 2 else preds[0],
-                                  classes=self._classes)
+        _, yt, yp = encode_inputs(yt_in, np.concatenate(preds) if len(preds) == 2 else preds[0], classes=self._classes)
         present = yt >= 0
         if present.all():
             present = None
@@ -245,8 +286,10 @@ class Comparator:
         missing = np.isnan(loss)
         if missing.any():
             if not (missing == missing[:1]).all():
-                raise ValueError("the losses have NaN (not evaluated) at different positions in different series; "
-                                 "missing instances must be the same in every series")
+                raise ValueError(
+                    "the losses have NaN (not evaluated) at different positions in different series; "
+                    "missing instances must be the same in every series"
+                )
             present = ~missing[0]
             loss = loss[:, present]
         binary = bool(np.all((loss == 0.0) | (loss == 1.0)))
@@ -265,8 +308,9 @@ class Comparator:
             self._state = np.zeros((self._pairs.ia.size, len(self._specs), 5))
             self._tail = np.zeros((loss.shape[0], 0))
         elif [(ld.names, ld.shape) for ld in leads] != self._leads:
-            raise ValueError(f"leading dims changed between chunks: {self._leads} then "
-                             f"{[(ld.names, ld.shape) for ld in leads]}")
+            raise ValueError(
+                f"leading dims changed between chunks: {self._leads} then {[(ld.names, ld.shape) for ld in leads]}"
+            )
         if n == 0:
             return self
         pos = checkpoint_positions(self._n_seen, self._n_seen + n, self._every) - self._n_seen
@@ -284,7 +328,7 @@ class Comparator:
                 self._tvalues.setdefault(name, []).append(vals[pos])
                 self._tlast[name] = vals[-1:]
         keep = min(self._history, arr.shape[1])
-        self._tail = arr[:, arr.shape[1] - keep:].copy()
+        self._tail = arr[:, arr.shape[1] - keep :].copy()
         self._n_seen += n
         self._binary = self._binary and binary
         return self
@@ -299,8 +343,7 @@ class Comparator:
         if positions.size == 0 or positions[-1] != self._n_seen - 1:  # the last instance is always a checkpoint
             kinds, wsize, _ = self._arrays
             last = self._state.copy()
-            last[..., _k.SN] = np.where(kinds == _k.KIND_WINDOW, np.minimum(last[..., _k.SN], wsize),
-                                        last[..., _k.SN])
+            last[..., _k.SN] = np.where(kinds == _k.KIND_WINDOW, np.minimum(last[..., _k.SN], wsize), last[..., _k.SN])
             raw = np.concatenate([raw, last[:, :, None]], axis=2)
             positions = np.append(positions, self._n_seen - 1)
             tvalues = {k: np.concatenate([v, self._tlast[k]]) for k, v in tvalues.items()}
@@ -308,8 +351,12 @@ class Comparator:
         p = self._pairs
         dims = p.lead.names + p.pair_dims + ("estimator", "time")
         data = {k: xr.Variable(dims, v, attrs=_ATTRS[k]) for k, v in stats.items()}
-        params = dict(every=self._every, significance=self._significance, mcnemar_threshold=self._threshold,
-                      orientation=_ORIENTATION)
+        params = dict(
+            every=self._every,
+            significance=self._significance,
+            mcnemar_threshold=self._threshold,
+            orientation=_ORIENTATION,
+        )
         if self._model_dim is not None:
             params["model_dim"] = self._model_dim
         if self._loss_kind == "0-1":
@@ -381,8 +428,19 @@ _RETURNS_DOC = """    Returns
         Positive ``q``/``mcnemar`` mean that A has the larger loss."""
 
 
-def compare(y_true, y_pred_a, y_pred_b=None, *, model_dim=None, windows=(), fading=(), every=1, significance=0.01,
-            classes=None, lead_dims=None) -> xr.Dataset:
+def compare(
+    y_true,
+    y_pred_a,
+    y_pred_b=None,
+    *,
+    model_dim=None,
+    windows=(),
+    fading=(),
+    every=1,
+    significance=0.01,
+    classes=None,
+    lead_dims=None,
+) -> xr.Dataset:
     """Compare classifiers on the 0-1 loss over time: Q statistic and signed McNemar test.
 
     All estimators and (with ``model_dim``) all pairs of models in one pass.
@@ -432,13 +490,21 @@ def compare(y_true, y_pred_a, y_pred_b=None, *, model_dim=None, windows=(), fadi
     >>> round(float(pre.q), 4), round(float(pre.mcnemar), 4)   # log(3/2), (2-1)**2/3
     (0.4055, 0.3333)
     """
-    cmp = Comparator(model_dim=model_dim, windows=windows, fading=fading, every=every, significance=significance,
-                     classes=classes, lead_dims=lead_dims)
+    cmp = Comparator(
+        model_dim=model_dim,
+        windows=windows,
+        fading=fading,
+        every=every,
+        significance=significance,
+        classes=classes,
+        lead_dims=lead_dims,
+    )
     return cmp.update(y_true, y_pred_a, y_pred_b).result()
 
 
-def compare_losses(loss_a, loss_b=None, *, model_dim=None, windows=(), fading=(), every=1, significance=0.01,
-                   lead_dims=None) -> xr.Dataset:
+def compare_losses(
+    loss_a, loss_b=None, *, model_dim=None, windows=(), fading=(), every=1, significance=0.01, lead_dims=None
+) -> xr.Dataset:
     """Compare learners from recorded per-instance losses: Q statistic (and McNemar for 0-1 losses).
 
     Parameters
@@ -481,8 +547,9 @@ def compare_losses(loss_a, loss_b=None, *, model_dim=None, windows=(), fading=()
     >>> ds.q.sel(estimator="fading=0.5").values.round(4).tolist()   # log(1/1), log(4.5/1.5), log(2.25/3)
     [0.0, 1.0986, -0.2877]
     """
-    cmp = Comparator(model_dim=model_dim, windows=windows, fading=fading, every=every, significance=significance,
-                     lead_dims=lead_dims)
+    cmp = Comparator(
+        model_dim=model_dim, windows=windows, fading=fading, every=every, significance=significance, lead_dims=lead_dims
+    )
     return cmp.update_losses(loss_a, loss_b).result()
 
 

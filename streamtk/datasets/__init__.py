@@ -30,7 +30,15 @@ from __future__ import annotations
 
 from .download import FetchError, fetch
 from .loaders import Stream, load, load_labels
-from .locate import ENV_CACHE, ENV_DATA, ChecksumError, DatasetNotFoundError, cache_dir, find, sha256_file
+from .locate import (  # noqa: F401 (ENV_CACHE and ENV_DATA are documented names)
+    ENV_CACHE,
+    ENV_DATA,
+    ChecksumError,
+    DatasetNotFoundError,
+    cache_dir,
+    find,
+    sha256_file,
+)
 from .registry import DatasetInfo, dataset_names, info
 
 __all__ = [
@@ -48,4 +56,3 @@ __all__ = [
     "load_labels",
     "sha256_file",
 ]
-

@@ -118,8 +118,13 @@ def _read_numeric_csv(p: Path, *, header: bool):
     if pd is not None:
         try:
             # round_trip: the same doubles as numpy's parser whatever pandas' default (pandas < 3 differs by 1 ulp)
-            frame = pd.read_csv(io.BytesIO(raw), header=0 if header else None, dtype=np.float64, engine="c",
-                                float_precision="round_trip")
+            frame = pd.read_csv(
+                io.BytesIO(raw),
+                header=0 if header else None,
+                dtype=np.float64,
+                engine="c",
+                float_precision="round_trip",
+            )
         except ValueError as exc:
             raise ValueError(f"{p}: not a purely numeric CSV file ({exc})") from None
         names = tuple(str(c) for c in frame.columns) if header else None
@@ -175,7 +180,11 @@ def _load_kdd99(entry, p):
     dtypes["label"] = str
     try:
         frame = pd.read_csv(
-            io.BytesIO(raw), header=None, names=_KDD_FEATURES + ["label"], dtype=dtypes, engine="c",
+            io.BytesIO(raw),
+            header=None,
+            names=_KDD_FEATURES + ["label"],
+            dtype=dtypes,
+            engine="c",
             float_precision="round_trip",
         )
     except ValueError as exc:
@@ -319,7 +328,6 @@ def load_labels(name: str, *, path=None, verify: bool = True) -> np.ndarray:
             labels = pd.read_csv(raw, header=None, usecols=[41], dtype=str, engine="c").iloc[:, 0]
             return np.char.rstrip(labels.to_numpy(dtype=str), ".")
         last = raw.getvalue()[: raw.getvalue().find(b"\n")].count(b",")  # index of the label column
-        labels = pd.read_csv(raw, usecols=[last], dtype=np.float64, engine="c",
-                             float_precision="round_trip").iloc[:, 0]
+        labels = pd.read_csv(raw, usecols=[last], dtype=np.float64, engine="c", float_precision="round_trip").iloc[:, 0]
         return _int_labels(labels.to_numpy(), p)
     return _LOADERS.get(name, _load_arff)(entry, p)["y"]

@@ -166,6 +166,7 @@ for _k, (_sha, _csha, _nc, _desc) in _MOA.items():
     )
 del _k, _sha, _csha, _nc, _desc
 
+
 def dataset_names() -> tuple:
     """All registered dataset names."""
     return tuple(_REGISTRY)

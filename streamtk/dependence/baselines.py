@@ -28,11 +28,11 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from .._core.labels import encode_labels
+from .._core.mechanisms import build_estimators
+from .._core.validation import as_rng, check_fading_factor, check_window
 from .._kernels import temporal as _k
 from .._labelled import base_attrs, split_leading, time_coords
-from .._core.validation import as_rng, check_fading_factor, check_window
-from .._core.mechanisms import build_estimators
-from .._core.labels import encode_labels
 
 __all__ = [
     "no_information_codes",
@@ -126,8 +126,7 @@ def _seed_attr(seed):
 
 
 def _single(enc, codes_pred, tcoords, name, long_name, **params):
-    da = xr.DataArray(enc.classes[codes_pred], dims=("time",), coords=_coords(codes_pred.shape[-1], tcoords),
-                      name=name)
+    da = xr.DataArray(enc.classes[codes_pred], dims=("time",), coords=_coords(codes_pred.shape[-1], tcoords), name=name)
     da.attrs = base_attrs(long_name, **params) | {"long_name": long_name, "reference": REFERENCE}
     return da
 
@@ -147,8 +146,15 @@ def no_information(y_true, *, seed, classes=None) -> xr.DataArray:
     rng = as_rng(seed)
     enc, codes, tc = _prepare(y_true, classes)
     pred = no_information_codes(codes.shape[0], enc.n_classes, rng)
-    return _single(enc, pred, tc, "no_information", "no-information (uniform random) classifier",
-                   seed=_seed_attr(seed), formula="P(y_hat = i) = 1/k; p_0 = 1/k (eq. 5)")
+    return _single(
+        enc,
+        pred,
+        tc,
+        "no_information",
+        "no-information (uniform random) classifier",
+        seed=_seed_attr(seed),
+        formula="P(y_hat = i) = 1/k; p_0 = 1/k (eq. 5)",
+    )
 
 
 def majority_class(y_true, *, window=None, fading=None, classes=None) -> xr.DataArray:
@@ -182,8 +188,15 @@ def majority_class(y_true, *, window=None, fading=None, classes=None) -> xr.Data
         pred, memory = majority_codes(codes, enc.n_classes, kind="fading", param=fading), f"fading={fading!r}"
     else:
         pred, memory = majority_codes(codes, enc.n_classes), "prequential"
-    return _single(enc, pred, tc, "majority", "Majority Class classifier (test-then-train)", memory=memory,
-                   formula="argmax_i of the class counts of the labels before t (ties: lowest class)")
+    return _single(
+        enc,
+        pred,
+        tc,
+        "majority",
+        "Majority Class classifier (test-then-train)",
+        memory=memory,
+        formula="argmax_i of the class counts of the labels before t (ties: lowest class)",
+    )
 
 
 def persistent(y_true, *, classes=None) -> xr.DataArray:
@@ -204,8 +217,14 @@ def persistent(y_true, *, classes=None) -> xr.DataArray:
     ['x', 'x', 'y']
     """
     enc, codes, tc = _prepare(y_true, classes)
-    return _single(enc, persistent_codes(codes), tc, "persistent", "Persistent classifier",
-                   formula="y_hat_t = y_{t-1}; class 0 before any label")
+    return _single(
+        enc,
+        persistent_codes(codes),
+        tc,
+        "persistent",
+        "Persistent classifier",
+        formula="y_hat_t = y_{t-1}; class 0 before any label",
+    )
 
 
 def random_classifier(y_pred, *, seed, lead_dims=None) -> xr.DataArray:
@@ -228,8 +247,10 @@ def random_classifier(y_pred, *, seed, lead_dims=None) -> xr.DataArray:
     coords.update(lead.coords)
     da = xr.DataArray(lead.reshape(perm), dims=lead.names + ("time",), coords=coords, name="random")
     da.attrs = base_attrs("Random classifier", seed=_seed_attr(seed)) | {
-        "long_name": "Random classifier (permuted reference predictions)", "reference": REFERENCE,
-        "formula": "p_ran = sum_i P(y = i) P_h(y_hat = i) (eq. 9)"}
+        "long_name": "Random classifier (permuted reference predictions)",
+        "reference": REFERENCE,
+        "formula": "p_ran = sum_i P(y = i) P_h(y_hat = i) (eq. 9)",
+    }
     return da
 
 
@@ -254,8 +275,9 @@ def baselines(y_true, *, y_pred=None, windows=(), fading=(), seed=0, classes=Non
     if y_pred is not None:
         pv = np.asarray(y_pred.values if isinstance(y_pred, xr.DataArray) else y_pred)
         if pv.ndim != 1:
-            raise ValueError(f"y_pred must be one-dimensional here (use random_classifier for leading dims), "
-                             f"got shape {pv.shape}")
+            raise ValueError(
+                f"y_pred must be one-dimensional here (use random_classifier for leading dims), got shape {pv.shape}"
+            )
         if pv.shape[0] != values.shape[0]:
             raise ValueError(f"y_pred has {pv.shape[0]} instances but y_true has {values.shape[0]}")
         enc, (codes, pcodes) = encode_labels(values, pv, classes=classes)
@@ -279,7 +301,8 @@ def baselines(y_true, *, y_pred=None, windows=(), fading=(), seed=0, classes=Non
     coords["baseline"] = ("baseline", np.array(names))
     coords["memory"] = ("baseline", np.array(memory))
     da = xr.DataArray(enc.classes[np.stack(rows)], dims=("baseline", "time"), coords=coords, name="baselines")
-    da.attrs = base_attrs("baseline classifiers", seed=_seed_attr(seed),
-                          estimators=[s.label for s in specs]) | {
-        "long_name": "predictions of the baseline classifiers", "reference": REFERENCE}
+    da.attrs = base_attrs("baseline classifiers", seed=_seed_attr(seed), estimators=[s.label for s in specs]) | {
+        "long_name": "predictions of the baseline classifiers",
+        "reference": REFERENCE,
+    }
     return da

@@ -18,10 +18,16 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from .._core.labels import encode_labels
+from .._core.validation import (
+    as_float_array,
+    check_choice,
+    check_in_open_unit_interval,
+    check_positive_int,
+    check_window,
+)
 from .._kernels import temporal as _k
 from .._labelled import DEFAULT_LEADING_NAMES, base_attrs, time_coords
-from .._core.validation import as_float_array, check_choice, check_in_open_unit_interval, check_positive_int, check_window
-from .._core.labels import encode_labels
 
 __all__ = ["correction_factor_codes", "apply_correction", "temporal_correction", "augment_with_past_labels"]
 
@@ -39,8 +45,9 @@ def _check_known(transition, prior, k):
     if p.shape != (k,):
         raise ValueError(f"prior must have shape ({k},) for {k} classes, got {p.shape}")
     if (a < 0).any() or not np.allclose(a.sum(1), 1.0, atol=1e-8):
-        raise ValueError(f"transition must be a row-stochastic matrix (rows >= 0 summing to 1), got row sums "
-                         f"{a.sum(1).tolist()}")
+        raise ValueError(
+            f"transition must be a row-stochastic matrix (rows >= 0 summing to 1), got row sums {a.sum(1).tolist()}"
+        )
     if (p <= 0).any() or not np.isclose(p.sum(), 1.0, atol=1e-8):
         raise ValueError(f"prior must be positive and sum to 1, got {p.tolist()}")
     return a, p
@@ -57,7 +64,8 @@ def correction_factor_codes(codes, k, *, alpha=None, window=None, transition=Non
 
     * ``alpha`` (section 6.3's smoothing weight, in ``(0, 1)``): exponentially smoothed
       counts, a label weighted ``(1 - alpha)**a`` where ``a`` is the number of present
-      labels after it and before ``t`` (a fading factor ``1 - alpha``); ``P(i | j)`` and ``P(i)`` are the ratios of the smoothed
+      labels after it and before ``t`` (a fading factor ``1 - alpha``); ``P(i | j)`` and ``P(i)`` are the ratios of
+      the smoothed
       counts, which equals the paper's moving average ``P <- (1 - alpha) P + alpha x``
       started from the first observation instead of an arbitrary initial value;
     * ``window``: the last ``window`` present labels and the transitions into them;
@@ -187,8 +195,10 @@ def temporal_correction(
     if n != codes.shape[0]:
         raise ValueError(f"scores has {n} instances along its time axis but y_true has {codes.shape[0]}")
     if k != enc.n_classes:
-        raise ValueError(f"scores has {k} class columns but there are {enc.n_classes} classes "
-                         f"{enc.classes.tolist()!r}; pass classes= in the column order")
+        raise ValueError(
+            f"scores has {k} class columns but there are {enc.n_classes} classes "
+            f"{enc.classes.tolist()!r}; pass classes= in the column order"
+        )
     if (arr < 0).any():
         raise ValueError("scores must be non-negative")
     factors = correction_factor_codes(codes, k, alpha=alpha, window=window, transition=transition, prior=prior)
@@ -200,19 +210,38 @@ def temporal_correction(
     coords.update(lead_coords)
     ds = xr.Dataset(
         {
-            "scores": (lead_names + ("time", "class"), corrected.reshape(arr.shape), {
-                "long_name": "temporally corrected class scores P(y_t=i | X_t, y_{t-1})", "units": "1",
-                "formula": "P(y_t=i|y_{t-1}) / P(y_t=i) * P(y_t=i|X_t), normalised (eq. 3)",
-                "reference": REFERENCE + ", section 3.1, eq. 3"}),
-            "y_pred": (lead_names + ("time",), enc.classes[pred.reshape(lead_shape + (n,))], {
-                "long_name": "prediction of the Temporal Correction classifier"}),
-            "factor": (("time", "class"), factors, {
-                "long_name": "correction factor P(y_t=i | y_{t-1}) / P(y_t=i)", "units": "1"}),
+            "scores": (
+                lead_names + ("time", "class"),
+                corrected.reshape(arr.shape),
+                {
+                    "long_name": "temporally corrected class scores P(y_t=i | X_t, y_{t-1})",
+                    "units": "1",
+                    "formula": "P(y_t=i|y_{t-1}) / P(y_t=i) * P(y_t=i|X_t), normalised (eq. 3)",
+                    "reference": REFERENCE + ", section 3.1, eq. 3",
+                },
+            ),
+            "y_pred": (
+                lead_names + ("time",),
+                enc.classes[pred.reshape(lead_shape + (n,))],
+                {"long_name": "prediction of the Temporal Correction classifier"},
+            ),
+            "factor": (
+                ("time", "class"),
+                factors,
+                {"long_name": "correction factor P(y_t=i | y_{t-1}) / P(y_t=i)", "units": "1"},
+            ),
         },
         coords=coords,
     )
-    est = ("known" if transition is not None else f"alpha={alpha!r}" if alpha is not None
-           else f"window={window!r}" if window is not None else "prequential")
+    est = (
+        "known"
+        if transition is not None
+        else f"alpha={alpha!r}"
+        if alpha is not None
+        else f"window={window!r}"
+        if window is not None
+        else "prequential"
+    )
     ds.attrs = base_attrs("temporal correction", estimator=est, reference=REFERENCE + ", eq. 3")
     return ds
 

@@ -23,11 +23,11 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from .._core.labels import encode_labels
+from .._core.mechanisms import build_estimators, estimator_coords
+from .._core.validation import check_positive_int
 from .._kernels import temporal as _k
 from .._labelled import base_attrs, time_coords
-from .._core.validation import check_positive_int
-from .._core.mechanisms import build_estimators, estimator_coords
-from .._core.labels import encode_labels
 
 __all__ = ["LabelDependence", "label_dependence", "quick_test"]
 
@@ -53,13 +53,18 @@ def _labels_1d(y_true, name="y_true"):
 def _encode(enc, values, name):
     """Codes of ``values``; integer labels of classes ``0..k-1`` are their own codes (fast path)."""
     k = enc.n_classes
-    if (isinstance(values, np.ndarray) and not isinstance(values, np.ma.MaskedArray)
-            and values.dtype.kind in "iu" and enc.classes.dtype.kind in "iu"
-            and np.array_equal(enc.classes, np.arange(k))):
+    if (
+        isinstance(values, np.ndarray)
+        and not isinstance(values, np.ma.MaskedArray)
+        and values.dtype.kind in "iu"
+        and enc.classes.dtype.kind in "iu"
+        and np.array_equal(enc.classes, np.arange(k))
+    ):
         if values.size and (values.min() < 0 or values.max() >= k):
             bad = values[(values < 0) | (values >= k)][0].item()
-            raise ValueError(f"{name} contains the label {bad!r}, which is not one of the classes "
-                             f"{enc.classes.tolist()!r}")
+            raise ValueError(
+                f"{name} contains the label {bad!r}, which is not one of the classes {enc.classes.tolist()!r}"
+            )
         return values.astype(np.int64, copy=False)
     return enc.encode(values, name, allow_missing=True)
 
@@ -146,9 +151,23 @@ class LabelDependence:
         s_n = np.empty((e, t_n, k, nbin))
         s_h = np.empty((e, t_n, k, nbin))
         _k.dependence_pass(
-            buf, start,
-            self._kinds, self._params, self.max_lag, self._cnt, self._trans, self._ev_n, self._ev_h,
-            self._scale, self._cursor, self._tcursor, cp_buf, s_cnt, s_trans, s_n, s_h,
+            buf,
+            start,
+            self._kinds,
+            self._params,
+            self.max_lag,
+            self._cnt,
+            self._trans,
+            self._ev_n,
+            self._ev_h,
+            self._scale,
+            self._cursor,
+            self._tcursor,
+            cp_buf,
+            s_cnt,
+            s_trans,
+            s_n,
+            s_h,
         )
         _k.advance_cursor(buf, start, self._cursor)
         for j in range(t_n):
@@ -156,7 +175,7 @@ class LabelDependence:
         self.n_seen += n
         self.n_present += cc.size
         if self._wmax:
-            self._hist = buf[-self._wmax:].copy()
+            self._hist = buf[-self._wmax :].copy()
 
     def arrays(self) -> dict:
         """Finalised statistics as numpy arrays, dims ``(estimator, time, ...)``.
@@ -234,38 +253,92 @@ def _to_dataset(a, acc: LabelDependence) -> xr.Dataset:
     coords["lag"] = ("lag", lags)
     et = ("estimator", "time")
     v = {
-        "n_labels": (et, a["n_labels"], {
-            "long_name": "labels in memory (effective weight for fading factors)", "units": "1"}),
-        "prior": (et + ("class",), a["prior"], {
-            "long_name": "class prior P(y = i)", "units": "1",
-            "formula": "count_i / sum_j count_j over the estimator's memory"}),
-        "majority_class": (et, classes[a["majority"]], {
-            "long_name": "majority class M (lowest class on ties; the first class when no label is in memory)"}),
-        "p_m": (et, a["p_m"], {
-            "long_name": "P(M), prior of the majority class", "units": "1",
-            "formula": "max_i P(y = i)", "reference": REFERENCE + ", Table 3"}),
-        "transition": (et + ("previous_class", "class"), a["transition"], {
-            "long_name": "transition probability P(y_t = i | y_{t-1} = j)", "units": "1",
-            "formula": "count(y_{t-1}=j, y_t=i) / count(y_{t-1}=j); NaN when no transition out of j",
-            "reference": REFERENCE + ", Definition 1"}),
-        "n_transitions": (et, a["n_transitions"], {
-            "long_name": "transitions (pairs of consecutive present labels) in memory", "units": "1"}),
-        "p_t": (et, a["p_t"], {
-            "long_name": "P(T), probability that a label repeats the previous one", "units": "1",
-            "formula": "sum_i P(y_t = i, y_{t-1} = i)", "reference": REFERENCE + ", Table 3, Proposition 7"}),
-        "n_run": (et + ("lag", "class"), a["n_run"], {
-            "long_name": "instances preceded by at least l consecutive labels of class i", "units": "1"}),
-        "p_run": (et + ("lag", "class"), a["p_run"], {
-            "long_name": "P_l(i) = P(y_t = i | y_{t-1} = ... = y_{t-l} = i)", "units": "1",
-            "formula": "runs continued / runs of length >= l; NaN when no such run"}),
-        "evidence": (et + ("lag", "class"), a["evidence"], {
-            "long_name": "order-l evidence Delta(l) = P_l(i) - P_{l-1}(i), P_0(i) = P(y = i)", "units": "1",
-            "reference": REFERENCE + ", section 6.8, Figure 5 (index shifted, see label_dependence)"}),
+        "n_labels": (
+            et,
+            a["n_labels"],
+            {"long_name": "labels in memory (effective weight for fading factors)", "units": "1"},
+        ),
+        "prior": (
+            et + ("class",),
+            a["prior"],
+            {
+                "long_name": "class prior P(y = i)",
+                "units": "1",
+                "formula": "count_i / sum_j count_j over the estimator's memory",
+            },
+        ),
+        "majority_class": (
+            et,
+            classes[a["majority"]],
+            {"long_name": "majority class M (lowest class on ties; the first class when no label is in memory)"},
+        ),
+        "p_m": (
+            et,
+            a["p_m"],
+            {
+                "long_name": "P(M), prior of the majority class",
+                "units": "1",
+                "formula": "max_i P(y = i)",
+                "reference": REFERENCE + ", Table 3",
+            },
+        ),
+        "transition": (
+            et + ("previous_class", "class"),
+            a["transition"],
+            {
+                "long_name": "transition probability P(y_t = i | y_{t-1} = j)",
+                "units": "1",
+                "formula": "count(y_{t-1}=j, y_t=i) / count(y_{t-1}=j); NaN when no transition out of j",
+                "reference": REFERENCE + ", Definition 1",
+            },
+        ),
+        "n_transitions": (
+            et,
+            a["n_transitions"],
+            {"long_name": "transitions (pairs of consecutive present labels) in memory", "units": "1"},
+        ),
+        "p_t": (
+            et,
+            a["p_t"],
+            {
+                "long_name": "P(T), probability that a label repeats the previous one",
+                "units": "1",
+                "formula": "sum_i P(y_t = i, y_{t-1} = i)",
+                "reference": REFERENCE + ", Table 3, Proposition 7",
+            },
+        ),
+        "n_run": (
+            et + ("lag", "class"),
+            a["n_run"],
+            {"long_name": "instances preceded by at least l consecutive labels of class i", "units": "1"},
+        ),
+        "p_run": (
+            et + ("lag", "class"),
+            a["p_run"],
+            {
+                "long_name": "P_l(i) = P(y_t = i | y_{t-1} = ... = y_{t-l} = i)",
+                "units": "1",
+                "formula": "runs continued / runs of length >= l; NaN when no such run",
+            },
+        ),
+        "evidence": (
+            et + ("lag", "class"),
+            a["evidence"],
+            {
+                "long_name": "order-l evidence Delta(l) = P_l(i) - P_{l-1}(i), P_0(i) = P(y = i)",
+                "units": "1",
+                "reference": REFERENCE + ", section 6.8, Figure 5 (index shifted, see label_dependence)",
+            },
+        ),
     }
     ds = xr.Dataset({k: xr.Variable(d, val, attrs) for k, (d, val, attrs) in v.items()}, coords=coords)
     ds.attrs = base_attrs(
-        "label temporal dependence", max_lag=acc.max_lag, every=acc.every,
-        estimators=[s.label for s in acc.specs], n_instances=acc.n_seen, n_present_labels=acc.n_present,
+        "label temporal dependence",
+        max_lag=acc.max_lag,
+        every=acc.every,
+        estimators=[s.label for s in acc.specs],
+        n_instances=acc.n_seen,
+        n_present_labels=acc.n_present,
         reference=REFERENCE,
     )
     return ds
@@ -345,8 +418,9 @@ def label_dependence(
     arr = _labels_1d(y_true)
     if classes is None:
         classes = encode_labels(arr)[0].classes
-    acc = LabelDependence(classes, max_lag=max_lag, windows=windows, fading=fading,
-                          prequential=prequential, every=every)
+    acc = LabelDependence(
+        classes, max_lag=max_lag, windows=windows, fading=fading, prequential=prequential, every=every
+    )
     acc._process(_encode(acc.encoding, arr, "y_true"), final=False)
     return acc.result()
 
@@ -390,12 +464,20 @@ def quick_test(y_true, *, m=100, classes=None) -> xr.Dataset:
             "p_maj": ((), p_maj, {"long_name": "accuracy of the Majority Class classifier", "units": "1"}),
             "p_per": ((), p_per, {"long_name": "accuracy of the Persistent classifier", "units": "1"}),
             "difference": ((), p_per - p_maj, {"long_name": "p_per - p_maj", "units": "1"}),
-            "temporal_dependence": ((), bool(p_per > p_maj), {
-                "long_name": "Persistent beats Majority Class: consider Temporal Correction / Augmentation"}),
+            "temporal_dependence": (
+                (),
+                bool(p_per > p_maj),
+                {"long_name": "Persistent beats Majority Class: consider Temporal Correction / Augmentation"},
+            ),
             "p_m": ((), float(dep["p_m"].item()), {"long_name": "P(M) of the first m instances", "units": "1"}),
             "p_t": ((), float(dep["p_t"].item()), {"long_name": "P(T) of the first m instances", "units": "1"}),
         }
     )
-    ds.attrs = base_attrs("quick test for temporal dependence", m=m, n_used=int(codes.size),
-                          n_labelled=n_present, reference=REFERENCE + ", section 7")
+    ds.attrs = base_attrs(
+        "quick test for temporal dependence",
+        m=m,
+        n_used=int(codes.size),
+        n_labelled=n_present,
+        reference=REFERENCE + ", section 7",
+    )
     return ds

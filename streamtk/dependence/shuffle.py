@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.validation import as_rng, check_positive_int
 from .._core.labels import encode_labels
+from .._core.validation import as_rng, check_positive_int
 
 __all__ = ["iid_shuffle", "label_order_preserving_shuffle"]
 
@@ -76,7 +76,7 @@ def label_order_preserving_shuffle(y_true, *, seed, classes=None) -> np.ndarray:
     idx = np.arange(codes.shape[0], dtype=np.int64)
     order = np.argsort(codes, kind="stable")
     bounds = np.searchsorted(codes[order], np.arange(-1, enc.n_classes + 1))
-    groups = [order[bounds[g]:bounds[g + 1]] for g in range(1, enc.n_classes + 1)] + [order[bounds[0]:bounds[1]]]
+    groups = [order[bounds[g] : bounds[g + 1]] for g in range(1, enc.n_classes + 1)] + [order[bounds[0] : bounds[1]]]
     for pos in groups:
         if pos.size > 1:
             idx[pos] = pos[rng.permutation(pos.size)]

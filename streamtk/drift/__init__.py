@@ -17,7 +17,20 @@ from .scoring import detection_table, match_detections, score_detections
 from .synthetic import error_probability, error_stream
 
 __all__ = [
-    "Adwin", "adwin", "adwin_detections", "DDM", "ddm", "EDDM", "eddm", "PageHinkley", "page_hinkley",
-    "RandomDetector", "random_detector", "detection_table", "match_detections", "score_detections",
-    "error_probability", "error_stream",
+    "Adwin",
+    "adwin",
+    "adwin_detections",
+    "DDM",
+    "ddm",
+    "EDDM",
+    "eddm",
+    "PageHinkley",
+    "page_hinkley",
+    "RandomDetector",
+    "random_detector",
+    "detection_table",
+    "match_detections",
+    "score_detections",
+    "error_probability",
+    "error_stream",
 ]

@@ -21,9 +21,9 @@ import numba
 import numpy as np
 import xarray as xr
 
+from .._core.validation import as_float_array, check_positive_int
 from .._kernels.checks import first_not_binary
 from .._labelled import base_attrs, split_leading, time_coords
-from .._core.validation import as_float_array, check_positive_int
 
 __all__ = [
     "GridParam", "build_grid", "ChunkedDetector", "check_nonnegative_real", "check_bool", "check_binary", "run_rows",

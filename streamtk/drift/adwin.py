@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from .._core.validation import as_float_array, check_choice, check_in_open_unit_interval, check_positive_int
 from .._kernels import adwin as _k
 from .._labelled import LeadingDims, base_attrs, split_leading, time_coords
-from .._core.validation import as_float_array, check_choice, check_in_open_unit_interval, check_positive_int
 
 __all__ = ["adwin", "adwin_detections", "Adwin", "VARIANTS"]
 
@@ -86,7 +86,7 @@ class Adwin:
         self._time_coords: list[dict] = []
         self.n_seen = 0
 
-    def update(self, x) -> "Adwin":
+    def update(self, x) -> Adwin:
         """Process the next chunk ``x`` of shape ``(..., m)``; returns ``self``.
 
         Raises
@@ -119,8 +119,17 @@ class Adwin:
             if n_leads == 1:  # no thread pool (and no parallel compile) for a single stream
                 sums, variances, counts, istate, fstate = self._state
                 _k.adwin_run_one(
-                    np.ascontiguousarray(arr2d[0]), sums[0], variances[0], counts[0], istate[0], fstate[0], *args,
-                    width[0], mean[0], variance[0], detection[0],
+                    np.ascontiguousarray(arr2d[0]),
+                    sums[0],
+                    variances[0],
+                    counts[0],
+                    istate[0],
+                    fstate[0],
+                    *args,
+                    width[0],
+                    mean[0],
+                    variance[0],
+                    detection[0],
                 )
             else:
                 _k.adwin_run(np.ascontiguousarray(arr2d), *self._state, *args, width, mean, variance, detection)
@@ -159,9 +168,7 @@ class Adwin:
         data_vars = {
             "width": var(width, {"long_name": "ADWIN window width", "units": "instances"}),
             "mean": var(mean, {"long_name": "mean of the inputs in the ADWIN window"}),
-            "variance": var(
-                variance, {"long_name": "population variance of the inputs in the ADWIN window"}
-            ),
+            "variance": var(variance, {"long_name": "population variance of the inputs in the ADWIN window"}),
             "start": var(
                 start,
                 {

@@ -69,8 +69,7 @@ class DDM(ChunkedDetector):
         n_states = len(start) - 1
         n_lanes = KL.LANES * -(-n_states // KL.LANES)
         self._use_lanes = bool(
-            n_states >= _MIN_STATES_FOR_LANES
-            and n_states * _NS_PER_STATE > _NS_PER_LANE_GROUP * (n_lanes // KL.LANES)
+            n_states >= _MIN_STATES_FOR_LANES and n_states * _NS_PER_STATE > _NS_PER_LANE_GROUP * (n_lanes // KL.LANES)
         )
         if self._use_lanes:
             first = members[start[:-1]]  # a setting of each distinct state
@@ -99,6 +98,7 @@ class DDM(ChunkedDetector):
             out = {k: np.empty(shp) for k in ("statistic", "threshold", "warning_threshold")}
             out["warning"] = np.empty(shp, np.bool_)
             out["detection"] = np.empty(shp, np.bool_)
+
             def rows(a, b):
                 outs = [out[k][a:b] for k in ("statistic", "threshold", "warning_threshold", "warning", "detection")]
                 if self._use_lanes:

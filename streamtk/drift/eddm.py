@@ -69,6 +69,7 @@ class EDDM(ChunkedDetector):
 
         def once(det_idx, det_n):
             out = {"statistic": np.empty(shp), "warning": np.empty(shp, np.bool_), "detection": np.empty(shp, np.bool_)}
+
             def rows(a, b):
                 K.eddm_grid(x2d[a:b], count0, *self._arrays, self._state[a:b], self.trace,
                             out["statistic"][a:b], out["warning"][a:b], out["detection"][a:b], det_idx[a:b],
@@ -83,7 +84,8 @@ class EDDM(ChunkedDetector):
         return {
             "statistic": ("setting", {
                 "long_name": "m2s / m2smax (mean + 2 std of the distance between errors over its maximum)",
-                "units": "1", "description": "NaN while m2smax is 0; an alarm is raised when it falls below the threshold"}),
+                "units": "1",
+                "description": "NaN while m2smax is 0; an alarm is raised when it falls below the threshold"}),
             "warning": ("setting", {"long_name": "in the warning zone at this instance"}),
             "detection": ("setting", {"long_name": "drift detected at this instance"}),
         }  # fmt: skip

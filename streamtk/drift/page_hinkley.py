@@ -34,10 +34,10 @@ import numbers
 
 import numpy as np
 
+from .._core.mechanisms import build_estimators
+from .._core.validation import check_choice, check_fading_factor, check_window
 from .._kernels import detectors as K
 from .._kernels import detectors_ph as KL
-from .._core.validation import check_choice, check_fading_factor, check_window
-from .._core.mechanisms import build_estimators
 from ._common import (
     ChunkedDetector,
     GridParam,
@@ -78,7 +78,10 @@ def _monitored(prequential, windows, fading, fading_ratio, window_ratio):
     """The monitored quantities: (labels, kinds, w1, w2, a1, a2, coords) or None for raw input."""
     prequential = check_bool(prequential, "prequential")
     has_std = prequential or np.size(windows) > 0 or np.size(fading) > 0
-    fr = [_check_ratio_pair(p, "fading_ratio", _check_ratio_alpha, "fading factor") for p in _pairs(fading_ratio, "fading_ratio")]
+    fr = [
+        _check_ratio_pair(p, "fading_ratio", _check_ratio_alpha, "fading factor")
+        for p in _pairs(fading_ratio, "fading_ratio")
+    ]
     wr = [_check_ratio_pair(p, "window_ratio", check_window, "window") for p in _pairs(window_ratio, "window_ratio")]
     if len(set(fr)) != len(fr) or len(set(wr)) != len(wr):
         raise ValueError("fading_ratio / window_ratio contain a repeated pair")
@@ -173,7 +176,9 @@ class PageHinkley(ChunkedDetector):
                                 np.ones(1), np.ones(1))  # fmt: skip
             self._est_coords = {}
         grid.append(GridParam("delta", d["delta"] if delta is None else delta, check_nonnegative_real))
-        grid.append(GridParam("lambda_", d["lambda_"] if lambda_ is None else lambda_, check_nonnegative_real, dim="lambda"))
+        grid.append(
+            GridParam("lambda_", d["lambda_"] if lambda_ is None else lambda_, check_nonnegative_real, dim="lambda")
+        )
         grid.append(GridParam("alpha", d["alpha"] if alpha is None else alpha, check_fading_factor))
         grid.append(GridParam("min_instances", d["min_instances"] if min_instances is None else min_instances,
                               check_nonnegative_int))  # fmt: skip

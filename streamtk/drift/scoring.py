@@ -27,8 +27,8 @@ import numbers
 import numpy as np
 import xarray as xr
 
-from .._labelled import base_attrs
 from .._core.validation import check_positive_int
+from .._labelled import base_attrs
 
 __all__ = ["score_detections", "detection_table", "match_detections"]
 
@@ -89,9 +89,7 @@ def _normalise(detections, run_dim):
         for r, run in enumerate(detections):
             arr = np.asarray(run)
             if arr.ndim != 1 or (arr.size and not np.issubdtype(arr.dtype, np.integer)):
-                raise TypeError(
-                    f"detections[{r}] must be a 1-D sequence of integer indices, got {run!r}"
-                )
+                raise TypeError(f"detections[{r}] must be a 1-D sequence of integer indices, got {run!r}")
             runs.append(arr.astype(np.int64))
         return [runs], (), (), {}, None
     raise TypeError(

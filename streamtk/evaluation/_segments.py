@@ -102,10 +102,9 @@ def compress(seg, start: int, held: int, counts, last_row: int, hist_start: int,
     # trailing non-members (no next member in range) join the last piece
     if member.any():
         last_member = np.flatnonzero(member)[-1]
-        bucket[last_member + 1:] = bucket[last_member]
+        bucket[last_member + 1 :] = bucket[last_member]
     starts = np.flatnonzero(np.r_[True, bucket[1:] != bucket[:-1]])
-    new_pay = piece_sums(starts, yt[a:b], yp[a:b], None if w is None else w[a:b], q[:, a:b], per[a:b], maj[a:b], k,
-                         nq)
+    new_pay = piece_sums(starts, yt[a:b], yp[a:b], None if w is None else w[a:b], q[:, a:b], per[a:b], maj[a:b], k, nq)
     new_mem = np.add.reduceat(member.astype(np.int64), starts)
     new_span = np.diff(np.r_[starts, b - a]).astype(np.int64)
     new_bucket = bucket[starts]
@@ -117,8 +116,12 @@ def compress(seg, start: int, held: int, counts, last_row: int, hist_start: int,
     all_span = np.concatenate([old_span, new_span])
     all_bucket = np.concatenate([old_bucket, new_bucket])
     groups = np.flatnonzero(np.r_[True, all_bucket[1:] != all_bucket[:-1]])
-    _store(seg, np.add.reduceat(all_pay, groups, axis=0), np.add.reduceat(all_mem, groups),
-           np.add.reduceat(all_span, groups))
+    _store(
+        seg,
+        np.add.reduceat(all_pay, groups, axis=0),
+        np.add.reduceat(all_mem, groups),
+        np.add.reduceat(all_span, groups),
+    )
 
 
 def _store(seg, pay_rows, mem_rows, span_rows):

@@ -5,12 +5,11 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from .._labelled import base_attrs, split_leading, time_coords, LeadingDims
-from .._core.validation import check_positive_int
+from .._core.labels import encode_labels
+from .._core.mechanisms import estimator_coords
+from .._labelled import LeadingDims, base_attrs, split_leading, time_coords
 from .engine import ADWIN_VARIANTS, EngineCore, check_weights, encode_inputs
 from .score_engine import ChunkedAUC, auc_arrays, auc_variables, check_scores
-from .._core.mechanisms import estimator_coords
-from .._core.labels import encode_labels, Encoding
 
 __all__ = ["evaluate", "Evaluator", "evaluate_holdout"]
 
@@ -33,8 +32,9 @@ def _class_coord(classes: np.ndarray) -> np.ndarray:
     return classes
 
 
-def _build_dataset(core: EngineCore, lead: LeadingDims, positions, out, outc, *, time_extra=None, title=None,
-                   extra_attrs=None):
+def _build_dataset(
+    core: EngineCore, lead: LeadingDims, positions, out, outc, *, time_extra=None, title=None, extra_attrs=None
+):
     lead_names = lead.names
     coords = {}
     coords.update(estimator_coords(core.specs))
@@ -67,8 +67,9 @@ def _build_dataset(core: EngineCore, lead: LeadingDims, positions, out, outc, *,
         pos_label=str(core.encoding.classes[core.pos]) if core.k >= 2 else "None",
         n_instances=core.n_seen,
         weighted=int(bool(getattr(core, "_weighted", False))),
-        cost="per-instance" if (core.cost is not None and core.cost.ndim == 3) else (
-            core.cost.tolist() if core.cost is not None else "None"),
+        cost="per-instance"
+        if (core.cost is not None and core.cost.ndim == 3)
+        else (core.cost.tolist() if core.cost is not None else "None"),
     )
     if extra_attrs:
         attrs.update(extra_attrs)
@@ -207,26 +208,49 @@ def evaluate(
     mode, s = (None, None)
     if y_score is not None:
         if isinstance(y_score, xr.DataArray):
-            y_score = y_score.transpose(*[d for d in y_score.dims if d != "class"],
-                                        *(["class"] if "class" in y_score.dims else [])).values
+            y_score = y_score.transpose(
+                *[d for d in y_score.dims if d != "class"], *(["class"] if "class" in y_score.dims else [])
+            ).values
         mode, s = check_scores(y_score, yp.shape[0], n, enc.n_classes)
-    core = EngineCore(encoding=enc, windows=windows, fading=fading, adwin=adwin, adwin_options=adwin_options,
-                      every=every, metrics=metrics, cost=cost, convention=convention, pos_label=pos_label,
-                      scores=mode)
+    core = EngineCore(
+        encoding=enc,
+        windows=windows,
+        fading=fading,
+        adwin=adwin,
+        adwin_options=adwin_options,
+        every=every,
+        metrics=metrics,
+        cost=cost,
+        convention=convention,
+        pos_label=pos_label,
+        scores=mode,
+    )
     w = check_weights(weights, lead.shape, n)
     core.update(yt, yp, w, s, last=True)
     positions, out, outc = core.collect()
-    time_extra = {name: ("time", np.asarray(var.values)[positions]) for name, var in tcoords.items()
-                  if name not in ("instance",)}
+    time_extra = {
+        name: ("time", np.asarray(var.values)[positions]) for name, var in tcoords.items() if name not in ("instance",)
+    }
     ds = _build_dataset(core, lead, positions, out, outc, time_extra=time_extra)
     if core.auc_metrics:
-        arrays = auc_arrays(core, yt.astype(np.int32), yp.astype(np.int32), w, s, mode, positions,
-                            ADWIN_VARIANTS[core.adwin_options["variant"]])
+        arrays = auc_arrays(
+            core,
+            yt.astype(np.int32),
+            yp.astype(np.int32),
+            w,
+            s,
+            mode,
+            positions,
+            ADWIN_VARIANTS[core.adwin_options["variant"]],
+        )
         for m in core.auc_metrics:
             arr = np.swapaxes(lead.reshape(arrays[m.name]), len(lead.shape), len(lead.shape) + 1)
             dims = lead.names + ("estimator", "time") + (("class",) if arr.ndim > len(lead.shape) + 2 else ())
-            ds[m.name] = xr.Variable(dims, arr, attrs={"long_name": m.long_name, "units": m.units,
-                                                      "formula": m.formula, "reference": m.reference})
+            ds[m.name] = xr.Variable(
+                dims,
+                arr,
+                attrs={"long_name": m.long_name, "units": m.units, "formula": m.formula, "reference": m.reference},
+            )
     return ds
 
 
@@ -251,20 +275,47 @@ class Evaluator:
     [1.0, 0.5]
     """
 
-    def __init__(self, *, classes, windows=(), fading=(), adwin=(), every=1, metrics=None, convention="streamtk",
-                 cost=None, pos_label=None, lead_dims=None, adwin_options=None, scores=None):
+    def __init__(
+        self,
+        *,
+        classes,
+        windows=(),
+        fading=(),
+        adwin=(),
+        every=1,
+        metrics=None,
+        convention="streamtk",
+        cost=None,
+        pos_label=None,
+        lead_dims=None,
+        adwin_options=None,
+        scores=None,
+    ):
         if classes is None:
             raise ValueError("Evaluator needs classes= (the label encoding must be fixed before the first chunk)")
         classes = list(classes)
         enc, _ = encode_labels(np.array(classes, dtype=object), classes=classes)
         if scores not in (None, "binary", "multi"):
             raise ValueError(f"scores must be None, 'binary' or 'multi', got {scores!r}")
-        self._core = EngineCore(encoding=enc, windows=windows, fading=fading, adwin=adwin,
-                                adwin_options=adwin_options, every=every, metrics=metrics, cost=cost,
-                                convention=convention, pos_label=pos_label, scores=scores)
+        self._core = EngineCore(
+            encoding=enc,
+            windows=windows,
+            fading=fading,
+            adwin=adwin,
+            adwin_options=adwin_options,
+            every=every,
+            metrics=metrics,
+            cost=cost,
+            convention=convention,
+            pos_label=pos_label,
+            scores=scores,
+        )
         # exact AUC with carried state (Fenwick trees over the distinct scores held; see ChunkedAUC)
-        self._auc = (ChunkedAUC(self._core, ADWIN_VARIANTS[self._core.adwin_options["variant"]])
-                     if self._core.auc_metrics else None)
+        self._auc = (
+            ChunkedAUC(self._core, ADWIN_VARIANTS[self._core.adwin_options["variant"]])
+            if self._core.auc_metrics
+            else None
+        )
         self._lead = None
         self._lead_dims = lead_dims
         self._time_extra = {}
@@ -354,8 +405,11 @@ def evaluate_holdout(
     if isinstance(y_pred_holdout, xr.DataArray):
         arr = y_pred_holdout.values
         names = y_pred_holdout.dims[:-2]
-        lead = LeadingDims(names, arr.shape[:-2], {k: v.variable for k, v in y_pred_holdout.coords.items()
-                                                   if set(v.dims) <= set(names)})
+        lead = LeadingDims(
+            names,
+            arr.shape[:-2],
+            {k: v.variable for k, v in y_pred_holdout.coords.items() if set(v.dims) <= set(names)},
+        )
     else:
         arr = np.asarray(y_pred_holdout)
         nlead = arr.ndim - 2
@@ -380,8 +434,7 @@ def evaluate_holdout(
     enc, _ = encode_labels(yt.reshape(-1), flat.reshape(-1), classes=classes)
     outs, outcs, core = [], [], None
     for c in range(C):
-        core = EngineCore(encoding=enc, every=m, metrics=metrics, cost=cost, convention=convention,
-                          pos_label=pos_label)
+        core = EngineCore(encoding=enc, every=m, metrics=metrics, cost=cost, convention=convention, pos_label=pos_label)
         ytc = enc.encode(yt[c], "y_true_holdout", allow_missing=True).astype(np.int32)
         ypc = enc.encode(flat[:, c, :], "y_pred_holdout", allow_missing=False).astype(np.int32)
         core.update(ytc, ypc, None)
@@ -390,8 +443,15 @@ def evaluate_holdout(
         outcs.append(outc[..., -1:, :])
     out = np.concatenate(outs, axis=-1)
     outc = np.concatenate(outcs, axis=-2)
-    ds = _build_dataset(core, lead, inst.astype(np.int64) - 1, out, outc, title="streamtk holdout evaluation",
-                        extra_attrs={"holdout_size": m})
+    ds = _build_dataset(
+        core,
+        lead,
+        inst.astype(np.int64) - 1,
+        out,
+        outc,
+        title="streamtk holdout evaluation",
+        extra_attrs={"holdout_size": m},
+    )
     ds = ds.assign_coords(estimator=["holdout"], estimator_kind=("estimator", ["holdout"]))
     ds.attrs["every"] = "holdout"
     ds.attrs["n_instances"] = int(inst.max())

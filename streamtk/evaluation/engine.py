@@ -41,14 +41,16 @@ import numba
 import numpy as np
 
 from .._core import registry as _metrics
+from .._core.labels import MISSING, Encoding, encode_labels
+from .._core.mechanisms import build_estimators, checkpoint_positions  # noqa: F401 (re-export)
+from .._core.validation import as_float_array, check_choice, check_positive_int, check_weights  # noqa: F401 (re-export)
 from .._kernels import confusion as K
 from .._kernels import finalise as F
-from .._core.validation import as_float_array, check_choice, check_positive_int, check_weights  # noqa: F401 (re-export)
-from .._core.mechanisms import build_estimators, checkpoint_positions  # noqa: F401 (re-export)
-from .._kernels.adwin import LAST_ROW as ADWIN_LAST_ROW, VARIANT_CODES as ADWIN_VARIANTS, adwin_state_new
-from ._segments import compress, segment_capacity
+from .._kernels.adwin import LAST_ROW as ADWIN_LAST_ROW
+from .._kernels.adwin import VARIANT_CODES as ADWIN_VARIANTS
+from .._kernels.adwin import adwin_state_new
 from .._kernels.moa_adwin import run_moa_adwin
-from .._core.labels import MISSING, Encoding, encode_labels
+from ._segments import compress, segment_capacity
 from .score_engine import score_losses
 
 ADWIN_DEFAULTS = {"max_buckets": 5, "clock": 32, "min_window": 5, "variant": "moa"}
@@ -88,6 +90,7 @@ def _check_adwin_options(options) -> dict:
     opts["min_window"] = check_positive_int(opts["min_window"], "adwin_options['min_window']")
     opts["variant"] = check_choice(opts["variant"], "adwin_options['variant']", tuple(ADWIN_VARIANTS))
     return opts
+
 
 __all__ = ["EngineCore", "CONVENTIONS"]
 
@@ -184,9 +187,7 @@ class EngineCore:
             return 1 if self.k == 2 else 0
         code = self.encoding.index.get(pos_label.item() if isinstance(pos_label, np.generic) else pos_label)
         if code is None:
-            raise ValueError(
-                f"pos_label {pos_label!r} is not one of the classes {self.encoding.classes.tolist()!r}"
-            )
+            raise ValueError(f"pos_label {pos_label!r} is not one of the classes {self.encoding.classes.tolist()!r}")
         return code
 
     # ------------------------------------------------------------------ state
@@ -246,8 +247,9 @@ class EngineCore:
                     q[:, j, :] = self.cost[rows[None, :], yt[None, :], ypred]
         return q
 
-    def update(self, ytrue: np.ndarray, ypred: np.ndarray, weights: np.ndarray | None, y_score=None, *,
-               last: bool = False):
+    def update(
+        self, ytrue: np.ndarray, ypred: np.ndarray, weights: np.ndarray | None, y_score=None, *, last: bool = False
+    ):
         """Process one chunk: ``ytrue`` (T,) codes, ``ypred`` (L, T) codes, weights (L, T) or None.
 
         ``y_score``: ``(L, T)`` positive-class scores or ``(L, T, k)`` class scores (see
@@ -303,12 +305,43 @@ class EngineCore:
         def run(lo, hi):
             a = slice(lo, hi)
             K.run(
-                ytc, ypc[a], w64[a], qq[a], self.kinds, self.wsize, self.alphas, self.hslot, self.aslot,
-                self.deltas, *(st[a] for st in self.adwin_state), opts["clock"], opts["min_window"],
-                ADWIN_VARIANTS[opts["variant"]], self.seg_pay[a], self.seg_mem[a], self.seg_span[a], self.seg_head[a],
-                self.convention == "moa", dense, self.pos, self.k,
-                self.hist_start, h, ck_index, self.sc[a], self.cls[a], self.ptr[a], self.prev[a], per[a], maj[a],
-                self.metric_ids, self.metric_arg, self.class_ids, float(self.k), out[a], outc[a],
+                ytc,
+                ypc[a],
+                w64[a],
+                qq[a],
+                self.kinds,
+                self.wsize,
+                self.alphas,
+                self.hslot,
+                self.aslot,
+                self.deltas,
+                *(st[a] for st in self.adwin_state),
+                opts["clock"],
+                opts["min_window"],
+                ADWIN_VARIANTS[opts["variant"]],
+                self.seg_pay[a],
+                self.seg_mem[a],
+                self.seg_span[a],
+                self.seg_head[a],
+                self.convention == "moa",
+                dense,
+                self.pos,
+                self.k,
+                self.hist_start,
+                h,
+                ck_index,
+                self.sc[a],
+                self.cls[a],
+                self.ptr[a],
+                self.prev[a],
+                per[a],
+                maj[a],
+                self.metric_ids,
+                self.metric_arg,
+                self.class_ids,
+                float(self.k),
+                out[a],
+                outc[a],
             )
 
         in_parallel(run, L)
@@ -319,12 +352,30 @@ class EngineCore:
 
             def run_moa(lo, hi):
                 a = slice(lo, hi)
-                st = tuple(arr[lo * EA * Q: hi * EA * Q] for arr in self.moa_adwin_state)
+                st = tuple(arr[lo * EA * Q : hi * EA * Q] for arr in self.moa_adwin_state)
                 run_moa_adwin(
-                    ytc, ypc[a], w64[a], eidx, self.deltas[eidx], *st, opts["clock"], opts["min_window"],
-                    ADWIN_VARIANTS[opts["variant"]], self.k, h, ck_index, self.moa_adwin_prev[a],
-                    self.moa_adwin_seen[a], self.pos, float(self.k), self.metric_ids, self.metric_arg,
-                    self.class_ids, out[a], outc[a], True,
+                    ytc,
+                    ypc[a],
+                    w64[a],
+                    eidx,
+                    self.deltas[eidx],
+                    *st,
+                    opts["clock"],
+                    opts["min_window"],
+                    ADWIN_VARIANTS[opts["variant"]],
+                    self.k,
+                    h,
+                    ck_index,
+                    self.moa_adwin_prev[a],
+                    self.moa_adwin_seen[a],
+                    self.pos,
+                    float(self.k),
+                    self.metric_ids,
+                    self.metric_arg,
+                    self.class_ids,
+                    out[a],
+                    outc[a],
+                    True,
                 )
 
             in_parallel(run_moa, L)
@@ -383,12 +434,25 @@ class EngineCore:
         for e in np.flatnonzero(self.kinds == F.KIND_ADWIN):
             a, h = self.aslot[e], self.hslot[e]
             for l in range(self.L):
-                seg = (self.seg_pay[l, a], self.seg_mem[l, a], self.seg_span[l, a], self.seg_head[l, a: a + 1],
-                       self.seg_count[l, a: a + 1])
-                compress(seg, int(self.ptr[l, e, F.P_ES]), int(self.ptr[l, e, F.P_EC]), counts[l, a],
-                         int(istate[l, a, ADWIN_LAST_ROW]), self.hist_start, keep_from,
-                         (yt, yp[l], None if w is None else w[l], q[l], per[l], maj[l, h]), self.k,
-                         len(self.quantities))
+                seg = (
+                    self.seg_pay[l, a],
+                    self.seg_mem[l, a],
+                    self.seg_span[l, a],
+                    self.seg_head[l, a : a + 1],
+                    self.seg_count[l, a : a + 1],
+                )
+                compress(
+                    seg,
+                    int(self.ptr[l, e, F.P_ES]),
+                    int(self.ptr[l, e, F.P_EC]),
+                    counts[l, a],
+                    int(istate[l, a, ADWIN_LAST_ROW]),
+                    self.hist_start,
+                    keep_from,
+                    (yt, yp[l], None if w is None else w[l], q[l], per[l], maj[l, h]),
+                    self.k,
+                    len(self.quantities),
+                )
 
     # ------------------------------------------------------------------ output
     def _rows(self, pieces, last):
@@ -405,8 +469,11 @@ class EngineCore:
                 outcs.append(outc[..., keep, :])
         if not outs:
             L, E = self.L, len(self.specs)
-            return (np.zeros(0, dtype=np.int64), np.zeros((L, E, len(self.scalar), 0)),
-                    np.zeros((L, E, len(self.per_class), 0, self.k)))
+            return (
+                np.zeros(0, dtype=np.int64),
+                np.zeros((L, E, len(self.scalar), 0)),
+                np.zeros((L, E, len(self.per_class), 0, self.k)),
+            )
         if len(outs) == 1:
             return positions[0], outs[0], outcs[0]
         return np.concatenate(positions), np.concatenate(outs, axis=-1), np.concatenate(outcs, axis=-2)

@@ -24,12 +24,12 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from .._core.mechanisms import EstimatorSpec, build_estimators, estimator_coords
+from .._core.validation import as_float_array, check_choice, check_positive_int
 from .._kernels import adwin as _ka
 from .._kernels import compare as _k
 from .._labelled import LeadingDims, base_attrs, split_leading, time_coords
-from .._core.validation import as_float_array, check_choice, check_positive_int
 from .engine import checkpoint_positions
-from .._core.mechanisms import EstimatorSpec, build_estimators, estimator_coords
 
 __all__ = ["loss_curves", "regression_curves", "regression_losses", "resource_curves", "estimator_sums", "checkpoints"]
 
@@ -37,7 +37,7 @@ _ADWIN_SLICE = 1 << 20
 _GAMA = "Gama, Sebastiao & Rodrigues 2013 (seed 004), sec. 3.3, Algorithms 1-3"
 _ADWIN = "Bifet et al. 2015 (seed 000), sec. 6"
 #: bytes in a GB for RAM-Hours (MOA divides the byte size by 1024**3)
-GB = 1024.0 ** 3
+GB = 1024.0**3
 _ESTIMATOR_NOTE = (
     "prequential: mean over instances 1..t; window=w: mean over the last min(t, w) instances; "
     "fading=alpha: S_t / N_t with S_t = x_t + alpha S_(t-1), N_t = 1 + alpha N_(t-1); "
@@ -113,9 +113,18 @@ def estimator_sums(x: np.ndarray, specs: list[EstimatorSpec], ck: np.ndarray):
             t1 = min(T, t0 + _ADWIN_SLICE)
             width = np.empty((L * Q, t1 - t0), dtype=np.int64)
             mean = np.empty((L * Q, t1 - t0))
-            _ka.adwin_run(np.ascontiguousarray(flat[:, t0:t1]), *state, float(s.param), 32, 5,
-                          _ka.VARIANT_CODES["moa"], width, mean, np.empty((L * Q, 0)),
-                          np.empty((L * Q, 0), dtype=np.int8))
+            _ka.adwin_run(
+                np.ascontiguousarray(flat[:, t0:t1]),
+                *state,
+                float(s.param),
+                32,
+                5,
+                _ka.VARIANT_CODES["moa"],
+                width,
+                mean,
+                np.empty((L * Q, 0)),
+                np.empty((L * Q, 0), dtype=np.int8),
+            )
             sel = (cks >= t0) & (cks < t1)
             w_ck[:, sel] = width[:, cks[sel] - t0]
             m_ck[:, sel] = mean[:, cks[sel] - t0]
@@ -161,13 +170,19 @@ def _dataset(data_vars: dict, lead: LeadingDims, specs, positions, tcoords, titl
 
 
 def _count_variable(lead, counts):
-    return _variable(lead, counts, long_name="number of instances held by the estimator (fading: N_t)",
-                     units="1", formula="prequential t; window min(t, w); fading N_t = 1 + alpha N_(t-1); "
-                     "adwin: window width", reference=_GAMA)
+    return _variable(
+        lead,
+        counts,
+        long_name="number of instances held by the estimator (fading: N_t)",
+        units="1",
+        formula="prequential t; window min(t, w); fading N_t = 1 + alpha N_(t-1); adwin: window width",
+        reference=_GAMA,
+    )
 
 
-def loss_curves(loss, *, windows=(), fading=(), adwin=(), every=1, name="loss", long_name="mean loss",
-                units="", lead_dims=None) -> xr.Dataset:
+def loss_curves(
+    loss, *, windows=(), fading=(), adwin=(), every=1, name="loss", long_name="mean loss", units="", lead_dims=None
+) -> xr.Dataset:
     """Mean of a recorded per-instance loss under every estimator, in one pass.
 
     Parameters
@@ -224,14 +239,22 @@ def loss_curves(loss, *, windows=(), fading=(), adwin=(), every=1, name="loss", 
     specs = build_estimators(windows, fading, adwin)
     present = _present_of(x2[0])
     if present is not None and not np.array_equal(np.isnan(x2), np.broadcast_to(~present, x2.shape)):
-        raise ValueError("loss has NaN (not evaluated) at different positions in different series; "
-                         "missing instances must be the same in every series")
+        raise ValueError(
+            "loss has NaN (not evaluated) at different positions in different series; "
+            "missing instances must be the same in every series"
+        )
     positions, ck = checkpoints(x2.shape[1], every, present)
     xs = x2 if present is None else x2[:, present]
     sums, counts, means = estimator_sums(xs[:, None, :], specs, ck)
     data = {
-        name: _variable(lead, means[..., 0], long_name=long_name, units=units,
-                        formula="sum of the loss held by the estimator / number of instances held", reference=_GAMA),
+        name: _variable(
+            lead,
+            means[..., 0],
+            long_name=long_name,
+            units=units,
+            formula="sum of the loss held by the estimator / number of instances held",
+            reference=_GAMA,
+        ),
         "n_instances": _count_variable(lead, counts),
     }
     return _dataset(data, lead, specs, positions, tcoords, "streamtk loss curves", every=every, loss=name)
@@ -297,12 +320,30 @@ def regression_curves(y_true, y_pred, *, windows=(), fading=(), adwin=(), every=
     mse = np.maximum(means[..., 1], 0.0)
     rmse = np.sqrt(mse)
     data = {
-        "mae": _variable(lead, mae, long_name="mean absolute error", units="",
-                         formula="mean of |y_t - yhat_t| under the estimator", reference=_GAMA),
-        "mse": _variable(lead, mse, long_name="mean squared error", units="",
-                         formula="mean of (y_t - yhat_t)**2 under the estimator", reference=_GAMA),
-        "rmse": _variable(lead, rmse, long_name="root mean squared error", units="",
-                          formula="sqrt(mse) under the same estimator", reference=_GAMA),
+        "mae": _variable(
+            lead,
+            mae,
+            long_name="mean absolute error",
+            units="",
+            formula="mean of |y_t - yhat_t| under the estimator",
+            reference=_GAMA,
+        ),
+        "mse": _variable(
+            lead,
+            mse,
+            long_name="mean squared error",
+            units="",
+            formula="mean of (y_t - yhat_t)**2 under the estimator",
+            reference=_GAMA,
+        ),
+        "rmse": _variable(
+            lead,
+            rmse,
+            long_name="root mean squared error",
+            units="",
+            formula="sqrt(mse) under the same estimator",
+            reference=_GAMA,
+        ),
         "n_instances": _count_variable(lead, counts),
     }
     return _dataset(data, lead, specs, positions, tcoords, "streamtk regression curves", every=every)
@@ -412,8 +453,9 @@ def resource_curves(seconds=None, memory=None, *, windows=(), fading=(), every=1
         if (a2 < 0).any():
             raise ValueError(f"{nm} must be non-negative, got {float(a2.ravel()[np.argmax(a2.ravel() < 0)])!r}")
         if lead is not None and (ld.shape != lead.shape or a2.shape[1] != next(iter(parts.values())).shape[1]):
-            raise ValueError(f"seconds and memory must have the same shape, got {lead.shape} and {ld.shape} "
-                             "leading dims")
+            raise ValueError(
+                f"seconds and memory must have the same shape, got {lead.shape} and {ld.shape} leading dims"
+            )
         parts[nm] = a2
         if lead is None:
             lead, tcoords = ld, tc
@@ -429,23 +471,41 @@ def resource_curves(seconds=None, memory=None, *, windows=(), fading=(), every=1
     if "seconds" in parts:
         with np.errstate(divide="ignore", invalid="ignore"):  # no time spent: inf; nothing seen: NaN
             throughput = counts / sums[..., j]
-        data["throughput"] = _variable(lead, throughput, long_name="throughput", units="instances/s",
-                                       formula="instances held / their total processing time",
-                                       reference="Gama et al. 2013 (seed 004), sec. 2")
-        data["seconds"] = _variable(lead, sums[..., j], long_name="processing time of the instances held",
-                                    units="s", formula="sum of seconds under the estimator",
-                                    reference="Gama et al. 2013 (seed 004), sec. 2")
+        data["throughput"] = _variable(
+            lead,
+            throughput,
+            long_name="throughput",
+            units="instances/s",
+            formula="instances held / their total processing time",
+            reference="Gama et al. 2013 (seed 004), sec. 2",
+        )
+        data["seconds"] = _variable(
+            lead,
+            sums[..., j],
+            long_name="processing time of the instances held",
+            units="s",
+            formula="sum of seconds under the estimator",
+            reference="Gama et al. 2013 (seed 004), sec. 2",
+        )
         j += 1
     if "memory" in parts:
-        data["memory"] = _variable(lead, means[..., j], long_name="model memory", units="bytes",
-                                   formula="mean model size under the estimator",
-                                   reference="Gama et al. 2013 (seed 004), sec. 2")
+        data["memory"] = _variable(
+            lead,
+            means[..., j],
+            long_name="model memory",
+            units="bytes",
+            formula="mean model size under the estimator",
+            reference="Gama et al. 2013 (seed 004), sec. 2",
+        )
         j += 1
     if len(parts) == 2:
-        data["ram_hours"] = _variable(lead, sums[..., j], long_name="RAM-Hours", units="GB h",
-                                      formula="sum of (memory / 1024**3) * (seconds / 3600) under the estimator",
-                                      reference="Bifet, Holmes, Pfahringer & Frank 2010 (PAKDD), "
-                                                "as computed by MOA's EvaluatePrequential")
+        data["ram_hours"] = _variable(
+            lead,
+            sums[..., j],
+            long_name="RAM-Hours",
+            units="GB h",
+            formula="sum of (memory / 1024**3) * (seconds / 3600) under the estimator",
+            reference="Bifet, Holmes, Pfahringer & Frank 2010 (PAKDD), as computed by MOA's EvaluatePrequential",
+        )
     data["n_instances"] = _count_variable(lead, counts)
-    return _dataset(data, lead, specs, positions, tcoords, "streamtk resource curves", every=every,
-                    gb_bytes=GB)
+    return _dataset(data, lead, specs, positions, tcoords, "streamtk resource curves", every=every, gb_bytes=GB)

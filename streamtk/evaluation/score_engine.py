@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core.mechanisms import checkpoint_positions
+from .._core.validation import as_float_array
 from .._kernels import auc as AK
 from .._kernels import auc_chunked as AC
 from .._kernels.adwin import adwin_run, adwin_state_new
 from .._kernels.auc_adwin import adwin_auc_run
-from .._core.validation import as_float_array
-from .._core.mechanisms import checkpoint_positions
 from .scores import auc_statistics, brier_score, finalise_binary, finalise_multiclass, log_loss
 
 __all__ = ["check_scores", "score_losses", "auc_arrays", "auc_variables", "finalise_auc", "ChunkedAUC", "AUC_NAMES"]
@@ -75,8 +75,18 @@ def _adwin_widths(ytrue, ypred, weights, delta, opts, variant_code, state):
         ev = (ytrue >= 0) & ((weights[l] > 0) if weights is not None else True)
         loss = (ytrue[ev] != ypred[l, ev]).astype(np.float64)
         wout = np.empty((1, loss.size), dtype=np.int64)
-        adwin_run(loss[None, :], *(a[l:l + 1] for a in state), delta, opts["clock"], opts["min_window"],
-                  variant_code, wout, none, none, np.empty((1, 0), dtype=np.int8))
+        adwin_run(
+            loss[None, :],
+            *(a[l : l + 1] for a in state),
+            delta,
+            opts["clock"],
+            opts["min_window"],
+            variant_code,
+            wout,
+            none,
+            none,
+            np.empty((1, 0), dtype=np.int8),
+        )
         widths[l, ev] = wout[0]
     return widths
 
@@ -101,8 +111,8 @@ def _ranks(keys, nk, s, lo):
     for l in range(L):
         for c in range(C):
             d = int(nk[l, c])
-            r = np.searchsorted(keys[l, c, :d], s[l, lo[l]:, c])
-            ranks[l, lo[l]:, c] = np.minimum(r, max(d - 1, 0))
+            r = np.searchsorted(keys[l, c, :d], s[l, lo[l] :, c])
+            ranks[l, lo[l] :, c] = np.minimum(r, max(d - 1, 0))
     return ranks
 
 
@@ -150,8 +160,10 @@ class ChunkedAUC:
         self.variant_code = variant_code
         moa = core.convention == "moa"
         if moa and core.scores == "multi":
-            raise ValueError("convention='moa' is binary only (MOA's AUC evaluator refuses other problems): "
-                             "give (..., n) positive-class scores or drop the AUC metrics")
+            raise ValueError(
+                "convention='moa' is binary only (MOA's AUC evaluator refuses other problems): "
+                "give (..., n) positive-class scores or drop the AUC metrics"
+            )
         specs = core.specs
         ok = [sp.kind in kinds and not (moa and sp.kind in ("fading", "adwin")) for sp in specs]
         self.computed = np.array(ok, dtype=bool)
@@ -177,8 +189,9 @@ class ChunkedAUC:
         specs = core.specs
         Ec = len(self.cum)
         self.c_kinds = np.array([specs[i].code for i in self.cum], dtype=np.int64)
-        self.c_params = np.array([specs[i].param if specs[i].kind == "fading" else 0.0 for i in self.cum],
-                                 dtype=np.float64)
+        self.c_params = np.array(
+            [specs[i].param if specs[i].kind == "fading" else 0.0 for i in self.cum], dtype=np.float64
+        )
         self.c_keys = np.zeros((L, C, 0))
         self.c_nk = np.zeros((L, C), dtype=np.int64)
         self.c_tree = np.zeros((L, Ec, C, G, 1))
@@ -194,8 +207,15 @@ class ChunkedAUC:
         # windows and ADWIN windows: sums and (absolute tail, number held) per estimator
         self.w_sums = {e: tuple(np.zeros((L, 1, C, G)) for _ in range(3)) for e in self.win + self.adw}
         self.w_istate = {e: np.zeros((L, 1, 2), dtype=np.int64) for e in self.win + self.adw}
-        self.w_keys = {e: (np.zeros((L, C, 0)), np.zeros((L, C), dtype=np.int64), np.zeros((L, 1, C, G, 1)),
-                           np.zeros((L, 0, C), dtype=np.int64)) for e in self.adw}
+        self.w_keys = {
+            e: (
+                np.zeros((L, C, 0)),
+                np.zeros((L, C), dtype=np.int64),
+                np.zeros((L, 1, C, G, 1)),
+                np.zeros((L, 0, C), dtype=np.int64),
+            )
+            for e in self.adw
+        }
         opts = core.adwin_options
         self.adwin_state = {e: adwin_state_new(L, opts["max_buckets"]) for e in self.adw}
         self.hist_start = 0
@@ -216,8 +236,10 @@ class ChunkedAUC:
             return
         if np.isnan(s3).any():
             l, t = (int(i) for i in np.argwhere(np.isnan(s3))[0][:2])
-            raise ValueError(f"y_score contains NaN at instance {self.n_seen + t} (0-based) of series {l}: "
-                             "AUC needs a score for every instance")
+            raise ValueError(
+                f"y_score contains NaN at instance {self.n_seen + t} (0-based) of series {l}: "
+                "AUC needs a score for every instance"
+            )
         start = self.n_seen
         if core.scores == "binary":
             y = np.where(ytrue >= 0, (ytrue == core.pos).astype(np.int64), -1)
@@ -281,8 +303,18 @@ class ChunkedAUC:
                 AC.rekey_interleaved(self.c_btree, self.c_keys, self.c_nk, keys, nk, tree)
             self.c_keys, self.c_nk, self.c_btree = keys, nk, tree
             out = np.zeros((L, len(self.cum), cps.size, 5))
-            AC.binary_cumulative_run(np.ascontiguousarray(ranks[:, :, 0]), np.ascontiguousarray(y[None, :]), w,
-                                     self.c_alphas, self.unit, cps, tree, self.c_bstat, self.c_binv, out)
+            AC.binary_cumulative_run(
+                np.ascontiguousarray(ranks[:, :, 0]),
+                np.ascontiguousarray(y[None, :]),
+                w,
+                self.c_alphas,
+                self.unit,
+                cps,
+                tree,
+                self.c_bstat,
+                self.c_binv,
+                out,
+            )
             for j, e in enumerate(self.cum):
                 U[:, e, :, 0, 0], W[:, e, :, 0, 0], W[:, e, :, 0, 1] = out[:, j, :, 0], out[:, j, :, 1], out[:, j, :, 2]
                 N[:, e, :, 0, 0], N[:, e, :, 0, 1] = out[:, j, :, 3], out[:, j, :, 4]
@@ -292,8 +324,27 @@ class ChunkedAUC:
         Ec = len(self.cum)
         out = tuple(np.zeros((L, Ec, cps.size, C, self.G)) for _ in range(3))
         Ws, Ns, Us = self.c_sums
-        AK.auc_run(ranks, np.ascontiguousarray(y[None, :]), w, self.c_kinds, self.c_params, self.grp,
-                   self.pos_group, self.unit, 0, T, cps, 0, tree, Ws, Ns, Us, self.c_inv, self.c_istate, *out)
+        AK.auc_run(
+            ranks,
+            np.ascontiguousarray(y[None, :]),
+            w,
+            self.c_kinds,
+            self.c_params,
+            self.grp,
+            self.pos_group,
+            self.unit,
+            0,
+            T,
+            cps,
+            0,
+            tree,
+            Ws,
+            Ns,
+            Us,
+            self.c_inv,
+            self.c_istate,
+            *out,
+        )
         for j, e in enumerate(self.cum):
             U[:, e], W[:, e], N[:, e] = out[0][:, j], out[1][:, j], out[2][:, j]
 
@@ -317,7 +368,7 @@ class ChunkedAUC:
                     rm = remap[l][c]
                     ranks[l, :h, c] = rm[ohr[l, :, c]] if rm.size else 0
         else:
-            keys, nk = _key_space([sa[l, tails[l]:, c] for l in range(L) for c in range(C)])
+            keys, nk = _key_space([sa[l, tails[l] :, c] for l in range(L) for c in range(C)])
             keys, nk = keys.reshape(L, C, -1), nk.reshape(L, C)
             ranks = _ranks(keys, nk, sa, tails)
             tree = np.zeros((L, 1, C, self.G, keys.shape[-1] + 1))
@@ -348,7 +399,7 @@ class ChunkedAUC:
             D = 1
             for l in range(L):
                 for c in range(C):
-                    u, ranks[l, tails[l]:, c] = np.unique(s_p[l, tails[l]:, c], return_inverse=True)
+                    u, ranks[l, tails[l] :, c] = np.unique(s_p[l, tails[l] :, c], return_inverse=True)
                     D = max(D, u.size)
             tree = np.zeros((L, 1, C, self.G, D + 1))
             AC.build_held(ranks, y_p, w_p, self.grp, self.unit, tails, h + a - base, tree)
@@ -356,9 +407,27 @@ class ChunkedAUC:
             sub = tuple(np.zeros((L, 1, int(sel.sum()), C, self.G)) for _ in range(3))
             loc = rel.copy()
             loc[:, 0, 0] = tails
-            AK.auc_run(ranks, y_p, w_p, win, np.array([size]), self.grp, self.pos_group, self.unit, h + a - base,
-                       hi - base, np.ascontiguousarray(ck[sel] - base), 0, tree, Ws, Ns, Us, np.ones((L, 1)), loc,
-                       *sub)
+            AK.auc_run(
+                ranks,
+                y_p,
+                w_p,
+                win,
+                np.array([size]),
+                self.grp,
+                self.pos_group,
+                self.unit,
+                h + a - base,
+                hi - base,
+                np.ascontiguousarray(ck[sel] - base),
+                0,
+                tree,
+                Ws,
+                Ns,
+                Us,
+                np.ones((L, 1)),
+                loc,
+                *sub,
+            )
             rel[:, 0, 0] = loc[:, 0, 0] + base
             rel[:, 0, 1] = loc[:, 0, 1]
             for o, q in zip(out, sub):
@@ -386,10 +455,27 @@ class ChunkedAUC:
             else:
                 keys, nk, tree, ranks = self._window_keys(e, sa, s3, ya, wa, tails, h)
                 all_ranks[e] = ranks
-                widths = _adwin_widths(ytrue, ypred, weights, core.specs[e].param, opts, self.variant_code,
-                                       self.adwin_state[e])
-                adwin_auc_run(ranks, ya, wa, widths, self.grp, self.pos_group, self.unit, h, h + T, ck, tree,
-                              Ws, Ns, Us, rel, *out)
+                widths = _adwin_widths(
+                    ytrue, ypred, weights, core.specs[e].param, opts, self.variant_code, self.adwin_state[e]
+                )
+                adwin_auc_run(
+                    ranks,
+                    ya,
+                    wa,
+                    widths,
+                    self.grp,
+                    self.pos_group,
+                    self.unit,
+                    h,
+                    h + T,
+                    ck,
+                    tree,
+                    Ws,
+                    Ns,
+                    Us,
+                    rel,
+                    *out,
+                )
                 self.w_keys[e] = (keys, nk, tree, None)
             ist[:, 0, 0] = rel[:, 0, 0] + self.hist_start
             ist[:, 0, 1] = rel[:, 0, 1]
@@ -435,8 +521,9 @@ def finalise_auc(U, W, N, core, computed) -> dict:
     Estimators whose AUC is not computed (``computed[e]`` false) are NaN.
     """
     if core.scores == "binary":
-        st = finalise_binary(U[..., 0, 0], W[..., 0, 0], W[..., 0, 1], N[..., 0, 0], N[..., 0, 1],
-                             convention=core.convention)
+        st = finalise_binary(
+            U[..., 0, 0], W[..., 0, 0], W[..., 0, 1], N[..., 0, 0], N[..., 0, 1], convention=core.convention
+        )
     else:
         st = finalise_multiclass(U, W, N, multi_class="ovr")
     out = {}
@@ -466,8 +553,15 @@ def auc_arrays(core, ytrue, ypred, weights, s, mode, positions, variant_code) ->
     windows = [sp.param for sp in core.specs if sp.kind == "window"]
     fading = [sp.param for sp in core.specs if sp.kind == "fading"] if not moa else []
     specs, pos2, stats, _ = auc_statistics(
-        y, s, windows=windows, fading=fading, prequential=True, every=core.every, weights=weights,
-        classes=list(range(k)) if mode == "multi" else None, convention=core.convention,
+        y,
+        s,
+        windows=windows,
+        fading=fading,
+        prequential=True,
+        every=core.every,
+        weights=weights,
+        classes=list(range(k)) if mode == "multi" else None,
+        convention=core.convention,
     )
     if not np.array_equal(pos2, positions):  # pragma: no cover - both use checkpoints every `every` + the last
         raise AssertionError("AUC checkpoints differ from the engine's")
@@ -494,6 +588,9 @@ def auc_variables(core, lead, arrays: dict) -> dict:
     for m in core.auc_metrics:
         arr = lead.reshape(arrays[m.name])
         dims = lead.names + ("estimator", "time") + (("class",) if arr.ndim > len(lead.shape) + 2 else ())
-        out[m.name] = xr.Variable(dims, arr, attrs={"long_name": m.long_name, "units": m.units,
-                                                   "formula": m.formula, "reference": m.reference})
+        out[m.name] = xr.Variable(
+            dims,
+            arr,
+            attrs={"long_name": m.long_name, "units": m.units, "formula": m.formula, "reference": m.reference},
+        )
     return out

@@ -34,12 +34,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core.labels import MISSING, encode_labels
+from .._core.mechanisms import build_estimators, checkpoint_positions, estimator_coords
+from .._core.validation import as_float_array, check_choice, check_positive_int, check_weights
 from .._kernels import auc as K
 from .._kernels.auc_rank import dense_ranks
-from .._core.validation import as_float_array, check_choice, check_positive_int, check_weights
-from .._core.mechanisms import build_estimators, checkpoint_positions
-from .._core.mechanisms import estimator_coords
-from .._core.labels import MISSING, encode_labels
 
 __all__ = [
     "rank_compress",
@@ -102,9 +101,7 @@ def binary_targets(y_true, *, pos_label=None):
         elif len(classes) == 2:
             pos = [1]
         else:
-            raise ValueError(
-                f"y_true has the classes {classes!r}; pass pos_label= to say which one is positive"
-            )
+            raise ValueError(f"y_true has the classes {classes!r}; pass pos_label= to say which one is positive")
     else:
         pos = [i for i, c in enumerate(classes) if c == pos_label]
         if not pos:
@@ -119,7 +116,9 @@ def _check_proba(p, name):
     bad = np.flatnonzero(((p < 0) | (p > 1)).reshape(-1))
     if bad.size:
         idx = np.unravel_index(bad[0], p.shape)
-        raise ValueError(f"{name} must hold probabilities in [0, 1], got {float(p[idx])!r} at index {tuple(map(int, idx))}")
+        raise ValueError(
+            f"{name} must hold probabilities in [0, 1], got {float(p[idx])!r} at index {tuple(map(int, idx))}"
+        )
 
 
 def _prob_inputs(y_true, y_score, pos_label, classes):
@@ -137,8 +136,10 @@ def _prob_inputs(y_true, y_score, pos_label, classes):
             raise ValueError(f"y_score has {p.shape[-1]} class columns but classes has {enc.n_classes}")
         return "multi", p, codes
     if p.shape[-1] != n:
-        raise ValueError(f"y_score has {p.shape[-1]} instances along its last axis but y_true has {n}; "
-                         "pass classes= for (..., n, k) class scores")
+        raise ValueError(
+            f"y_score has {p.shape[-1]} instances along its last axis but y_true has {n}; "
+            "pass classes= for (..., n, k) class scores"
+        )
     return "binary", p, binary_targets(yt, pos_label=pos_label)
 
 
@@ -187,7 +188,7 @@ def brier_score(y_true, y_score, *, pos_label=None, classes=None):
     if mode == "binary":
         loss = (p - (y == 1)) ** 2
     else:
-        onehot = (y[:, None] == np.arange(p.shape[-1])[None, :])
+        onehot = y[:, None] == np.arange(p.shape[-1])[None, :]
         loss = ((p - onehot) ** 2).sum(axis=-1)
     return np.where(y >= 0, loss, np.nan)
 
@@ -291,19 +292,55 @@ def _binary_run(ranks, R, y2, w, kinds, params, unit, positions):
     if not offline or win.size:
         lrn, lro = K.binary_local_ranks(ranks, y2, w, wsizes, R)
         state = K.new_binary_state(L, 0 if offline else R, kalphas, wsizes)
-        K.binary_auc_run(ranks, lrn, lro, y2, w, kalphas, wsizes, unit, 0, ranks.shape[1], positions, 0, *state,
-                         np.zeros((L, 0, T, 5)) if offline else out_c, out_w)
+        K.binary_auc_run(
+            ranks,
+            lrn,
+            lro,
+            y2,
+            w,
+            kalphas,
+            wsizes,
+            unit,
+            0,
+            ranks.shape[1],
+            positions,
+            0,
+            *state,
+            np.zeros((L, 0, T, 5)) if offline else out_c,
+            out_w,
+        )
     for l in range(L if offline else 0):  # leads one after another (see use_offline)
-        KO.cumulative_offline(ranks[l], y2[min(l, y2.shape[0] - 1)], w[min(l, w.shape[0] - 1)], unit, alphas, R,
-                              positions, out_c[l], KO.BLOCK)
+        KO.cumulative_offline(
+            ranks[l],
+            y2[min(l, y2.shape[0] - 1)],
+            w[min(l, w.shape[0] - 1)],
+            unit,
+            alphas,
+            R,
+            positions,
+            out_c[l],
+            KO.BLOCK,
+        )
     out = np.empty((L, kinds.size, T, 5))
     out[:, cum] = out_c
     out[:, win] = out_w
     return out
 
 
-def auc_statistics(y_true, y_score, *, windows=(), fading=(), prequential=True, every=1, weights=None,
-                   pos_label=None, classes=None, multi_class="ovr", convention="streamtk"):
+def auc_statistics(
+    y_true,
+    y_score,
+    *,
+    windows=(),
+    fading=(),
+    prequential=True,
+    every=1,
+    weights=None,
+    pos_label=None,
+    classes=None,
+    multi_class="ovr",
+    convention="streamtk",
+):
     """numpy layer of :func:`auc_curves`: the AUC statistics on ``(L, n)`` inputs.
 
     ``y_true`` ``(n,)``; ``y_score`` ``(L, n)`` (binary) or ``(L, n, k)`` with ``classes=``
@@ -328,8 +365,9 @@ def auc_statistics(y_true, y_score, *, windows=(), fading=(), prequential=True, 
         if any(sp.kind == "fading" for sp in specs):
             raise ValueError("convention='moa' has no faded AUC (MOA's evaluator is windowed); drop fading=")
         if classes is not None:
-            raise ValueError("convention='moa' is binary only (MOA's AUC evaluator refuses other problems); "
-                             f"got classes={classes!r}")
+            raise ValueError(
+                f"convention='moa' is binary only (MOA's AUC evaluator refuses other problems); got classes={classes!r}"
+            )
         if s.ndim >= 2 and s.shape[-1] == 2 and s.shape[-2] == n:
             s = _moa_votes(as_float_array(s, "y_score"))
     multi = classes is not None
@@ -390,14 +428,18 @@ _VAR_ATTRS = {
     "n_pos": ("number of positives held", "count", "eq. 2.12"),
     "auc_macro": ("macro-averaged one-vs-rest AUC", "mean over classes with a defined AUC", "eq. 2.9"),
     "auc_ovo": ("pairwise AUC A(i|j) on the class-i score", "U_ij / (W_i W_j)", "Hand & Till 2001"),
-    "auc_hand_till": ("Hand & Till M", "2 / (k (k - 1)) sum_{i<j} (A(i|j) + A(j|i)) / 2 over defined pairs",
-                      "Hand & Till 2001, eq. 7"),
+    "auc_hand_till": (
+        "Hand & Till M",
+        "2 / (k (k - 1)) sum_{i<j} (A(i|j) + A(j|i)) / 2 over defined pairs",
+        "Hand & Till 2001, eq. 7",
+    ),
 }
 
 
 def _split_scores(y_score, lead_dims, multi):
-    from .._labelled import split_leading
     import xarray as xr
+
+    from .._labelled import split_leading
 
     if not multi:
         arr, lead, tco = split_leading(y_score, "y_score", lead_dims=lead_dims)
@@ -414,8 +456,21 @@ def _split_scores(y_score, lead_dims, multi):
     return values.reshape((lead.size,) + values.shape[-2:]), lead, tco
 
 
-def auc_curves(y_true, y_score, *, windows=(), fading=(), prequential=True, every=1, weights=None, pos_label=None,
-               classes=None, multi_class="ovr", convention="streamtk", lead_dims=None):
+def auc_curves(
+    y_true,
+    y_score,
+    *,
+    windows=(),
+    fading=(),
+    prequential=True,
+    every=1,
+    weights=None,
+    pos_label=None,
+    classes=None,
+    multi_class="ovr",
+    convention="streamtk",
+    lead_dims=None,
+):
     """Exact prequential / windowed / faded AUC and Mann-Whitney statistics over a stream.
 
     Parameters
@@ -480,13 +535,24 @@ def auc_curves(y_true, y_score, *, windows=(), fading=(), prequential=True, ever
     arr, lead, tco = _split_scores(y_score, lead_dims, multi)
     w = weights.values if isinstance(weights, xr.DataArray) else weights
     specs, pos, stats, mode = auc_statistics(
-        y_true, arr, windows=windows, fading=fading, prequential=prequential, every=every, weights=w,
-        pos_label=pos_label, classes=classes, multi_class=multi_class, convention=convention)
+        y_true,
+        arr,
+        windows=windows,
+        fading=fading,
+        prequential=prequential,
+        every=every,
+        weights=w,
+        pos_label=pos_label,
+        classes=classes,
+        multi_class=multi_class,
+        convention=convention,
+    )
     dims = lead.names + ("estimator", "time")
     coords = dict(lead.coords)
     coords.update(estimator_coords(specs))
-    coords.update(time_coords(pos + 1, {k: ("time", np.asarray(v.values)[pos]) for k, v in tco.items()
-                                        if k != "instance"}))
+    coords.update(
+        time_coords(pos + 1, {k: ("time", np.asarray(v.values)[pos]) for k, v in tco.items() if k != "instance"})
+    )
     if mode == "multi":
         cls = stats.pop("classes")
         coords["class"] = ("class", cls)
@@ -502,10 +568,17 @@ def auc_curves(y_true, y_score, *, windows=(), fading=(), prequential=True, ever
         if units:
             attrs["units"] = units
         data[name] = (vd, lead.reshape(val), attrs)
-    attrs = base_attrs("streaming AUC (Mann-Whitney U)", windows=[s.param for s in specs if s.kind == "window"],
-                       fading=[s.param for s in specs if s.kind == "fading"], prequential=prequential, every=every,
-                       convention=convention, multi_class=multi_class if multi else "binary",
-                       pos_label=pos_label, weighted=weights is not None)
+    attrs = base_attrs(
+        "streaming AUC (Mann-Whitney U)",
+        windows=[s.param for s in specs if s.kind == "window"],
+        fading=[s.param for s in specs if s.kind == "fading"],
+        prequential=prequential,
+        every=every,
+        convention=convention,
+        multi_class=multi_class if multi else "binary",
+        pos_label=pos_label,
+        weighted=weights is not None,
+    )
     return xr.Dataset(data, coords=coords, attrs=attrs)
 
 
@@ -524,8 +597,9 @@ def _curve(score, pos, v):
     return np.stack([fpr, tpr, prec, thr])
 
 
-def roc_pr_curves(y_true, y_score, *, at, windows=(), fading=(), prequential=True, weights=None, pos_label=None,
-                  lead_dims=None):
+def roc_pr_curves(
+    y_true, y_score, *, at, windows=(), fading=(), prequential=True, weights=None, pos_label=None, lead_dims=None
+):
     """ROC and precision-recall curves of the instances each estimator holds at chosen checkpoints.
 
     Binary scores only (for a class of a multi-class problem pass its score column and
@@ -573,7 +647,7 @@ def roc_pr_curves(y_true, y_score, *, at, windows=(), fading=(), prequential=Tru
                 idx = np.flatnonzero(ev[:t])
                 v = w[l, idx]
                 if sp.kind == "window":
-                    idx, v = idx[-sp.param:], v[-sp.param:]
+                    idx, v = idx[-sp.param :], v[-sp.param :]
                 elif sp.kind == "fading":
                     v = v * sp.param ** np.arange(idx.size - 1, -1, -1, dtype=np.float64)
                 curves[l, e, c] = _curve(arr[l, idx], y[idx] == 1, v)
@@ -587,13 +661,28 @@ def roc_pr_curves(y_true, y_score, *, at, windows=(), fading=(), prequential=Tru
     coords["instance"] = ("checkpoint", at.astype(np.int64))
     names = ("fpr", "tpr", "precision", "threshold")
     parts = {nm: lead.reshape(out[..., i, :]) for i, nm in enumerate(names)}
-    coords.update({"fpr": (dims, parts["fpr"], {"long_name": "false positive rate", "units": "1"}),
-                   "recall": (dims, parts["tpr"], {"long_name": "recall (true positive rate)", "units": "1"}),
-                   "threshold": (dims, parts["threshold"], {"long_name": "score threshold T (predict 1 iff q >= T)"})})
-    data = {"tpr": (dims, parts["tpr"], {"long_name": "true positive rate", "units": "1",
-                                         "reference": f"{_REF} eq. 2.4 and Fig. 2.1"}),
-            "precision": (dims, parts["precision"], {"long_name": "precision", "units": "1"})}
-    attrs = base_attrs("ROC and precision-recall curves", at=at, windows=[s.param for s in specs if s.kind == "window"],
-                       fading=[s.param for s in specs if s.kind == "fading"], prequential=prequential,
-                       pos_label=pos_label, weighted=weights is not None)
+    coords.update(
+        {
+            "fpr": (dims, parts["fpr"], {"long_name": "false positive rate", "units": "1"}),
+            "recall": (dims, parts["tpr"], {"long_name": "recall (true positive rate)", "units": "1"}),
+            "threshold": (dims, parts["threshold"], {"long_name": "score threshold T (predict 1 iff q >= T)"}),
+        }
+    )
+    data = {
+        "tpr": (
+            dims,
+            parts["tpr"],
+            {"long_name": "true positive rate", "units": "1", "reference": f"{_REF} eq. 2.4 and Fig. 2.1"},
+        ),
+        "precision": (dims, parts["precision"], {"long_name": "precision", "units": "1"}),
+    }
+    attrs = base_attrs(
+        "ROC and precision-recall curves",
+        at=at,
+        windows=[s.param for s in specs if s.kind == "window"],
+        fading=[s.param for s in specs if s.kind == "fading"],
+        prequential=prequential,
+        pos_label=pos_label,
+        weighted=weights is not None,
+    )
     return xr.Dataset(data, coords=coords, attrs=attrs)

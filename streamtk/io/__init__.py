@@ -41,10 +41,9 @@ from __future__ import annotations
 from .capymoa import from_capymoa
 from .csv import read_csv, write_csv
 from .dispatch import read_log
-from .log import MISSING_TOKENS, LogFormatError, make_log
+from .log import MISSING_TOKENS, LogFormatError, make_log  # noqa: F401 (MISSING_TOKENS is documented)
 from .moa import read_moa_predictions
-from .netcdf import _decode_strings, _encode_strings  # noqa: F401 - streamtk.runners.outofcore encodes its stores alike
-from .netcdf import open_dataset, to_netcdf, to_zarr
+from .netcdf import _decode_strings, _encode_strings, open_dataset, to_netcdf, to_zarr  # noqa: F401 - streamtk.runners.outofcore encodes its stores alike
 from .npz import read_npz, write_npz
 from .parquet import read_parquet, write_parquet
 from .river import from_river

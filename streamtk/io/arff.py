@@ -130,9 +130,7 @@ def _tokenize(text: str, *, path, line_no: int, offset: int = 0, sep: str = ",")
             buf = []
             while True:
                 if i >= n:
-                    raise ArffError(
-                        f"unterminated {quote} quote", path=path, line=line_no, column=offset + start + 1
-                    )
+                    raise ArffError(f"unterminated {quote} quote", path=path, line=line_no, column=offset + start + 1)
                 ch = text[i]
                 if ch == "\\" and i + 1 < n:
                     buf.append({"n": "\n", "t": "\t", "r": "\r"}.get(text[i + 1], text[i + 1]))
@@ -428,4 +426,3 @@ def _numeric_column(col, missing, j, att, lines, line_nos, path):
 
 def _field_column(raw: str, j: int, path, line_no: int) -> int:
     return _tokenize(raw, path=path, line_no=line_no)[j][2]
-

@@ -134,7 +134,11 @@ def read_csv(
         except ValueError:
             i = next(i for i, v in enumerate(raw) if not miss[i] and not _is_number(v))
             raise LogFormatError(
-                f"cannot read {raw[i]!r} as a number", path=path, line=lines[i], column=index[name] + 1, column_name=name
+                f"cannot read {raw[i]!r} as a number",
+                path=path,
+                line=lines[i],
+                column=index[name] + 1,
+                column_name=name,
             ) from None
         return out
 

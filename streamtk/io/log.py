@@ -10,8 +10,8 @@ import numbers
 import numpy as np
 import xarray as xr
 
-from streamtk._labelled import base_attrs, netcdf_safe, time_coords
 from streamtk._core.labels import is_missing_label
+from streamtk._labelled import base_attrs, netcdf_safe, time_coords
 
 __all__ = ["LogFormatError", "MISSING_TOKENS", "make_log"]
 
@@ -173,7 +173,9 @@ def make_log(
         if classes is None:
             observed = [v for v in np.unique(np.concatenate([_present(yt), _present(yp.reshape(-1))])).tolist()]
             if len(observed) != sc.shape[2]:
-                raise ValueError(f"classes must be given with y_score: {sc.shape[2]} score columns, observed {observed}")
+                raise ValueError(
+                    f"classes must be given with y_score: {sc.shape[2]} score columns, observed {observed}"
+                )
             classes = observed
         cls = _as_labels(list(classes), "classes")
         if cls.shape != (sc.shape[2],):
@@ -191,7 +193,11 @@ def make_log(
             raise ValueError("weights must be non-negative numbers (no NaN)")
         data["weights"] = (dims, w, {"long_name": "instance weight"})
     if time_s is not None:
-        data["time_s"] = (("model", "time"), _per_model(time_s, "time_s", m, n), {"long_name": "processing time", "units": "s"})
+        data["time_s"] = (
+            ("model", "time"),
+            _per_model(time_s, "time_s", m, n),
+            {"long_name": "processing time", "units": "s"},
+        )
     if memory_bytes is not None:
         data["memory_bytes"] = (
             ("model", "time"),

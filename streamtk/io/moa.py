@@ -55,12 +55,20 @@ def read_moa_predictions(path, *, classes=None, model="MOA") -> xr.Dataset:
         for arr, name in ((yp, "predicted"), (yt, "true")):
             bad = arr[~np.isnan(arr)] >= len(cls)
             if bad.any():
-                raise ValueError(f"a {name} class index {int(arr[~np.isnan(arr)][bad][0])} is beyond classes {list(cls)}")
+                raise ValueError(
+                    f"a {name} class index {int(arr[~np.isnan(arr)][bad][0])} is beyond classes {list(cls)}"
+                )
         yp, yt = _index_to_label(yp, cls), _index_to_label(yt, cls)
     else:
         yp = yp.astype(np.int64) if not np.isnan(yp).any() else yp
         yt = yt.astype(np.int64) if not np.isnan(yt).any() else yt
-    return make_log(yt, yp, models=[model], classes=classes, attrs={"source_file": str(path), "source_format": "MOA EvaluatePrequential -o"})
+    return make_log(
+        yt,
+        yp,
+        models=[model],
+        classes=classes,
+        attrs={"source_file": str(path), "source_format": "MOA EvaluatePrequential -o"},
+    )
 
 
 def _moa_index(field, path, line_no, pos):

@@ -86,4 +86,10 @@ def from_river(steps, *, y_true, model="river", classes=None) -> xr.Dataset:
         kw["time_s"] = np.array(times)
     if not all(np.isnan(m).all() for m in mems):
         kw["memory_bytes"] = np.array(mems, dtype=np.float64)
-    return make_log(yt, np.array(preds, dtype=object), models=list(runs), attrs={"source_format": "river progressive validation"}, **kw)
+    return make_log(
+        yt,
+        np.array(preds, dtype=object),
+        models=list(runs),
+        attrs={"source_format": "river progressive validation"},
+        **kw,
+    )

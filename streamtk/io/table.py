@@ -46,7 +46,9 @@ def _resolve(names, *, y_true, y_pred, y_score, classes, weights, time_s, memory
                 found.setdefault(parts[1], {})[":".join(parts[2:])] = c
         if found:
             if set(found) != set(mnames):
-                raise LogFormatError(f"y_score columns name models {sorted(found)}, y_pred names {mnames}", path=path, line=1)
+                raise LogFormatError(
+                    f"y_score columns name models {sorted(found)}, y_pred names {mnames}", path=path, line=1
+                )
             keys = list(found[mnames[0]])
             if any(list(found[mn]) != keys for mn in mnames):
                 raise LogFormatError("y_score columns must list the same classes for every model", path=path, line=1)

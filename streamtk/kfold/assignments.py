@@ -33,8 +33,8 @@ from collections.abc import Iterator
 import numpy as np
 import xarray as xr
 
-from .._labelled import base_attrs, time_coords
 from .._core.validation import as_rng, check_choice, check_positive_int
+from .._labelled import base_attrs, time_coords
 
 __all__ = ["SCHEMES", "ASSIGNMENTS", "fold_assignments", "fold_assignment_arrays", "iter_fold_assignments"]
 
@@ -51,8 +51,10 @@ def _check(n, k, scheme, prequential, assignment, seed):
         raise TypeError(f"prequential must be a bool, got {prequential!r}")
     if assignment == "moa":
         if scheme == "bootstrap":
-            raise ValueError("assignment='moa' is deterministic (t mod k) and exists only for scheme='cv' or 'split'; "
-                             "MOA's bootstrap is random: use assignment='random'")
+            raise ValueError(
+                "assignment='moa' is deterministic (t mod k) and exists only for scheme='cv' or 'split'; "
+                "MOA's bootstrap is random: use assignment='random'"
+            )
         if seed is not None:
             raise ValueError(f"assignment='moa' is deterministic and takes no seed, got seed={seed!r}")
         rng = None
@@ -105,15 +107,23 @@ def _to_dataset(train, test, chosen, start, *, scheme, prequential, assignment, 
     coords = {"fold": np.arange(k)}
     coords.update(time_coords(np.arange(start + 1, start + m + 1)))
     data = {
-        "train_weight": (("fold", "time"), train, {
-            "long_name": "training weight of each fold for each instance",
-            "units": "1",
-            "description": "Poisson(1) count for bootstrap, 0/1 otherwise; 0 = the fold does not train on it",
-        }),
-        "test_mask": (("fold", "time"), test, {
-            "long_name": "whether the fold tests (is evaluated) on the instance",
-            "description": "pass as weights=test_mask.astype(float) to streamtk.evaluate",
-        }),
+        "train_weight": (
+            ("fold", "time"),
+            train,
+            {
+                "long_name": "training weight of each fold for each instance",
+                "units": "1",
+                "description": "Poisson(1) count for bootstrap, 0/1 otherwise; 0 = the fold does not train on it",
+            },
+        ),
+        "test_mask": (
+            ("fold", "time"),
+            test,
+            {
+                "long_name": "whether the fold tests (is evaluated) on the instance",
+                "description": "pass as weights=test_mask.astype(float) to streamtk.evaluate",
+            },
+        ),
     }
     if chosen is not None:
         role = "testing" if scheme == "cv" else "training"
@@ -186,8 +196,9 @@ def fold_assignments(n, k=10, *, scheme="cv", prequential=True, assignment="rand
     """
     n, k, rng = _check(n, k, scheme, prequential, assignment, seed)
     train, test, chosen = _block(rng, scheme, prequential, assignment, 0, n, k)
-    return _to_dataset(train, test, chosen, 0, scheme=scheme, prequential=prequential, assignment=assignment,
-                       seed=seed, k=k, n_total=n)
+    return _to_dataset(
+        train, test, chosen, 0, scheme=scheme, prequential=prequential, assignment=assignment, seed=seed, k=k, n_total=n
+    )
 
 
 def iter_fold_assignments(
@@ -203,5 +214,15 @@ def iter_fold_assignments(
     for start in range(0, n, chunk):
         stop = min(n, start + chunk)
         train, test, chosen = _block(rng, scheme, prequential, assignment, start, stop, k)
-        yield _to_dataset(train, test, chosen, start, scheme=scheme, prequential=prequential,
-                          assignment=assignment, seed=seed, k=k, n_total=n)
+        yield _to_dataset(
+            train,
+            test,
+            chosen,
+            start,
+            scheme=scheme,
+            prequential=prequential,
+            assignment=assignment,
+            seed=seed,
+            k=k,
+            n_total=n,
+        )

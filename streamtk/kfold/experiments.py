@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from .._labelled import base_attrs
 from .._core.validation import as_tuple_of, check_choice, check_in_open_unit_interval
+from .._labelled import base_attrs
 from ..evaluation.curves import evaluate
 from ..stats.mcnemar import mcnemar_test
 from ..stats.sign import sign_test
@@ -50,8 +50,18 @@ def _as_da(x, name, lead_names):
     return xr.DataArray(arr, dims=lead_names + ("fold", "time"))
 
 
-def fold_comparison(y_true, pred_a, pred_b, test_mask, *, metric="accuracy", classes=None, lead_dims=None,
-                    fold_dim="fold", time_dim="time") -> xr.Dataset:
+def fold_comparison(
+    y_true,
+    pred_a,
+    pred_b,
+    test_mask,
+    *,
+    metric="accuracy",
+    classes=None,
+    lead_dims=None,
+    fold_dim="fold",
+    time_dim="time",
+) -> xr.Dataset:
     """Per-fold final scores of two classifiers and their pooled McNemar counts.
 
     Parameters
@@ -93,8 +103,11 @@ def fold_comparison(y_true, pred_a, pred_b, test_mask, *, metric="accuracy", cla
             raise ValueError(f"predictions have no dimension {d!r}; their dims are {da_a.dims}")
     da_a = da_a.transpose(..., fold_dim, time_dim)
     da_b = da_b.transpose(*da_a.dims)
-    mask = test_mask if isinstance(test_mask, xr.DataArray) else xr.DataArray(
-        np.asarray(test_mask), dims=da_a.dims[-np.ndim(test_mask):] if np.ndim(test_mask) else ())
+    mask = (
+        test_mask
+        if isinstance(test_mask, xr.DataArray)
+        else xr.DataArray(np.asarray(test_mask), dims=da_a.dims[-np.ndim(test_mask) :] if np.ndim(test_mask) else ())
+    )
     if mask.dtype != bool:
         raise TypeError(f"test_mask must be boolean, got dtype {mask.dtype}")
     mask = mask.drop_vars([c for c in mask.coords if c not in mask.dims]).broadcast_like(da_a).transpose(*da_a.dims)
@@ -121,8 +134,15 @@ def fold_comparison(y_true, pred_a, pred_b, test_mask, *, metric="accuracy", cla
 
     def _scores(y, a, b, w):
         preds = np.stack([a, b])  # (2, series, n)
-        ds = evaluate(y, preds, every=n, metrics=[metric], weights=np.broadcast_to(w[None], preds.shape),
-                      classes=classes, lead_dims=("model", "series"))
+        ds = evaluate(
+            y,
+            preds,
+            every=n,
+            metrics=[metric],
+            weights=np.broadcast_to(w[None], preds.shape),
+            classes=classes,
+            lead_dims=("model", "series"),
+        )
         return ds[metric].sel(estimator="prequential").isel(time=-1).values  # (2, series)
 
     if yt.ndim == 1:  # one stream for every run: a single pass over all runs and folds
@@ -142,17 +162,36 @@ def fold_comparison(y_true, pred_a, pred_b, test_mask, *, metric="accuracy", cla
             "score_a": (fold_dims, score[0], {"long_name": f"{metric} of A over each fold's tested instances"}),
             "score_b": (fold_dims, score[1], {"long_name": f"{metric} of B over each fold's tested instances"}),
             "tested": (fold_dims, m_vals.sum(axis=-1), {"long_name": "instances tested by the fold"}),
-            "mcnemar_a": (lead, mc_a, {"long_name": "tested instances misclassified by A and correctly by B (all folds)"}),
-            "mcnemar_b": (lead, mc_b, {"long_name": "tested instances misclassified by B and correctly by A (all folds)"}),
+            "mcnemar_a": (
+                lead,
+                mc_a,
+                {"long_name": "tested instances misclassified by A and correctly by B (all folds)"},
+            ),
+            "mcnemar_b": (
+                lead,
+                mc_b,
+                {"long_name": "tested instances misclassified by B and correctly by A (all folds)"},
+            ),
         },
         coords=coords,
-        attrs=base_attrs("per-fold comparison of two classifiers", metric=metric,
-                         reference="Bifet et al. 2015 (seed 000) section 4.1"),
+        attrs=base_attrs(
+            "per-fold comparison of two classifiers",
+            metric=metric,
+            reference="Bifet et al. 2015 (seed 000) section 4.1",
+        ),
     )
 
 
-def rejection_rates(comparison: xr.Dataset, *, alpha=0.05, tests=EXPERIMENT_TESTS, run_dim="run",
-                    fold_dim="fold", alternative="two-sided", correction=False) -> xr.Dataset:
+def rejection_rates(
+    comparison: xr.Dataset,
+    *,
+    alpha=0.05,
+    tests=EXPERIMENT_TESTS,
+    run_dim="run",
+    fold_dim="fold",
+    alternative="two-sided",
+    correction=False,
+) -> xr.Dataset:
     """Fraction of runs in which each test rejects "A and B perform equally".
 
     Parameters
@@ -185,15 +224,20 @@ def rejection_rates(comparison: xr.Dataset, *, alpha=0.05, tests=EXPERIMENT_TEST
     sa = comparison["score_a"].transpose(..., fold_dim)
     sb = comparison["score_b"].transpose(*sa.dims)
     if bool(np.isnan(sa.values).any() or np.isnan(sb.values).any()):
-        raise ValueError("a fold score is NaN (a fold tested no instance, or the metric is undefined there); "
-                         "the fold-based tests need every fold's score")
+        raise ValueError(
+            "a fold score is NaN (a fold tested no instance, or the metric is undefined there); "
+            "the fold-based tests need every fold's score"
+        )
     out_dims = sa.dims[:-1]
     rej = []
     for t in tests:
         if t == "mcnemar":
-            r = mcnemar_test(comparison["mcnemar_a"].transpose(*out_dims).values,
-                             comparison["mcnemar_b"].transpose(*out_dims).values, alpha=alpha,
-                             correction=correction).reject
+            r = mcnemar_test(
+                comparison["mcnemar_a"].transpose(*out_dims).values,
+                comparison["mcnemar_b"].transpose(*out_dims).values,
+                alpha=alpha,
+                correction=correction,
+            ).reject
         elif t == "sign":
             r = sign_test(sa.values, sb.values, axis=-1, alpha=alpha, alternative=alternative).reject
         else:
@@ -201,16 +245,28 @@ def rejection_rates(comparison: xr.Dataset, *, alpha=0.05, tests=EXPERIMENT_TEST
         rej.append(np.asarray(r))
     coords = {k: v for k, v in sa.coords.items() if fold_dim not in v.dims}
     coords["test"] = np.array(tests)
-    rejected = xr.DataArray(np.stack(rej), dims=("test",) + out_dims, coords=coords,
-                            attrs={"long_name": f"null hypothesis rejected at alpha={alpha}"})
+    rejected = xr.DataArray(
+        np.stack(rej),
+        dims=("test",) + out_dims,
+        coords=coords,
+        attrs={"long_name": f"null hypothesis rejected at alpha={alpha}"},
+    )
     frac = rejected.mean(run_dim)
     frac.attrs = {"long_name": "fraction of runs rejecting the null hypothesis", "units": "1"}
     return xr.Dataset(
-        {"rejected": rejected, "fraction_rejected": frac,
-         "n_runs": ((), comparison.sizes[run_dim], {"long_name": "runs"})},
-        attrs=base_attrs("Type I / II error experiment: rejection rates", alpha=alpha, tests=list(tests),
-                         alternative=alternative, mcnemar_correction=correction,
-                         reference="Bifet et al. 2015 (seed 000) section 4.1, Tables 2-4"),
+        {
+            "rejected": rejected,
+            "fraction_rejected": frac,
+            "n_runs": ((), comparison.sizes[run_dim], {"long_name": "runs"}),
+        },
+        attrs=base_attrs(
+            "Type I / II error experiment: rejection rates",
+            alpha=alpha,
+            tests=list(tests),
+            alternative=alternative,
+            mcnemar_correction=correction,
+            reference="Bifet et al. 2015 (seed 000) section 4.1, Tables 2-4",
+        ),
     )
 
 
@@ -251,10 +307,10 @@ def rejection_table(rates, *, rows=("test", "validation"), columns=("condition",
         groups = [_label(columns[0], v) for v in frac[columns[0]].values]
         gw = ng * (wc + 1) - 1
         lines.append(" " * w0 + " " + " | ".join(g[:gw].center(gw) for g in groups))
-        header = " | ".join(" ".join(s.rjust(wc) for s in sub[g * ng:(g + 1) * ng]) for g in range(len(groups)))
+        header = " | ".join(" ".join(s.rjust(wc) for s in sub[g * ng : (g + 1) * ng]) for g in range(len(groups)))
         lines.append(" " * w0 + " " + header)
         for lab, row in zip(row_labels, cells):
-            body = " | ".join(" ".join(c.rjust(wc) for c in row[g * ng:(g + 1) * ng]) for g in range(len(groups)))
+            body = " | ".join(" ".join(c.rjust(wc) for c in row[g * ng : (g + 1) * ng]) for g in range(len(groups)))
             lines.append(lab.ljust(w0) + " " + body)
     else:
         lines.append(" " * w0 + " " + " ".join(s.rjust(wc) for s in sub))

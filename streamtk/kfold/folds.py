@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from .._labelled import base_attrs
 from .._core.validation import as_tuple_of, check_choice
+from .._labelled import base_attrs
 from ..stats.sign import sign_test
 from ..stats.wilcoxon import wilcoxon_test
 
@@ -222,11 +222,17 @@ def significance_curves(
     fields = {k: [] for k in ("statistic", "signed_statistic", "pvalue", "critical", "reject", "n")}
     for t in tests:
         if t == "sign":
-            r = sign_test(d, axis=-1, alternative=alternative, alpha=alpha,
-                          zero_method="drop" if zero_method == "wilcox" else "split")
+            r = sign_test(
+                d,
+                axis=-1,
+                alternative=alternative,
+                alpha=alpha,
+                zero_method="drop" if zero_method == "wilcox" else "split",
+            )
         else:
-            r = wilcoxon_test(d, axis=-1, alternative=alternative, alpha=alpha, method=wilcoxon_method,
-                              zero_method=zero_method)
+            r = wilcoxon_test(
+                d, axis=-1, alternative=alternative, alpha=alpha, method=wilcoxon_method, zero_method=zero_method
+            )
         for k in fields:
             v = np.asarray(getattr(r, k))
             if k == "reject":

@@ -68,8 +68,10 @@ def noise_filter(y_pred, p_noise: float, *, classes, seed):
     if values.ndim == 0:
         raise ValueError(f"y_pred must be an array of predictions, got a scalar {y_pred!r}")
     if np.issubdtype(values.dtype, np.number) != np.issubdtype(pool.dtype, np.number):
-        raise TypeError(f"classes (dtype {pool.dtype}) and y_pred (dtype {values.dtype}) must both be numeric "
-                        "or both be non-numeric labels")
+        raise TypeError(
+            f"classes (dtype {pool.dtype}) and y_pred (dtype {values.dtype}) must both be numeric "
+            "or both be non-numeric labels"
+        )
     flip = rng.random(values.shape) < p_noise
     draw = pool[rng.integers(0, pool.size, size=values.shape)]
     out = np.where(flip, draw, values)

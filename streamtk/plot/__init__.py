@@ -18,7 +18,16 @@ from .significance import plot_cd, plot_fold_summary, plot_significance
 from .temporal import plot_dependence, plot_evidence
 
 __all__ = [
-    "cd_diagram", "plot_baselines", "plot_cd", "plot_comparison", "plot_curves", "plot_dependence",
-    "plot_detection_delays", "plot_detector", "plot_evidence", "plot_fold_summary", "plot_significance",
+    "cd_diagram",
+    "plot_baselines",
+    "plot_cd",
+    "plot_comparison",
+    "plot_curves",
+    "plot_dependence",
+    "plot_detection_delays",
+    "plot_detector",
+    "plot_evidence",
+    "plot_fold_summary",
+    "plot_significance",
     "result_figure",
 ]

@@ -38,14 +38,13 @@ def select(da: xr.DataArray, keep, sel: dict | None, name: str) -> xr.DataArray:
         try:
             da = da.sel({dim: value})
         except KeyError:
-            raise ValueError(
-                f"{dim}={value!r} is not in {name}; choose one of {da[dim].values.tolist()}"
-            ) from None
+            raise ValueError(f"{dim}={value!r} is not in {name}; choose one of {da[dim].values.tolist()}") from None
     extra = [d for d in da.dims if d not in keep]
     if extra:
         choices = {d: (da[d].values.tolist() if d in da.coords else f"0..{da.sizes[d] - 1}") for d in extra}
-        raise ValueError(f"select the dims {extra} of {name} first (pass e.g. sel={{{extra[0]!r}: ...}}); "
-                         f"choices: {choices}")
+        raise ValueError(
+            f"select the dims {extra} of {name} first (pass e.g. sel={{{extra[0]!r}: ...}}); choices: {choices}"
+        )
     return da
 
 

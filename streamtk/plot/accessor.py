@@ -90,8 +90,10 @@ class StreamtkAccessor:
         if kind is None:
             kind = self.kind
             if kind == "log":
-                raise ValueError("this Dataset is a log of recorded predictions: evaluate it first "
-                                 "(streamtk.evaluate(log.y_true, log.y_pred) or `streamtk evaluate LOG`)")
+                raise ValueError(
+                    "this Dataset is a log of recorded predictions: evaluate it first "
+                    "(streamtk.evaluate(log.y_true, log.y_pred) or `streamtk evaluate LOG`)"
+                )
         if kind not in KINDS:
             raise ValueError(f"kind must be one of {sorted(KINDS)}, got {kind!r}")
         module, name = KINDS[kind]

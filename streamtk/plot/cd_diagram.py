@@ -12,7 +12,9 @@ import numpy as np
 __all__ = ["cd_diagram"]
 
 
-def cd_diagram(result, *, ax=None, force: bool = False, title: str | None = None, label_fmt: str = "{name} ({rank:.2f})"):
+def cd_diagram(
+    result, *, ax=None, force: bool = False, title: str | None = None, label_fmt: str = "{name} ({rank:.2f})"
+):
     """Draw the critical-difference diagram of a :class:`streamtk.stats.FriedmanResult`.
 
     Parameters
@@ -37,12 +39,16 @@ def cd_diagram(result, *, ax=None, force: bool = False, title: str | None = None
         input order), ``groups`` (one Line2D per group), ``title`` (Text or None).
     """
     if not hasattr(result, "average_ranks") or not hasattr(result, "cd"):
-        raise TypeError(f"result must be a FriedmanResult from streamtk.stats.friedman_test, got {type(result).__name__}")
+        raise TypeError(
+            f"result must be a FriedmanResult from streamtk.stats.friedman_test, got {type(result).__name__}"
+        )
     if not result.significant and not force:
         raise ValueError(
             f"the Friedman test is not significant at alpha={result.alpha} "
-            f"({result.omnibus} p-value {result.f_pvalue if result.omnibus == 'iman-davenport' else result.pvalue:.4g}); "
-            "a critical-difference diagram would suggest differences the data do not support. Pass force=True to draw it anyway"
+            f"({result.omnibus} p-value "
+            f"{result.f_pvalue if result.omnibus == 'iman-davenport' else result.pvalue:.4g}); "
+            "a critical-difference diagram would suggest differences the data do not support. "
+            "Pass force=True to draw it anyway"
         )
     import matplotlib.pyplot as plt
 
@@ -72,12 +78,13 @@ def cd_diagram(result, *, ax=None, force: bool = False, title: str | None = None
     for g, grp in enumerate(result.groups):
         ranks = [avg[names.index(nm)] for nm in grp]
         y_g = y_axis - 0.18 - 0.14 * g
-        (line,) = ax.plot([min(ranks) - 0.03, max(ranks) + 0.03], [y_g, y_g], color="black", lw=3.0,
-                          solid_capstyle="round")
+        (line,) = ax.plot(
+            [min(ranks) - 0.03, max(ranks) + 0.03], [y_g, y_g], color="black", lw=3.0, solid_capstyle="round"
+        )
         artists["groups"].append(line)
     # labels: best half on the left, the rest on the right
     left = order[: (k + 1) // 2]
-    right = order[(k + 1) // 2:][::-1]
+    right = order[(k + 1) // 2 :][::-1]
     y0 = y_axis - 0.35 - 0.14 * n_groups
     for side, idxs in (("left", left), ("right", right)):
         for j, i in enumerate(idxs):
@@ -85,9 +92,14 @@ def cd_diagram(result, *, ax=None, force: bool = False, title: str | None = None
             xe = lo - 0.2 if side == "left" else hi + 0.2
             (ln,) = ax.plot([avg[i], avg[i], xe], [y_axis, yy, yy], color="0.25", lw=0.9)
             artists["lines"].append(ln)
-            artists["labels"][i] = ax.text(xe - 0.05 if side == "left" else xe + 0.05, yy,
-                                           label_fmt.format(name=names[i], rank=avg[i]),
-                                           ha="right" if side == "left" else "left", va="center", fontsize=9)
+            artists["labels"][i] = ax.text(
+                xe - 0.05 if side == "left" else xe + 0.05,
+                yy,
+                label_fmt.format(name=names[i], rank=avg[i]),
+                ha="right" if side == "left" else "left",
+                va="center",
+                fontsize=9,
+            )
     ymin = y0 - 0.28 * max(len(left), len(right))
     ax.set_xlim(lo - 0.4 - 0.12 * max(len(s) for s in names), hi + 0.4 + 0.12 * max(len(s) for s in names))
     ax.set_ylim(ymin, y_cd + 0.35)

@@ -11,8 +11,19 @@ __all__ = ["plot_comparison"]
 _HINT = "the output of streamtk.comparison.compare.compare or compare_losses"
 
 
-def plot_comparison(ds, statistic="mcnemar", *, ax=None, a=None, b=None, sel=None, estimators=None, drifts=None,
-                    threshold=None, title=None):
+def plot_comparison(
+    ds,
+    statistic="mcnemar",
+    *,
+    ax=None,
+    a=None,
+    b=None,
+    sel=None,
+    estimators=None,
+    drifts=None,
+    threshold=None,
+    title=None,
+):
     """Q statistic or signed McNemar statistic of A vs B over time, one line per estimator.
 
     Parameters
@@ -68,8 +79,11 @@ def plot_comparison(ds, statistic="mcnemar", *, ax=None, a=None, b=None, sel=Non
         if not np.isfinite(thr) or thr <= 0:
             raise ValueError(f"threshold must be a positive number, got {threshold!r}")
         for s in (1, -1):
-            artists.append(ax.axhline(s * thr, color="k", lw=0.9, ls="--",
-                                      label=f"±{thr:.3f} (reject equal errors)" if s == 1 else None))
+            artists.append(
+                ax.axhline(
+                    s * thr, color="k", lw=0.9, ls="--", label=f"±{thr:.3f} (reject equal errors)" if s == 1 else None
+                )
+            )
         artists.append(ax.axhspan(-thr, thr, color="0.9", lw=0, zorder=0))
         # linear within +-10 (the thresholds and the undecided zone), logarithmic beyond
         lin = max(10.0, thr)

@@ -24,8 +24,17 @@ def _draw_markers(ax, drifts, detections, artists):
     det = np.atleast_1d(detections if detections is not None else []).astype(float)
     if det.size:
         # triangles on the top edge of the axes (x in data units, y in axes units), at instance = index + 1
-        (mk,) = ax.plot(det + 1.0, np.full(det.size, 0.98), ls="none", marker="v", ms=6, color="C3",
-                        transform=ax.get_xaxis_transform(), label="detections", clip_on=False)
+        (mk,) = ax.plot(
+            det + 1.0,
+            np.full(det.size, 0.98),
+            ls="none",
+            marker="v",
+            ms=6,
+            color="C3",
+            transform=ax.get_xaxis_transform(),
+            label="detections",
+            clip_on=False,
+        )
         artists.append(mk)
 
 
@@ -38,21 +47,36 @@ def _width_array(ds, width, lead):
             # an ADWIN estimator of streamtk.evaluate: its n_instances is the window width
             return select(ds["n_instances"], ("time",), {**lead, "estimator": width}, "n_instances")
         if width not in ds:
-            raise ValueError(f"width={width!r} is neither an estimator label with n_instances nor a variable "
-                             "of the Dataset")
+            raise ValueError(
+                f"width={width!r} is neither an estimator label with n_instances nor a variable of the Dataset"
+            )
         width = ds[width]
     if isinstance(width, xr.Dataset):
         if "width" not in width:
             raise ValueError("width must be a DataArray or the Dataset returned by streamtk.drift.adwin.adwin")
         width = width["width"]
     if not isinstance(width, xr.DataArray) or width.dims != ("time",):
-        raise ValueError("width must be a DataArray on the single dim 'time' (select leading dims first), got "
-                         f"{getattr(width, 'dims', type(width).__name__)}")
+        raise ValueError(
+            "width must be a DataArray on the single dim 'time' (select leading dims first), got "
+            f"{getattr(width, 'dims', type(width).__name__)}"
+        )
     return width
 
 
-def plot_curves(ds, metric="accuracy", *, ax=None, model=None, sel=None, estimators=None, drifts=None,
-                detections=None, width=None, title=None, **line_kw):
+def plot_curves(
+    ds,
+    metric="accuracy",
+    *,
+    ax=None,
+    model=None,
+    sel=None,
+    estimators=None,
+    drifts=None,
+    detections=None,
+    width=None,
+    title=None,
+    **line_kw,
+):
     """Plot ``ds[metric]`` against ``instance``, one line per estimator.
 
     Parameters
@@ -129,8 +153,9 @@ def plot_curves(ds, metric="accuracy", *, ax=None, model=None, sel=None, estimat
     return artists
 
 
-def plot_baselines(ds, metric="accuracy", *, estimator="prequential", ax=None, model=None, sel=None, drifts=None,
-                   title=None):
+def plot_baselines(
+    ds, metric="accuracy", *, estimator="prequential", ax=None, model=None, sel=None, drifts=None, title=None
+):
     """A model's curve over the band its no-skill baselines reach (Bifet et al. 2015; Zliobaite et al. 2015).
 
     Draws ``p_maj`` (Majority Class classifier) and ``p_per`` (Persistent classifier)

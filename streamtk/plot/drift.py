@@ -41,18 +41,32 @@ def plot_detector(result, *, ax=None, sel=None, drifts=None, title=None):
     """
     if "width" in getattr(result, "variables", ()) and "mean" in result.variables:
         return _plot_adwin(result, ax=ax, sel=sel, drifts=drifts, title=title)
-    require(result, ["statistic", "threshold", "detection_index"], "plot_detector",
-            "a drift detector's output with trace=True: page_hinkley, ddm, eddm or adwin")
+    require(
+        result,
+        ["statistic", "threshold", "detection_index"],
+        "plot_detector",
+        "a drift detector's output with trace=True: page_hinkley, ddm, eddm or adwin",
+    )
     stat = select(result["statistic"], ("time",), sel, "statistic")
     thr = select(result["threshold"], ("time",), sel, "threshold")
     alarms = _alarm_indices(result, sel)
     ax = new_axes(ax)
     x, xlabel = x_of(result)
     x = np.asarray(x, dtype=float)
-    artists = [ax.plot(x, stat.values, lw=1.0, color="C0", label="statistic")[0],
-               ax.plot(x, thr.values, lw=1.0, color="C3", ls="--", label="threshold")[0]]
-    (mk,) = ax.plot(x[alarms], stat.values[alarms], ls="none", marker="o", ms=5, mfc="none", color="C3",
-                    label=f"alarms ({alarms.size})")
+    artists = [
+        ax.plot(x, stat.values, lw=1.0, color="C0", label="statistic")[0],
+        ax.plot(x, thr.values, lw=1.0, color="C3", ls="--", label="threshold")[0],
+    ]
+    (mk,) = ax.plot(
+        x[alarms],
+        stat.values[alarms],
+        ls="none",
+        marker="o",
+        ms=5,
+        mfc="none",
+        color="C3",
+        label=f"alarms ({alarms.size})",
+    )
     artists.append(mk)
     draw_drifts(ax, drifts, artists)
     ax.set_xlabel(xlabel)
@@ -74,8 +88,9 @@ def _plot_adwin(result, *, ax, sel, drifts, title):
     x = np.asarray(x, dtype=float)
     alarms = np.flatnonzero(det != 0)
     artists = [ax.plot(x, width.values, lw=1.0, color="0.4", label="window width")[0]]
-    (mk,) = ax.plot(x[alarms], width.values[alarms], ls="none", marker="v", ms=5, color="C3",
-                    label=f"cuts ({alarms.size})")
+    (mk,) = ax.plot(
+        x[alarms], width.values[alarms], ls="none", marker="v", ms=5, color="C3", label=f"cuts ({alarms.size})"
+    )
     ax2 = ax.twinx()
     (ml,) = ax2.plot(x, mean.values, lw=1.0, color="C0", alpha=0.8, label="window mean")
     ax2.set_ylabel("window mean", color="C0")
@@ -113,10 +128,14 @@ def plot_detection_delays(scores, *, ax=None, sel=None, title=None):
     standard deviation; ``(m)`` above a bar counts the runs that missed it, and a
     change missed in every run is labelled ``Miss`` instead of a bar.
     """
-    require(scores, ["delay_mean", "delay_std", "n_missed", "n_runs"], "plot_detection_delays",
-            "the output of streamtk.drift.scoring.score_detections")
+    require(
+        scores,
+        ["delay_mean", "delay_std", "n_missed", "n_runs"],
+        "plot_detection_delays",
+        "the output of streamtk.drift.scoring.score_detections",
+    )
     mean = scores["delay_mean"]
-    for dim, value in (sel or {}).items():
+    for dim, _value in (sel or {}).items():
         if dim not in mean.dims:
             raise ValueError(f"scores have no dimension {dim!r}; dims are {mean.dims}")
     mean = select(mean, mean.dims, sel, "delay_mean")
@@ -129,8 +148,11 @@ def plot_detection_delays(scores, *, ax=None, sel=None, title=None):
     if settings:
         sdim = settings[0]
         mean, std, missed = (a.transpose(sdim, "drift") for a in (mean, std, missed))
-        labels = [f"{sdim}={v}" for v in mean[sdim].values] if sdim in mean.coords else \
-            [f"{sdim}={i}" for i in range(mean.sizes[sdim])]
+        labels = (
+            [f"{sdim}={v}" for v in mean[sdim].values]
+            if sdim in mean.coords
+            else [f"{sdim}={i}" for i in range(mean.sizes[sdim])]
+        )
         runs_v = np.broadcast_to(runs.values, (len(labels),))
     else:
         mean, std, missed = (a.expand_dims("setting") for a in (mean, std, missed))

@@ -14,8 +14,9 @@ def _grid(n_panels, width=6.0, height=3.2):
 
     ncols = 1 if n_panels == 1 else 2
     nrows = int(np.ceil(n_panels / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False,
-                             constrained_layout=True)
+    fig, axes = plt.subplots(
+        nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False, constrained_layout=True
+    )
     flat = list(axes.ravel())
     for ax in flat[n_panels:]:
         ax.set_visible(False)
@@ -67,8 +68,9 @@ def result_figure(ds, *, metric=None, model=None, kind=None):
 
     kind = kind or dataset_kind(ds)
     if kind == "log":
-        raise ValueError("this file is a log of recorded predictions: run `streamtk evaluate LOG -o curves.nc` "
-                         "and plot the curves")
+        raise ValueError(
+            "this file is a log of recorded predictions: run `streamtk evaluate LOG -o curves.nc` and plot the curves"
+        )
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {sorted(KINDS)}, got {kind!r}")
     drifts = _drifts(ds)
@@ -97,8 +99,9 @@ def result_figure(ds, *, metric=None, model=None, kind=None):
         stat = metric or "mcnemar"
         if "model_a" in ds.dims:
             values = [str(v) for v in ds.model_a.values]
-            pairs = [(a, b) for i, a in enumerate(values) for b in values[i + 1:]
-                     if not model or (a in model or b in model)][:MAX_PANELS]
+            pairs = [
+                (a, b) for i, a in enumerate(values) for b in values[i + 1 :] if not model or (a in model or b in model)
+            ][:MAX_PANELS]
         else:
             pairs = [(None, None)]
         fig, axes = _grid(len(pairs))
@@ -119,8 +122,13 @@ def result_figure(ds, *, metric=None, model=None, kind=None):
             if m is not None:
                 sel = {"model": m, **sel}
             note = ", ".join(f"{k}={v}" for k, v in sel.items())
-            plot_detector(ds, sel=sel, ax=ax, drifts=drifts,
-                          title=f"{ds.attrs.get('title', 'detector')}" + (f" ({note})" if note else ""))
+            plot_detector(
+                ds,
+                sel=sel,
+                ax=ax,
+                drifts=drifts,
+                title=f"{ds.attrs.get('title', 'detector')}" + (f" ({note})" if note else ""),
+            )
         return fig
     # single-panel kinds
     import importlib

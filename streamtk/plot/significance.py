@@ -36,7 +36,9 @@ def plot_significance(sig, *, ax=None, metric=None, estimator=None, sel=None, te
     differ is tested at every checkpoint over the k folds. p-values are on a log
     axis; undefined slices (a NaN fold) leave gaps.
     """
-    require(sig, ["pvalue", "reject", "test"], "plot_significance", "the output of streamtk.kfold.folds.significance_curves")
+    require(
+        sig, ["pvalue", "reject", "test"], "plot_significance", "the output of streamtk.kfold.folds.significance_curves"
+    )
     sel = dict(sel or {})
     for dim, value in (("metric", metric), ("estimator", estimator)):
         if value is not None:
@@ -58,8 +60,19 @@ def plot_significance(sig, *, ax=None, metric=None, estimator=None, sel=None, te
         p = pv.sel(test=t).values
         artists.append(ax.plot(x, np.clip(p, 1e-12, 1.0), lw=1.2, color=f"C{i}", label=f"{t} p-value")[0])
         r = rj.sel(test=t).values.astype(bool)
-        spans.append(ax.fill_between(x, 0, 1, where=r, color=f"C{i}", alpha=0.12, lw=0,
-                                     transform=ax.get_xaxis_transform(), label=f"{t} rejects"))
+        spans.append(
+            ax.fill_between(
+                x,
+                0,
+                1,
+                where=r,
+                color=f"C{i}",
+                alpha=0.12,
+                lw=0,
+                transform=ax.get_xaxis_transform(),
+                label=f"{t} rejects",
+            )
+        )
     artists.append(ax.axhline(alpha, color="k", lw=0.9, ls="--", label=f"alpha = {alpha:g}"))
     artists += spans
     ax.set_yscale("log")
@@ -74,8 +87,9 @@ def plot_significance(sig, *, ax=None, metric=None, estimator=None, sel=None, te
     return artists
 
 
-def plot_fold_summary(ds, metric="accuracy", *, ax=None, dim="fold", estimator="prequential", sel=None,
-                      band="std", title=None):
+def plot_fold_summary(
+    ds, metric="accuracy", *, ax=None, dim="fold", estimator="prequential", sel=None, band="std", title=None
+):
     """Mean over folds of each model's curve with a band of ± one ``std`` (or ``sem``), or min-max.
 
     Parameters

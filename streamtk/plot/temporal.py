@@ -50,8 +50,11 @@ def plot_dependence(dep, *, ax=None, estimators=None, drifts=None, title=None):
         artists.append(ax.plot(x, pm, color=f"C{i}", ls="--", lw=1.1, label=f"P(M) {e}")[0])
         artists.append(ax.plot(x, pt, color=f"C{i}", lw=1.4, label=f"P(T) {e}")[0])
         # shaded for the first estimator only (overlapping shades of several would be unreadable)
-        artists.append(ax.fill_between(x, pm, pt, where=pt > pm, color=f"C{i}", alpha=0.12 if i == 0 else 0.0,
-                                       lw=0, interpolate=True))
+        artists.append(
+            ax.fill_between(
+                x, pm, pt, where=pt > pm, color=f"C{i}", alpha=0.12 if i == 0 else 0.0, lw=0, interpolate=True
+            )
+        )
     draw_drifts(ax, drifts, artists)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("probability")
@@ -100,8 +103,11 @@ def plot_evidence(dep, *, ax=None, estimator=None, time=-1, title=None):
     width = 0.8 / k
     containers = []
     for j, c in enumerate(ev["class"].values):
-        containers.append(ax.bar(lags - 0.4 + width * (j + 0.5), ev.values[:, j], width=width * 0.9,
-                                 label=f"class {c}", color=f"C{j}"))
+        containers.append(
+            ax.bar(
+                lags - 0.4 + width * (j + 0.5), ev.values[:, j], width=width * 0.9, label=f"class {c}", color=f"C{j}"
+            )
+        )
     ax.axhline(0.0, color="k", lw=0.8)
     ax.set_xticks(lags)
     ax.set_xlabel("order l")

@@ -56,13 +56,13 @@ def summary_table(ds, metrics=None, *, estimators=None) -> str:
 
 
 def comparison_table(ds) -> str:
-    """Text table of the last checkpoint of :func:`streamtk.comparison.compare.compare`: one row per pair and estimator."""
+    """Text table of the last checkpoint of :func:`streamtk.compare`: one row per pair and estimator."""
     last = ds.isel(time=-1)
     head = f"{'A':<12}{'B':<12}{'estimator':<14}{'n01':>9}{'n10':>9}{'McNemar':>10}{'p':>10}{'reject':>8}{'Q':>9}"
     lines = [head, "-" * len(head)]
     if "model_a" in last.dims:
         va, vb = list(last.model_a.values), list(last.model_b.values)
-        pairs = [(a, b) for i, a in enumerate(va) for b in vb[i + 1:]]  # each unordered pair once
+        pairs = [(a, b) for i, a in enumerate(va) for b in vb[i + 1 :]]  # each unordered pair once
     else:
         pairs = [(last.attrs.get("model_a", "A"), last.attrs.get("model_b", "B"))]
     for a, b in pairs:
@@ -70,16 +70,21 @@ def comparison_table(ds) -> str:
         for e in row.estimator.values:
             r = row.sel(estimator=e)
             n01, n10, m, p = (float(r[v]) for v in ("n01", "n10", "mcnemar", "p_value"))
-            lines.append(f"{str(a):<12}{str(b):<12}{str(e):<14}{n01:>9.1f}{n10:>9.1f}{m:>10.2f}{p:>10.2g}"
-                         f"{'yes' if bool(r['reject']) else 'no':>8}{float(r['q']):>9.3f}")
+            lines.append(
+                f"{str(a):<12}{str(b):<12}{str(e):<14}{n01:>9.1f}{n10:>9.1f}{m:>10.2f}{p:>10.2g}"
+                f"{'yes' if bool(r['reject']) else 'no':>8}{float(r['q']):>9.3f}"
+            )
     lines.append("(McNemar > 0 and Q > 0: A makes more errors than B)")
     return "\n".join(lines)
 
 
 def detector_table(alarms: dict, scores: dict, drifts) -> str:
     """Alarms, delay per drift and false alarms of each detector (one error stream)."""
-    head = f"{'detector':<14}{'alarms':>7}  " + "".join(f"{'delay@' + str(d):>12}" for d in drifts) + \
-        f"{'false alarms':>14}"
+    head = (
+        f"{'detector':<14}{'alarms':>7}  "
+        + "".join(f"{'delay@' + str(d):>12}" for d in drifts)
+        + f"{'false alarms':>14}"
+    )
     lines = [head, "-" * len(head)]
     for name, idx in alarms.items():
         s = scores[name]

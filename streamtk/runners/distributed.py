@@ -36,8 +36,16 @@ import xarray as xr
 
 from .._core.labels import encode_labels
 
-__all__ = ["map_leading", "evaluate_dask", "auc_dask", "compare_dask", "detect_dask", "fold_summary_dask",
-           "significance_curves_dask", "DETECTORS"]
+__all__ = [
+    "map_leading",
+    "evaluate_dask",
+    "auc_dask",
+    "compare_dask",
+    "detect_dask",
+    "fold_summary_dask",
+    "significance_curves_dask",
+    "DETECTORS",
+]
 
 
 def _detectors():
@@ -127,8 +135,9 @@ def map_leading(func, inputs: dict, *, time_dim: str, dummies: dict, lead_dims=N
     if any(_is_dask(v) for v in present.values()):
         ds_in = ds_in.unify_chunks()
     lead = tuple(lead_dims) if lead_dims is not None else tuple(d for d in ds_in.dims if d != time_dim)
-    call = functools.partial(_block_call, func=func, names=tuple(inputs), time_dim=time_dim,
-                             drop_dims=tuple(drop_dims), kwargs=kwargs)
+    call = functools.partial(
+        _block_call, func=func, names=tuple(inputs), time_dim=time_dim, drop_dims=tuple(drop_dims), kwargs=kwargs
+    )
     if not any(_is_dask(v) for v in present.values()):
         return call(ds_in)
     template = _template(call, ds_in, dummies, lead, time_dim)
@@ -154,8 +163,9 @@ def _template(call, ds_in: xr.Dataset, dummies: dict, lead: tuple, time_dim: str
     data_vars = {}
     for name, var in out_small.data_vars.items():
         shape = tuple(sizes[d] if d in lead else var.sizes[d] for d in var.dims)
-        chunk = tuple(chunks[d] if d in lead and d in chunks else (var.sizes[d] if d not in lead else sizes[d],)
-                      for d in var.dims)
+        chunk = tuple(
+            chunks[d] if d in lead and d in chunks else (var.sizes[d] if d not in lead else sizes[d],) for d in var.dims
+        )
         data_vars[name] = xr.Variable(var.dims, dsa.empty(shape, chunks=chunk, dtype=var.dtype), var.attrs)
     coords = {k: v.variable for k, v in out_small.coords.items() if not set(v.dims) & set(lead)}
     coords.update({k: v.variable for k, v in ds_in.coords.items() if set(v.dims) and set(v.dims) <= set(lead)})
@@ -243,9 +253,15 @@ def evaluate_dask(y_true, y_pred, *, weights=None, classes=None, **options) -> x
     cls = _fixed_classes(y_true, [y_pred], classes)
     w = None if weights is None else _as_dataarray(weights, "weights", tdim)
     lead = tuple(d for d in y_pred.dims if d != tdim)
-    return map_leading(_evaluate_block, {"y_true": y_true, "y_pred": y_pred, "weights": w}, time_dim=tdim,
-                       dummies={"y_true": None, "y_pred": cls[0], "weights": 1.0}, lead_dims=lead, classes=cls,
-                       **options)
+    return map_leading(
+        _evaluate_block,
+        {"y_true": y_true, "y_pred": y_pred, "weights": w},
+        time_dim=tdim,
+        dummies={"y_true": None, "y_pred": cls[0], "weights": 1.0},
+        lead_dims=lead,
+        classes=cls,
+        **options,
+    )
 
 
 def _auc_block(y_true, y_score, weights, **options):
@@ -274,14 +290,19 @@ def auc_dask(y_true, y_score, *, weights=None, classes=None, **options) -> xr.Da
     tdim = y_score.dims[-2] if multi else y_score.dims[-1]
     core = y_score.dims[-2:] if multi else (tdim,)
     if multi and _is_dask(y_score) and len(y_score.chunks[-1]) > 1:
-        raise ValueError(f"y_score is chunked along its class dimension {core[-1]!r}; use "
-                         f".chunk({{{core[-1]!r}: -1}})")
+        raise ValueError(f"y_score is chunked along its class dimension {core[-1]!r}; use .chunk({{{core[-1]!r}: -1}})")
     y_true = _as_dataarray(y_true, "y_true", tdim)
     w = None if weights is None else _as_dataarray(weights, "weights", tdim)
     lead = tuple(d for d in y_score.dims if d not in core)
-    return map_leading(_auc_block, {"y_true": y_true, "y_score": y_score, "weights": w}, time_dim=tdim,
-                       dummies={"y_true": None, "y_score": 0.5, "weights": 1.0}, lead_dims=lead, classes=classes,
-                       **options)
+    return map_leading(
+        _auc_block,
+        {"y_true": y_true, "y_score": y_score, "weights": w},
+        time_dim=tdim,
+        dummies={"y_true": None, "y_score": 0.5, "weights": 1.0},
+        lead_dims=lead,
+        classes=classes,
+        **options,
+    )
 
 
 def _compare_block(y_true, y_pred_a, y_pred_b, **options):
@@ -302,14 +323,23 @@ def compare_dask(y_true, y_pred_a, y_pred_b=None, *, classes=None, model_dim=Non
     if model_dim is not None and _is_dask(y_pred_a) and model_dim in y_pred_a.dims:
         chunks = y_pred_a.chunks[y_pred_a.dims.index(model_dim)]
         if len(chunks) > 1:
-            raise ValueError(f"y_pred_a is chunked along model_dim={model_dim!r} (chunks {chunks}); pairs need "
-                             f"every model in one block: use .chunk({{{model_dim!r}: -1}})")
+            raise ValueError(
+                f"y_pred_a is chunked along model_dim={model_dim!r} (chunks {chunks}); pairs need "
+                f"every model in one block: use .chunk({{{model_dim!r}: -1}})"
+            )
     y_true = _as_dataarray(y_true, "y_true", tdim)
     cls = _fixed_classes(y_true, [y_pred_a, y_pred_b], classes)
     lead = tuple(d for d in y_pred_a.dims if d not in (tdim, model_dim))
-    return map_leading(_compare_block, {"y_true": y_true, "y_pred_a": y_pred_a, "y_pred_b": y_pred_b}, time_dim=tdim,
-                       dummies={"y_true": None, "y_pred_a": cls[0], "y_pred_b": cls[0]}, lead_dims=lead,
-                       classes=cls, model_dim=model_dim, **options)
+    return map_leading(
+        _compare_block,
+        {"y_true": y_true, "y_pred_a": y_pred_a, "y_pred_b": y_pred_b},
+        time_dim=tdim,
+        dummies={"y_true": None, "y_pred_a": cls[0], "y_pred_b": cls[0]},
+        lead_dims=lead,
+        classes=cls,
+        model_dim=model_dim,
+        **options,
+    )
 
 
 def _detect_block(x, *, _detector, **params):
@@ -330,8 +360,16 @@ def detect_dask(detector: str, x, **params) -> xr.Dataset:
         raise ValueError(f"detector must be one of {DETECTORS}, got {detector!r}")
     tdim = _time_dim(x, "x")
     lead = tuple(d for d in x.dims if d != tdim)
-    return map_leading(_detect_block, {"x": x}, time_dim=tdim, dummies={"x": 0.0}, lead_dims=lead,
-                       drop_dims=("detection_number",), _detector=detector, **params)
+    return map_leading(
+        _detect_block,
+        {"x": x},
+        time_dim=tdim,
+        dummies={"x": 0.0},
+        lead_dims=lead,
+        drop_dims=("detection_number",),
+        _detector=detector,
+        **params,
+    )
 
 
 def _summaries_last(x):
@@ -367,8 +405,13 @@ def fold_summary_dask(data, *, dim: str = "fold"):
     if _is_dask(data) and len(data.chunks[data.dims.index(dim)]) > 1:
         raise ValueError(f"{data.name or 'data'} is chunked along {dim!r}; use .chunk({{{dim!r}: -1}})")
     out = xr.apply_ufunc(
-        _summaries_last, data, input_core_dims=[[dim]], output_core_dims=[["summary"]], dask="parallelized",
-        output_dtypes=[np.float64], dask_gufunc_kwargs={"output_sizes": {"summary": len(SUMMARIES)}},
+        _summaries_last,
+        data,
+        input_core_dims=[[dim]],
+        output_core_dims=[["summary"]],
+        dask="parallelized",
+        output_dtypes=[np.float64],
+        dask_gufunc_kwargs={"output_sizes": {"summary": len(SUMMARIES)}},
         keep_attrs=True,
     )
     out = out.transpose("summary", ...).assign_coords(summary=np.array(SUMMARIES))
@@ -383,8 +426,9 @@ def _significance_block(block: xr.Dataset, *, options):
     return significance_curves(block["a"], block["b"], **options)
 
 
-def significance_curves_dask(a, b=None, *, dim: str = "fold", metrics=None, model_dim: str = "model", models=None,
-                             **options) -> xr.Dataset:
+def significance_curves_dask(
+    a, b=None, *, dim: str = "fold", metrics=None, model_dim: str = "model", models=None, **options
+) -> xr.Dataset:
     """Lazy :func:`streamtk.kfold.folds.significance_curves` of dask-backed per-fold results.
 
     Parameters
@@ -441,8 +485,10 @@ def significance_curves_dask(a, b=None, *, dim: str = "fold", metrics=None, mode
             chunks = _chunks_along(x, d)
             if len(chunks) > 1:
                 unit = "fold" if what == "dim" else "model"
-                raise ValueError(f"{name} is chunked along {what}={d!r} (chunks {chunks}); the tests need "
-                                 f"every {unit} in one block: use .chunk({{{d!r}: -1}})")
+                raise ValueError(
+                    f"{name} is chunked along {what}={d!r} (chunks {chunks}); the tests need "
+                    f"every {unit} in one block: use .chunk({{{d!r}: -1}})"
+                )
     pa, pb = _as_pair(a, b, model_dim, models)
     da_a, was_ds = _to_array(pa, dim, metrics)
     da_b, _ = _to_array(pb, dim, metrics if metrics is not None or not was_ds else list(da_a.coords["metric"].values))
@@ -471,4 +517,3 @@ def _chunks_along(x, dim) -> tuple:
         return ()
     variables = x.data_vars.values() if isinstance(x, xr.Dataset) else [x]
     return max((tuple(v.variable.chunksizes.get(dim, ())) for v in variables), key=len, default=())
-

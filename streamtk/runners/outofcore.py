@@ -91,8 +91,15 @@ def _scan_classes(log, y_true, y_pred, tdim, chunk):
 def _concat_time(pieces: list) -> xr.Dataset:
     if len(pieces) == 1:
         return pieces[0]
-    return xr.concat(pieces, "time", data_vars="minimal", coords="minimal", compat="override", join="override",
-                     combine_attrs="override")
+    return xr.concat(
+        pieces,
+        "time",
+        data_vars="minimal",
+        coords="minimal",
+        compat="override",
+        join="override",
+        combine_attrs="override",
+    )
 
 
 class _Sink:
@@ -129,14 +136,17 @@ class _Sink:
 
         enc = _encode_strings(ds)
         if not self.started:
-            encoding = {name: {"chunks": tuple(self.out_chunk if d == "time" else s for d, s in
-                                               zip(var.dims, var.shape))} for name, var in enc.data_vars.items()}
+            encoding = {
+                name: {"chunks": tuple(self.out_chunk if d == "time" else s for d, s in zip(var.dims, var.shape))}
+                for name, var in enc.data_vars.items()
+            }
             enc.to_zarr(self.out, mode="w", zarr_format=2, consolidated=True, encoding=encoding)
             self.started = True
         else:
             keep = [k for k, v in enc.variables.items() if "time" in v.dims]
-            enc[keep].drop_attrs(deep=False).to_zarr(self.out, mode="a", append_dim="time", zarr_format=2,
-                                                      consolidated=True)
+            enc[keep].drop_attrs(deep=False).to_zarr(
+                self.out, mode="a", append_dim="time", zarr_format=2, consolidated=True
+            )
 
     def add_vars(self, ds: xr.Dataset) -> None:
         self.extra.append(ds)
@@ -176,13 +186,16 @@ def _check_detectors(detectors) -> dict:
     if detectors is None:
         return {}
     if not isinstance(detectors, dict):
-        raise TypeError(f"detectors must be a dict name -> detector object (e.g. {{'ddm': DDM(trace=False)}}), "
-                        f"got {detectors!r}")
+        raise TypeError(
+            f"detectors must be a dict name -> detector object (e.g. {{'ddm': DDM(trace=False)}}), got {detectors!r}"
+        )
     for key, det in detectors.items():
         if isinstance(det, ChunkedDetector):
             if det.trace:
-                raise ValueError(f"detectors[{key!r}] keeps a per-instance trace, which grows with the stream: "
-                                 "construct it with trace=False")
+                raise ValueError(
+                    f"detectors[{key!r}] keeps a per-instance trace, which grows with the stream: "
+                    "construct it with trace=False"
+                )
         elif not isinstance(det, Adwin):
             raise TypeError(f"detectors[{key!r}] must be an Adwin, DDM, EDDM or PageHinkley object, got {det!r}")
         if det.n_seen:
@@ -197,7 +210,7 @@ def _feed_detectors(detectors, adwin_hits, loss, lead):
         x = lead.reshape(loss) if lead.names else loss[0]
         det.update(xr.DataArray(x, dims=lead.names + ("time",), coords=lead.coords) if lead.names else x)
         if isinstance(det, Adwin):  # keep only the detection steps, not the per-instance trace
-            for width, mean, variance, detection, instance in det._chunks:
+            for _width, _mean, _variance, detection, instance in det._chunks:
                 rows, cols = np.nonzero(detection)
                 for r, c in zip(rows.tolist(), cols.tolist()):
                     adwin_hits[key][r].append((int(instance[c]) - 1, int(detection[r, c])))
@@ -221,16 +234,33 @@ def _detector_vars(detectors, adwin_hits, lead) -> xr.Dataset:
                     idx[r, : len(h)] = [i for i, _ in h]
                     sign[r, : len(h)] = [s for _, s in h]
             dims = lead.names + (num,)
-            parts.append(xr.Dataset({
-                f"{key}_n_detections": (lead.names, lead.reshape(np.array([len(h) for h in hits], dtype=np.int64))
-                                        if lead.names else np.int64(len(hits[0])),
-                                        {"long_name": "number of ADWIN cuts", "units": "1"}),
-                f"{key}_detection_index": (dims, lead.reshape(idx) if lead.names else idx[0],
-                                           {"long_name": "0-based instance index of each ADWIN cut",
-                                            "fill_value_meaning": "-1 pads rows with fewer detections"}),
-                f"{key}_detection_sign": (dims, lead.reshape(sign) if lead.names else sign[0],
-                                          {"long_name": "ADWIN detection flag at the cut (+1 mean rose, -1 not)"}),
-            }, coords=lead.coords))
+            parts.append(
+                xr.Dataset(
+                    {
+                        f"{key}_n_detections": (
+                            lead.names,
+                            lead.reshape(np.array([len(h) for h in hits], dtype=np.int64))
+                            if lead.names
+                            else np.int64(len(hits[0])),
+                            {"long_name": "number of ADWIN cuts", "units": "1"},
+                        ),
+                        f"{key}_detection_index": (
+                            dims,
+                            lead.reshape(idx) if lead.names else idx[0],
+                            {
+                                "long_name": "0-based instance index of each ADWIN cut",
+                                "fill_value_meaning": "-1 pads rows with fewer detections",
+                            },
+                        ),
+                        f"{key}_detection_sign": (
+                            dims,
+                            lead.reshape(sign) if lead.names else sign[0],
+                            {"long_name": "ADWIN detection flag at the cut (+1 mean rose, -1 not)"},
+                        ),
+                    },
+                    coords=lead.coords,
+                )
+            )
         else:
             res = det.result()
             res = res.rename({v: f"{key}_{v}" for v in res.data_vars}).rename_dims({"detection_number": num})
@@ -238,9 +268,21 @@ def _detector_vars(detectors, adwin_hits, lead) -> xr.Dataset:
     return xr.merge(parts, combine_attrs="drop") if parts else xr.Dataset()
 
 
-def evaluate_store(source, *, chunk=1_000_000, out=None, classes=None, y_true="y_true", y_pred="y_pred",
-                   weights=None, y_score=None, detectors=None, progress=None, out_chunk=1024,
-                   **options) -> xr.Dataset:
+def evaluate_store(
+    source,
+    *,
+    chunk=1_000_000,
+    out=None,
+    classes=None,
+    y_true="y_true",
+    y_pred="y_pred",
+    weights=None,
+    y_score=None,
+    detectors=None,
+    progress=None,
+    out_chunk=1024,
+    **options,
+) -> xr.Dataset:
     """Evaluate a stored log chunk by chunk along time, with bounded memory.
 
     Parameters
@@ -346,8 +388,9 @@ def evaluate_store(source, *, chunk=1_000_000, out=None, classes=None, y_true="y
         sl = {tdim: slice(s, e)}
         yt = _labels(log[y_true].isel(sl))
         yp_da = ypda.isel(sl)
-        yp = xr.DataArray(_labels(yp_da), dims=yp_da.dims,
-                          coords={k: v for k, v in yp_da.coords.items() if tdim not in v.dims})
+        yp = xr.DataArray(
+            _labels(yp_da), dims=yp_da.dims, coords={k: v for k, v in yp_da.coords.items() if tdim not in v.dims}
+        )
         w = log[weights].isel(sl).transpose(..., tdim) if weights is not None else None
         sc = scda.isel(sl).values if scda is not None else None
         ev.update(yt, yp if yp.ndim > 1 else yp.values, weights=w, y_score=sc)
@@ -370,11 +413,16 @@ def evaluate_store(source, *, chunk=1_000_000, out=None, classes=None, y_true="y
 
 
 def _loss(yt, yp, L) -> np.ndarray:
-    miss = np.array([v is None for v in yt.tolist()]) if yt.dtype == object else (
-        np.isnan(yt) if yt.dtype.kind == "f" else np.zeros(yt.shape, bool))
+    miss = (
+        np.array([v is None for v in yt.tolist()])
+        if yt.dtype == object
+        else (np.isnan(yt) if yt.dtype.kind == "f" else np.zeros(yt.shape, bool))
+    )
     if miss.any():
-        raise ValueError("detectors need a label for every instance: y_true has missing labels at 0-based "
-                         f"chunk positions {np.flatnonzero(miss)[:5].tolist()}")
+        raise ValueError(
+            "detectors need a label for every instance: y_true has missing labels at 0-based "
+            f"chunk positions {np.flatnonzero(miss)[:5].tolist()}"
+        )
     return (yp.reshape(L, -1) != yt[None, :]).astype(np.float64)
 
 
@@ -396,5 +444,8 @@ def _drain(ev, n_total) -> xr.Dataset:
 
 def _empty_rows(core):
     L, E = core.L, len(core.specs)
-    return (np.zeros(0, dtype=np.int64), np.zeros((L, E, len(core.scalar), 0)),
-            np.zeros((L, E, len(core.per_class), 0, core.k)))
+    return (
+        np.zeros(0, dtype=np.int64),
+        np.zeros((L, E, len(core.scalar), 0)),
+        np.zeros((L, E, len(core.per_class), 0, core.k)),
+    )

@@ -137,8 +137,14 @@ class FriedmanResult:
                 "pvalue": ((), self.pvalue, {"long_name": "Friedman chi-square p-value"}),
                 "f_statistic": ((), self.f_statistic, {"long_name": "Iman-Davenport F statistic"}),
                 "f_pvalue": ((), self.f_pvalue, {"long_name": "Iman-Davenport p-value"}),
-                "cd": ((), self.cd, {"long_name": "critical difference of average ranks",
-                                     "formula": "q_alpha * sqrt(k (k + 1) / (6 N))"}),
+                "cd": (
+                    (),
+                    self.cd,
+                    {
+                        "long_name": "critical difference of average ranks",
+                        "formula": "q_alpha * sqrt(k (k + 1) / (6 N))",
+                    },
+                ),
                 "q_alpha": ((), self.q_alpha),
             },
             coords={"classifier": names, "classifier_other": names, "dataset": np.arange(self.ranks.shape[0])},
@@ -256,7 +262,11 @@ def friedman_test(
     p_chi2 = float(_sps.chi2.sf(chi2, k - 1))
     den = n * (k - 1) - chi2
     f_stat = float((n - 1) * chi2 / den) if den > 0 else (np.inf if chi2 > 0 else np.nan)
-    f_p = float(_sps.f.sf(f_stat, k - 1, (k - 1) * (n - 1))) if np.isfinite(f_stat) else (0.0 if f_stat == np.inf else np.nan)
+    f_p = (
+        float(_sps.f.sf(f_stat, k - 1, (k - 1) * (n - 1)))
+        if np.isfinite(f_stat)
+        else (0.0 if f_stat == np.inf else np.nan)
+    )
     p_omni = f_p if omnibus == "iman-davenport" else p_chi2
     significant = bool(np.isfinite(p_omni) and p_omni <= alpha)
     cd = critical_difference(k, n, alpha, posthoc=posthoc)

@@ -62,7 +62,9 @@ def mcnemar_counts(y_true, pred_a, pred_b, *, weights=None, axis: int = -1):
     try:
         np.broadcast_shapes(y.shape, pa.shape)
     except ValueError:
-        raise ValueError(f"y_true of shape {y.shape} does not broadcast against predictions of shape {pa.shape}") from None
+        raise ValueError(
+            f"y_true of shape {y.shape} does not broadcast against predictions of shape {pa.shape}"
+        ) from None
     ok_a = pa == y
     ok_b = pb == y
     w = 1.0 if weights is None else as_float_array(weights, "weights")
