@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import streamtk
-from streamtk._core.registry import REGISTRY
+from streamtk._core.metrics import REGISTRY
 
 from .reference import MoaEvaluator, _Basic, _Fading, _Window, reference_curves
 

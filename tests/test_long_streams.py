@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import streamtk
-from streamtk._core.registry import REGISTRY
+from streamtk._core.metrics import REGISTRY
 
 from .reference import vectorised_curves
 

@@ -10,7 +10,8 @@ Missing labels
     In ``y_true`` a missing label (``None``, ``float('nan')``, ``pandas.NA``, a masked
     entry of a ``numpy.ma`` array) means "this instance has no label": it gets the
     code ``MISSING = -1`` and is skipped by every estimator (it is never counted as a
-    class). In predictions a missing value is an error.
+    class). In predictions a missing value means "this model made no prediction here": the
+    instance is not evaluated for that model (as with weight 0).
 """
 
 from __future__ import annotations
@@ -220,7 +221,7 @@ def _observed(values, name):
 
 
 def encode_labels(y_true, *predictions, classes=None, names=("y_true", "y_pred"), compact=False):
-    """Encode ``y_true`` (missing allowed) and predictions (missing refused) to integer codes.
+    """Encode ``y_true`` and predictions to integer codes (missing values: ``MISSING``).
 
     Parameters
     ----------
@@ -271,5 +272,5 @@ def encode_labels(y_true, *predictions, classes=None, names=("y_true", "y_pred")
     dtype = enc.compact_dtype if compact else np.dtype(np.int32)
     codes = [enc.encode(y_true, names[0], allow_missing=True, dtype=dtype)]
     for i, p in enumerate(predictions):
-        codes.append(enc.encode(p, names[min(i + 1, len(names) - 1)], allow_missing=False, dtype=dtype))
+        codes.append(enc.encode(p, names[min(i + 1, len(names) - 1)], allow_missing=True, dtype=dtype))
     return enc, codes

@@ -1,51 +1,168 @@
-"""Forgetting mechanisms ("estimators") shared by every curve-producing function.
+"""Forgetting mechanisms ("estimators") and checkpoints: one registry for every curve-producing function.
 
 An estimator says which past instances a statistic at time ``t`` is computed over:
 
 ``prequential``
-    all instances ``0..t`` (Gama et al. 2013, Algorithm 1).
-``window=<w>``
-    the last ``w`` evaluated instances (Algorithm 2); before ``w`` instances have
-    been seen the window holds all of them (as MOA's window evaluator does).
-``fading=<alpha>``
-    every past instance ``s`` with weight ``alpha**(t - s)`` (Algorithm 3:
-    ``S_t = x_t + alpha S_{t-1}``, ``N_t = 1 + alpha N_{t-1}``, estimate ``S_t / N_t``).
-``adwin=<delta>``
-    the instances inside the current ADWIN window run on the model's 0/1 loss
-    (Bifet et al. 2015, section 6).
+    every instance so far (Gama et al. 2013, seed 004, Algorithm 1).
+``window=<w>``  (``windows=``)
+    the last ``w`` evaluated instances (Algorithm 2); before ``w`` instances the window holds
+    all of them, as MOA's window evaluator does.
+``fading=<a>``  (``fading=``)
+    every past instance ``s`` with weight ``a**(t - s)`` (Algorithm 3).
+``adwin=<d>``  (``adwin=``)
+    the instances inside the current ADWIN window (confidence ``d``) run on the model's loss
+    (Bifet et al. 2015, seed 000, section 6).
+``tumbling=<w>``  (``tumbling=``)
+    the evaluated instances since the last stream position that is a multiple of ``w``:
+    the statistics restart every ``w`` instances of the stream.
+``landmarks``  (``landmarks=``)
+    the evaluated instances since the last landmark: the statistics restart at the given
+    0-based stream positions (for example the known drift positions).
 ``holdout``
-    predictions on a separate holdout set at given stream positions (Gama et al.
-    2013, section 3.2); produced by :func:`streamtk.evaluate_holdout`.
+    predictions on a separate holdout set (:func:`streamtk.evaluate_holdout`).
 
-Every labelled output carries the estimator on an ``estimator`` dimension whose
-labels are the strings above, with the non-index coordinates ``estimator_kind``
-and ``estimator_param`` (NaN for parameter-free estimators).
+Each mechanism is declared once in :data:`MECHANISMS`; public functions receive them through
+:func:`forgetting_parameters`, which also writes their signature and documentation, and the
+kernels receive :func:`kernel_arrays`. Checkpoints: :func:`checkpoints` (every ``every``-th
+instance and always the last one); the default spacing is :func:`default_every`.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
+import math
+import numbers
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
-from .validation import as_tuple_of, check_fading_factor, check_in_open_unit_interval, check_window
+from .._kernels import forgetting as _kf
+from .validation import check_fading_factor, check_in_open_unit_interval, check_positive_int
 
-__all__ = ["EstimatorSpec", "build_estimators", "estimator_coords", "checkpoint_positions", "KIND_CODES"]
+__all__ = [
+    "MECHANISMS",
+    "EstimatorSpec",
+    "build_estimators",
+    "estimator_coords",
+    "kernel_arrays",
+    "forgetting_parameters",
+    "checkpoints",
+    "checkpoint_positions",
+    "default_every",
+    "resolve_every",
+    "MAX_CHECKPOINTS",
+]
 
-#: integer codes used by the kernels
-KIND_CODES = {"prequential": 0, "window": 1, "fading": 2, "adwin": 3, "holdout": 4}
+
+def _check_landmarks(value, name):
+    arr = np.asarray(value)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"{name} must be a non-empty sequence of 0-based stream positions, got {value!r}")
+    if not (
+        np.issubdtype(arr.dtype, np.integer)
+        or (arr.dtype == object and all(isinstance(v, numbers.Integral) for v in arr.tolist()))
+    ):
+        raise TypeError(f"{name} must hold integer stream positions, got {value!r}")
+    arr = arr.astype(np.int64)
+    if (arr < 0).any():
+        raise ValueError(f"{name} are 0-based stream positions and must be >= 0, got {arr[arr < 0][0]}")
+    if (np.diff(arr) <= 0).any():
+        raise ValueError(f"{name} must be strictly increasing, got {arr.tolist()!r}")
+    return tuple(int(v) for v in arr)
+
+
+@dataclass(frozen=True)
+class Mechanism:
+    """A forgetting mechanism as the public API and the kernels see it."""
+
+    argument: str  # the public keyword argument ("windows")
+    kind: str  # the estimator kind ("window"), also the label prefix
+    code: int  # the kernel code (streamtk._kernels.forgetting)
+    check: object  # validates one value: (value, name) -> value
+    doc: str  # the numpydoc parameter text
+    plural_values: bool = True  # False: the argument is one estimator's value (landmark positions)
+
+    def values(self, given) -> tuple:
+        """The validated values of this argument (one per estimator)."""
+        if given is None:
+            return ()
+        if not self.plural_values:
+            if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
+                raise TypeError(f"{self.argument} must be a sequence of stream positions, got {given!r}")
+            given = list(given)
+            if len(given) == 0:
+                return ()
+            return (self.check(given, self.argument),)
+        if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
+            given = (given,)
+        out = tuple(self.check(v, self.argument) for v in given)
+        if len(set(out)) != len(out):
+            dup = next(v for v in out if out.count(v) > 1)
+            raise ValueError(f"{self.argument} contains the value {dup!r} more than once")
+        return out
+
+
+MECHANISMS = (
+    Mechanism(
+        "windows",
+        "window",
+        _kf.WINDOW,
+        check_positive_int,
+        "int or sequence of int: sliding windows of the last ``w`` evaluated instances (Gama et al. 2013, "
+        "Algorithm 2).",
+    ),
+    Mechanism(
+        "fading",
+        "fading",
+        _kf.FADING,
+        check_fading_factor,
+        "float or sequence of float: fading factors ``a`` in (0, 1]; instance ``s`` weighs ``a**(t - s)`` "
+        "(Gama et al. 2013, Algorithm 3).",
+    ),
+    Mechanism(
+        "adwin",
+        "adwin",
+        _kf.ADWIN,
+        check_in_open_unit_interval,
+        "float or sequence of float: ADWIN confidences ``delta``; the statistics are computed over the "
+        "current ADWIN window of the loss (Bifet et al. 2015, section 6).",
+    ),
+    Mechanism(
+        "tumbling",
+        "tumbling",
+        _kf.TUMBLING,
+        check_positive_int,
+        "int or sequence of int: tumbling windows; the statistics restart at every stream position that is "
+        "a multiple of ``w``.",
+    ),
+    Mechanism(
+        "landmarks",
+        "landmarks",
+        _kf.LANDMARKS,
+        _check_landmarks,
+        "sequence of int: landmark positions (0-based stream positions, increasing); the statistics restart "
+        "at each of them (one estimator, labelled ``landmarks``).",
+        plural_values=False,
+    ),
+)
+_BY_ARG = {m.argument: m for m in MECHANISMS}
+_BY_KIND = {m.kind: m for m in MECHANISMS}
+#: kernel code of every estimator kind
+KIND_CODES = {"prequential": _kf.PREQUENTIAL, **{m.kind: m.code for m in MECHANISMS}, "holdout": -1}
 
 
 @dataclass(frozen=True)
 class EstimatorSpec:
-    """One forgetting mechanism: ``kind`` and its parameter (``None`` if it has none)."""
+    """One estimator: ``kind`` and its parameter (``None`` for prequential; positions for landmarks)."""
 
     kind: str
-    param: float | int | None = None
+    param: object = None
 
     @property
     def label(self) -> str:
-        if self.param is None:
+        if self.param is None or self.kind == "landmarks":
             return self.kind
         return f"{self.kind}={self.param!r}"
 
@@ -55,36 +172,34 @@ class EstimatorSpec:
 
     @property
     def param_value(self) -> float:
-        return float("nan") if self.param is None else float(self.param)
+        """The parameter as a number for the ``estimator_param`` coordinate (NaN when it has none)."""
+        if self.param is None or self.kind == "landmarks":
+            return float("nan")
+        return float(self.param)
 
 
-def _check_delta(value, name):
-    return check_in_open_unit_interval(value, name)
+def build_estimators(*, prequential: bool = True, allowed=None, **forgetting) -> list[EstimatorSpec]:
+    """Validate forgetting-mechanism arguments (``windows=``, ``fading=``, ...) and return the estimators.
 
-
-def build_estimators(windows=(), fading=(), adwin=(), *, prequential: bool = True) -> list[EstimatorSpec]:
-    """Validate the estimator options and return them in output order.
-
-    Order: ``prequential``, then windows, fading factors and ADWIN deltas in the
-    order given. Scalars are accepted for convenience (``windows=1000``).
-
-    Raises
-    ------
-    ValueError, TypeError
-        For a window < 1 or not an integer, a fading factor outside ``(0, 1]``,
-        an ADWIN delta outside ``(0, 1)``, or a repeated value.
+    Order: ``prequential``, then each mechanism in :data:`MECHANISMS` order, values in the order
+    given. ``allowed``: the mechanism arguments the caller supports (default: all); others raise.
     """
     specs = [EstimatorSpec("prequential")] if prequential else []
-    specs += [EstimatorSpec("window", w) for w in as_tuple_of(windows, "windows", check_window)]
-    specs += [EstimatorSpec("fading", a) for a in as_tuple_of(fading, "fading", check_fading_factor)]
-    specs += [EstimatorSpec("adwin", d) for d in as_tuple_of(adwin, "adwin", _check_delta)]
+    allowed = tuple(_BY_ARG) if allowed is None else tuple(allowed)
+    for name, given in forgetting.items():
+        if name not in _BY_ARG:
+            raise TypeError(f"unknown forgetting mechanism {name!r}; known: {', '.join(_BY_ARG)}")
+        if name not in allowed and given not in (None, ()) and not (hasattr(given, "__len__") and len(given) == 0):
+            raise ValueError(f"{name}= is not supported here (supported: {', '.join(allowed)})")
+    for mech in MECHANISMS:
+        specs += [EstimatorSpec(mech.kind, v) for v in mech.values(forgetting.get(mech.argument))]
     if not specs:
-        raise ValueError("no estimator requested: pass windows=, fading= or adwin=, or keep prequential")
+        raise ValueError(f"no estimator requested: pass one of {', '.join(allowed)}, or keep prequential")
     return specs
 
 
 def estimator_coords(specs: list[EstimatorSpec]) -> dict:
-    """Coordinates for the ``estimator`` dimension of a labelled output."""
+    """Coordinates for the ``estimator`` dimension: label, ``estimator_kind``, ``estimator_param``."""
     return {
         "estimator": ("estimator", np.array([s.label for s in specs], dtype=object).astype(str)),
         "estimator_kind": ("estimator", np.array([s.kind for s in specs]).astype(str)),
@@ -92,12 +207,114 @@ def estimator_coords(specs: list[EstimatorSpec]) -> dict:
     }
 
 
-def checkpoint_positions(start: int, stop: int, every: int) -> np.ndarray:
-    """0-based positions ``p`` in ``[start, stop)`` with ``(p + 1) % every == 0``.
+def kernel_arrays(specs: list[EstimatorSpec]):
+    """``(kinds, sizes, fading, marks, mark_off)``: the estimators as the kernels read them.
 
-    Every curve-producing function writes these checkpoints plus the last instance.
+    ``sizes``: window / tumbling sizes (0 otherwise); ``fading``: fading factors (1 otherwise);
+    landmark positions of estimator ``e`` are ``marks[mark_off[e]:mark_off[e + 1]]``.
     """
+    kinds = np.array([s.code for s in specs], dtype=np.int64)
+    sizes = np.array([s.param if s.kind in ("window", "tumbling") else 0 for s in specs], dtype=np.int64)
+    fading = np.array([s.param if s.kind == "fading" else 1.0 for s in specs], dtype=np.float64)
+    marks = [np.asarray(s.param if s.kind == "landmarks" else (), dtype=np.int64) for s in specs]
+    mark_off = np.zeros(len(specs) + 1, dtype=np.int64)
+    mark_off[1:] = np.cumsum([m.size for m in marks])
+    flat = np.concatenate(marks) if marks else np.zeros(0, dtype=np.int64)
+    return kinds, sizes, fading, flat.astype(np.int64), mark_off
+
+
+def forgetting_parameters(*allowed):
+    """Decorator: give a function the forgetting-mechanism keywords (all of them, or ``allowed``).
+
+    The function takes ``**forgetting``; the decorator lists the mechanisms as keyword-only
+    parameters in its signature (default ``()``), writes their documentation where the docstring
+    says ``{forgetting}``, refuses unknown keywords with a hint, and passes the given ones on.
+    """
+    names = tuple(allowed) if allowed else tuple(_BY_ARG)
+
+    def decorate(func):
+        sig = inspect.signature(func)
+        params = [p for p in sig.parameters.values() if p.kind != inspect.Parameter.VAR_KEYWORD]
+        first_kw = next((i for i, p in enumerate(params) if p.kind == inspect.Parameter.KEYWORD_ONLY), len(params))
+        extra = [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=()) for n in names]
+        new_sig = sig.replace(parameters=params[:first_kw] + extra + params[first_kw:])
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            bad = [k for k in kwargs if k not in new_sig.parameters]
+            if bad:
+                hint = _hint(bad[0], new_sig.parameters)
+                raise TypeError(f"{func.__name__}() got an unexpected keyword argument {bad[0]!r}{hint}")
+            return func(*args, **kwargs)
+
+        wrapper.__signature__ = new_sig
+        if func.__doc__ and "{forgetting}" in func.__doc__:
+            indent = " " * 4
+            lines = []
+            for n in names:
+                lines.append(f"{indent}{n} : {_BY_ARG[n].doc.split(': ', 1)[0]}")
+                lines.append(f"{indent}    {_BY_ARG[n].doc.split(': ', 1)[1]}")
+            wrapper.__doc__ = func.__doc__.replace(f"{indent}{{forgetting}}", "\n".join(lines))
+        return wrapper
+
+    return decorate
+
+
+def _hint(bad, known):
+    close = [k for k in known if k.rstrip("s") == bad.rstrip("s") or k.startswith(bad) or bad.startswith(k)]
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+# ---------------------------------------------------------------------------------- checkpoints
+#: the default spacing of checkpoints keeps at most about this many per curve
+MAX_CHECKPOINTS = 10_000
+
+
+def default_every(n: int) -> int:
+    """The default checkpoint spacing for a stream of ``n`` instances.
+
+    Rule: every instance while ``n <= 10,000``; otherwise the smallest of ``1, 2, 5 x 10^j``
+    that gives at most 10,000 checkpoints (plus the last instance). So curves never take more
+    than about ``10^4 x (variables) x 8`` bytes per series by default, whatever the stream length.
+    """
+    n = int(n)
+    if n <= MAX_CHECKPOINTS:
+        return 1
+    target = n / MAX_CHECKPOINTS
+    exp = 10 ** math.floor(math.log10(target))
+    for mult in (1, 2, 5, 10):
+        if mult * exp >= target:
+            return int(mult * exp)
+    return int(10 * exp)  # pragma: no cover
+
+
+def resolve_every(every, n: int | None, *, name: str = "every") -> int:
+    """``every`` as given (a positive int), or :func:`default_every` of ``n`` when it is None."""
+    if every is None:
+        if n is None:
+            raise ValueError(
+                f"{name}=None (automatic) needs the stream length: pass {name}= explicitly, or n_instances= "
+                "when the stream arrives in chunks"
+            )
+        return default_every(n)
+    return check_positive_int(every, name)
+
+
+def checkpoint_positions(start: int, stop: int, every: int) -> np.ndarray:
+    """0-based positions ``p`` in ``[start, stop)`` with ``(p + 1) % every == 0``."""
     first = ((start // every) + 1) * every - 1
     if first < start:
         first += every
     return np.arange(first, stop, every, dtype=np.int64)
+
+
+def checkpoints(start: int, stop: int, every: int, *, last: bool) -> np.ndarray:
+    """The checkpoints of ``[start, stop)``: every ``every``-th instance, and ``stop - 1`` when ``last``.
+
+    This is the one checkpoint rule: every curve has a point at each multiple of ``every``
+    (1-based ``instance``) and at the end of the stream.
+    """
+    pos = checkpoint_positions(start, stop, every)
+    if last and stop > start and (pos.size == 0 or pos[-1] != stop - 1):
+        pos = np.append(pos, np.int64(stop - 1))
+    return pos

@@ -7,11 +7,11 @@ engine reads leaving instances back from the input arrays; between chunks
 those instances would cost O(W) memory. Instead, at the end of each chunk the
 members older than the kept history (which only the fixed sliding windows need)
 are replaced by *segments*: sums of their contributions to the estimator's state
-(the state layout: scalars, then ROW, COL, DIAG), one segment per ADWIN bucket.
+(the state layout of the confusion kernels), one segment per ADWIN bucket.
 
 Exactness: ADWIN only ever drops its oldest bucket, whole, and buckets only merge
 with their neighbours, so a segment (which lies inside one bucket) leaves the
-window whole: :func:`streamtk._kernels.blocks.pop_segment` subtracts its sums.
+window whole: the kernel subtracts its sums (``streamtk._kernels.confusion.streamtk._pop_segment``).
 Without weights every sum is an integer-valued float, so chunked evaluation stays
 bit-identical to one pass; with non-integer weights the segment sums are added in
 a different order than one pass subtracts instance by instance, so results agree
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._kernels import finalise as F
+from .._kernels.confusion import layout as LY
 
 
 def segment_capacity(max_buckets: int) -> int:
@@ -40,34 +40,44 @@ def bucket_bounds(counts: np.ndarray, last_row: int) -> np.ndarray:
 def piece_sums(starts, yt, yp, w, q, per, maj, k: int, nq: int) -> np.ndarray:
     """Sums ``(len(starts), P)`` of the positions' contributions to an estimator's state, per piece.
 
-    Pieces are ``[starts[i], starts[i + 1])`` (the last one to the end), in the state
-    layout (default convention). ``yt`` codes (-1 missing), ``yp`` codes, ``w``
-    weights or None, ``q`` ``(nq, n)`` extra quantities, ``per`` / ``maj`` the
-    materialised Persistent / Majority hits. Non-members (missing label, weight 0)
-    contribute nothing. One 1-D reduction per field: no ``(n, P)`` temporary.
+    Pieces are ``[starts[i], starts[i + 1])`` (the last one to the end), in the state layout of
+    :mod:`streamtk._kernels.confusion.layout` (scalars, then the six class vectors). ``yt`` codes
+    (-1 missing), ``yp`` codes, ``w`` weights or None, ``q`` ``(nq, n)`` extra quantities, ``per`` /
+    ``maj`` the materialised Persistent / Majority hits. Non-members contribute nothing.
     """
-    member = yt >= 0
-    wt = np.where(member, 1.0, 0.0) if w is None else np.where(member & (w > 0), w, 0.0)
+    member = (yt >= 0) & (yp >= 0)
+    if w is not None:
+        member &= w > 0
+    wt = np.where(member, 1.0 if w is None else w, 0.0)
+    one = member.astype(np.float64)
     hit = (yt == yp) & member
-    whit = wt * hit
+    miss = member & ~hit
+    mh = (maj > 0) & member
+    ph = (per > 0) & member
 
     def total(values):
         return np.add.reduceat(values, starts)
 
-    out = np.zeros((starts.shape[0], F.state_size(nq) + 3 * k), dtype=np.float64)
-    out[:, F.EW] = out[:, F.BW] = total(wt)
-    out[:, F.EN] = out[:, F.BN] = total((wt > 0).astype(np.float64))
-    out[:, F.EC] = total(whit)
-    out[:, F.BM] = total(wt * maj)
-    out[:, F.BP] = total(wt * per)
+    S = LY.state_size(nq)
+    out = np.zeros((starts.shape[0], S + LY.N_VECTORS * k), dtype=np.float64)
+    for slot, count, sel in (
+        (LY.S_C, LY.S_NC, hit),
+        (LY.S_M, LY.S_NM, miss),
+        (LY.S_BMH, LY.S_NBMH, mh),
+        (LY.S_BMM, LY.S_NBMM, member & ~mh),
+        (LY.S_BPH, LY.S_NBPH, ph),
+        (LY.S_BPM, LY.S_NBPM, member & ~ph),
+    ):
+        out[:, slot] = total(np.where(sel, wt, 0.0))
+        out[:, count] = total(sel.astype(np.float64))
+    out[:, LY.S_NF] = total(one)
     for j in range(nq):
-        out[:, F.EQ + j] = total(wt * q[j])
-    r0 = F.EQ + nq
-    for c in range(k):
-        is_c = yt == c
-        out[:, r0 + c] = total(wt * is_c)
-        out[:, r0 + k + c] = total(wt * (yp == c))
-        out[:, r0 + 2 * k + c] = total(whit * is_c)
+        out[:, LY.S_Q + j] = total(wt * q[j])
+    for row, sel, cls in ((LY.V_DIAG, hit, yt), (LY.V_OFFROW, miss, yt), (LY.V_OFFCOL, miss, yp)):
+        for c in range(k):
+            mine = sel & (cls == c)
+            out[:, S + row * k + c] = total(np.where(mine, wt, 0.0))
+            out[:, S + (row + LY.V_NDIAG) * k + c] = total(mine.astype(np.float64))
     return out
 
 
@@ -90,7 +100,7 @@ def compress(seg, start: int, held: int, counts, last_row: int, hist_start: int,
         return
     yt, yp, w, q, per, maj = arrays
     a, b = lo - hist_start, keep_from - hist_start
-    member = yt[a:b] >= 0
+    member = (yt[a:b] >= 0) & (yp[a:b] >= 0)
     if w is not None:
         member &= w[a:b] > 0
     first = int(old_mem.sum())  # member index (from the window start) of the first member at or after lo

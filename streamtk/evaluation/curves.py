@@ -6,23 +6,26 @@ import numpy as np
 import xarray as xr
 
 from .._core.labels import encode_labels
-from .._core.mechanisms import estimator_coords
-from .._labelled import LeadingDims, base_attrs, split_leading, time_coords
-from .engine import ADWIN_VARIANTS, EngineCore, check_weights, encode_inputs
-from .score_engine import ChunkedAUC, auc_arrays, auc_variables, check_scores
+from .._core.mechanisms import estimator_coords, forgetting_parameters
+from .._core.metrics import REGISTRY
+from .._core.validation import check_positive_int, check_weights
+from .._labelled import LeadingDims, base_attrs, labelled_inputs, time_coords
+from .engine import ConfusionEngine
+from .plan import ADWIN_BOUNDS, EvaluationPlan
+from .score_engine import ChunkedAUC, auc_arrays, check_scores
 
 __all__ = ["evaluate", "Evaluator", "evaluate_holdout"]
 
 _SEMANTICS = (
-    "streamtk: instances with a missing label or weight 0 are not evaluated and occupy no window slot; "
-    "weighted sums are divided by the weight total; Majority Class = argmax of the true-class counts held by "
-    "the estimator before t (ties to the lowest class), Persistent = last present label before t; both predict "
-    "the first class before any label is seen."
+    "streamtk: an instance is evaluated for a model when its label and the model's prediction are present and its "
+    "weight is > 0; other instances occupy no window slot; weighted sums are divided by the weight total; Majority "
+    "Class = argmax of the true-class weights held by the estimator before t (ties to the lowest class), Persistent "
+    "= last present label before t; both predict the first class before any label is seen; a sum over no member is 0."
 )
 _MOA_SEMANTICS = (
-    "moa: MOA's Basic/Window/FadingFactor ClassificationPerformanceEvaluator for accuracy, kappa, kappa_m and "
-    "kappa_per (sums divided by instance counts; weight-0 instances feed only the baselines; majority includes "
-    "the current label; previous label starts at class 0; IEEE inf/NaN; kappas 0 before anything is observed)."
+    "moa: MOA's Basic/Window/FadingFactor/Adwin ClassificationPerformanceEvaluator for accuracy, kappa, kappa_m and "
+    "kappa_per (sums divided by instance counts; weight-0 instances feed only the baselines; majority includes the "
+    "current label; previous label starts at class 0; IEEE inf/NaN; kappas 0 before anything is observed)."
 )
 
 
@@ -32,87 +35,59 @@ def _class_coord(classes: np.ndarray) -> np.ndarray:
     return classes
 
 
+def _variable(lead: LeadingDims, name: str, arr: np.ndarray) -> xr.Variable:
+    """A metric's ``(L, E, C[, k])`` array as a Variable on ``(*lead, estimator, time[, class])``."""
+    dims = lead.names + ("estimator", "time") + (("class",) if arr.ndim == 4 else ())
+    return xr.Variable(dims, lead.reshape(arr), attrs=REGISTRY[name].attrs())
+
+
 def _build_dataset(
-    core: EngineCore, lead: LeadingDims, positions, out, outc, *, time_extra=None, title=None, extra_attrs=None
-):
-    lead_names = lead.names
+    plan: EvaluationPlan, lead, positions, values, *, n_seen, weighted, time_extra=None, title=None, extra_attrs=None
+) -> xr.Dataset:
     coords = {}
-    coords.update(estimator_coords(core.specs))
+    coords.update(estimator_coords(plan.specs))
     coords.update(time_coords(positions + 1, time_extra))
     coords.update(lead.coords)
-    coords["class"] = ("class", _class_coord(core.encoding.classes))
-    data_vars = {}
-    for j, m in enumerate(core.scalar):
-        data_vars[m.name] = xr.Variable(
-            lead_names + ("estimator", "time"),
-            lead.reshape(out[:, :, j, :]),  # (*lead, E, C)
-            attrs={"long_name": m.long_name, "units": m.units, "formula": m.formula, "reference": m.reference},
-        )
-    for j, m in enumerate(core.per_class):
-        data_vars[m.name] = xr.Variable(
-            lead_names + ("estimator", "time", "class"),
-            lead.reshape(outc[:, :, j]),  # (*lead, E, C, k)
-            attrs={"long_name": m.long_name, "units": m.units, "formula": m.formula, "reference": m.reference},
-        )
+    coords["class"] = ("class", _class_coord(plan.encoding.classes))
+    data_vars = {m.name: _variable(lead, m.name, values[m.name]) for m in plan.metrics if m.name in values}
     attrs = base_attrs(
         title or "streamtk evaluation curves",
-        convention=core.convention,
-        semantics=_MOA_SEMANTICS if core.convention == "moa" else _SEMANTICS,
-        every=core.every,
-        windows=[s.param for s in core.specs if s.kind == "window"],
-        fading=[s.param for s in core.specs if s.kind == "fading"],
-        adwin=[s.param for s in core.specs if s.kind == "adwin"],
-        adwin_options=str(core.adwin_options),
-        metrics=[m.name for m in core.metrics],
-        pos_label=str(core.encoding.classes[core.pos]) if core.k >= 2 else "None",
-        n_instances=core.n_seen,
-        weighted=int(bool(getattr(core, "_weighted", False))),
+        convention=plan.convention,
+        semantics=_MOA_SEMANTICS if plan.moa else _SEMANTICS,
+        every=plan.every,
+        estimators=[s.label for s in plan.specs],
+        windows=[s.param for s in plan.specs if s.kind == "window"],
+        fading=[s.param for s in plan.specs if s.kind == "fading"],
+        adwin=[s.param for s in plan.specs if s.kind == "adwin"],
+        tumbling=[s.param for s in plan.specs if s.kind == "tumbling"],
+        landmarks=list(next((s.param for s in plan.specs if s.kind == "landmarks"), ())),
+        adwin_options=str(plan.adwin_options),
+        metrics=[m.name for m in plan.metrics],
+        pos_label=str(plan.encoding.classes[plan.pos]) if plan.k >= 2 else "None",
+        n_instances=n_seen,
+        weighted=int(bool(weighted)),
         cost="per-instance"
-        if (core.cost is not None and core.cost.ndim == 3)
-        else (core.cost.tolist() if core.cost is not None else "None"),
+        if (plan.cost is not None and plan.cost.ndim == 3)
+        else (plan.cost.tolist() if plan.cost is not None else "None"),
     )
     if extra_attrs:
         attrs.update(extra_attrs)
     return xr.Dataset(data_vars, coords=coords, attrs=attrs)
 
 
-def _prepare(y_true, y_pred, weights, lead_dims):
-    yp2, lead, tcoords_pred = split_leading(y_pred, "y_pred", lead_dims=lead_dims)
-    tcoords = {}
-    if isinstance(y_true, xr.DataArray):
-        if y_true.ndim != 1:
-            raise ValueError(f"y_true must be one-dimensional (n,), got dims {y_true.dims}")
-        tcoords = {k: v.variable for k, v in y_true.coords.items() if v.dims == y_true.dims}
-        y_true = y_true.values
-    tcoords.update(tcoords_pred)
-    if np.ndim(y_true) != 1:
-        raise ValueError(f"y_true must be one-dimensional (n,), got shape {np.shape(y_true)}")
-    n = np.shape(y_true)[0]
-    if yp2.shape[1] != n:
-        raise ValueError(f"y_pred has {yp2.shape[1]} instances along its last axis but y_true has {n}")
-    if isinstance(weights, xr.DataArray):
-        # align a labelled weight array with y_pred's leading dims by name (time last)
-        tdim = weights.dims[-1]
-        extra = [d for d in weights.dims[:-1] if d not in lead.names]
-        if extra:
-            raise ValueError(f"weights has dims {extra} that y_pred does not have (y_pred's: {lead.names})")
-        w = weights
-        for name, size in zip(lead.names, lead.shape):
-            if name not in w.dims:
-                w = w.expand_dims({name: size})
-        weights = w.transpose(*lead.names, tdim).values
-    return y_true, yp2, lead, tcoords, n, weights
+def _scores(inputs, L, n, k):
+    if inputs.y_score is None:
+        return None, None
+    return check_scores(inputs.y_score, L, n, k)
 
 
+@forgetting_parameters()
 def evaluate(
     y_true,
-    y_pred,
+    y_pred=None,
     *,
     y_score=None,
-    windows=(),
-    fading=(),
-    adwin=(),
-    every=1,
+    every=None,
     metrics=None,
     weights=None,
     classes=None,
@@ -121,72 +96,60 @@ def evaluate(
     pos_label=None,
     lead_dims=None,
     adwin_options=None,
+    **forgetting,
 ) -> xr.Dataset:
     """Evaluate recorded predictions with every estimator in one pass; return labelled curves.
 
     Parameters
     ----------
-    y_true : array-like, shape ``(n,)``
-        True labels, any hashable values. Missing labels (``None``, NaN, masked)
-        mark instances without a label: they are skipped (never a class).
-    y_pred : array-like or xarray.DataArray, shape ``(..., n)``
-        Predicted labels; leading dims (models, folds, runs) are evaluated in
-        parallel and kept in the output (numpy leading dims are named
-        ``model``, ``fold``, ``run`` unless ``lead_dims`` names them; a
-        DataArray keeps its own dims and coordinates, its last dim is time).
-    windows : int or sequence of int
-        Sliding-window sizes ``w`` (Gama et al. 2013, Algorithm 2): the last ``w``
-        evaluated instances.
-    fading : float or sequence of float
-        Fading factors ``alpha`` in ``(0, 1]`` (Algorithm 3): weights ``alpha**(t-s)``.
-    adwin : float or sequence of float
-        ADWIN confidences ``delta`` (Bifet et al. 2015 sec. 6): ADWIN runs on the
-        model's 0/1 loss of the evaluated instances and every metric is computed
-        over the instances inside its current window (``n_instances`` is the ADWIN
-        width). Each model/fold has its own ADWIN. Instance weights scale the
-        metrics, ADWIN sees the unweighted loss. Chunked evaluation holds the
-        window's older members as one sum per ADWIN bucket (O(log W) memory; see
-        :mod:`streamtk.evaluation._segments`).
-    adwin_options : dict, optional
-        ``max_buckets`` (5), ``clock`` (32), ``min_window`` (5), ``variant``
-        ("moa" or "theorem3"); see :func:`streamtk.drift.adwin.adwin`.
-    every : int
-        Write a checkpoint every ``every`` instances (and always at the last).
+    y_true : array-like ``(n,)``, DataArray, or a log Dataset
+        True labels, any hashable values. Missing labels (``None``, NaN, masked) mark instances
+        without a label: they are skipped (never a class). A log Dataset (``y_true``, ``y_pred``,
+        optionally ``y_score``, ``weights``; :mod:`streamtk.io`) may be given instead of the arrays.
+    y_pred : array-like or DataArray ``(..., n)``
+        Predicted labels; leading dims (models, folds, runs) are evaluated in parallel and kept
+        in the output (numpy leading dims are named ``model``, ``fold``, ``run`` unless
+        ``lead_dims`` names them; a DataArray keeps its own dims and coordinates; its time dim is
+        ``time``, else its last dim). A missing prediction (None / NaN) means the model made
+        none: the instance is not evaluated for that model.
+    {forgetting}
+    every : int, optional
+        A checkpoint every ``every`` instances, and always at the last. Default: every instance
+        up to 10,000 instances, else the smallest of 1, 2, 5 x 10^j giving at most 10,000
+        checkpoints (:func:`streamtk._core.mechanisms.default_every`).
     metrics : sequence of str, optional
-        Names from :data:`streamtk._core.registry.REGISTRY`; default: every applicable one.
-    weights : array-like ``(..., n)``, optional
-        Non-negative instance weights. Weight 0 = not evaluated (e.g. not in a
-        fold's test set): it occupies no window slot.
+        Names from :data:`streamtk.METRICS`; default: every applicable one.
+    weights : array-like or DataArray ``(..., n)``, optional
+        Non-negative instance weights; 0 = not evaluated (e.g. not in a fold's test set).
     classes : sequence, optional
-        Class order (code 0 first). Default: sorted labels observed.
+        Class order (code 0 first). Default: the inputs' own class order (a ``class``
+        coordinate of ``y_score`` or of the log, or a ``classes`` attribute), else sorted labels.
     convention : {"streamtk", "moa"}
-        ``"moa"`` reproduces MOA's evaluators exactly (see :mod:`streamtk.evaluation.engine`).
+        ``"moa"`` reproduces MOA's evaluators exactly (see :mod:`streamtk.evaluation.plan`).
     cost : array ``(k, k)`` or ``(n, k, k)``, optional
-        Misclassification costs ``cost[true, predicted]`` for the ``risk`` metric
-        (AMIDST deliverable eqs. 2.2-2.3); per-instance costs for ``(n, k, k)``.
+        Misclassification costs ``cost[true, predicted]`` for the ``risk`` metric (AMIDST
+        deliverable eqs. 2.2-2.3); per-instance costs for ``(n, k, k)``.
     pos_label : label, optional
-        Positive class of ``f1`` (default: the second class when there are two).
+        Positive class of ``f1`` and of binary scores (default: the second class of two).
     lead_dims : str or sequence of str, optional
         Names of the leading dims of a numpy ``y_pred``.
-    y_score : array-like ``(..., n)`` or ``(..., n, k)``, optional
-        Recorded scores: the positive class's score (binary; the positive class is
-        ``pos_label``), or one column per class in ``classes`` order. Adds
-        ``log_loss`` and ``brier`` (averaged under every estimator in the same pass)
-        and the exact AUC family ``auc``, ``auc_u1``, ``auc_u0``, ``auc_z`` (per class
-        one-vs-rest, plus ``auc_macro``, for class scores) from the Fenwick-tree
-        kernels of :mod:`streamtk.evaluation.scores` over the same estimators and checkpoints
-        (a second jitted pass over labels and scores). AUC with one class held is NaN (MOA's 1.0
-        under ``convention="moa"``, which has no faded or ADWIN AUC: those are NaN).
+    y_score : array-like or DataArray ``(..., n)`` or ``(..., n, k)``, optional
+        Recorded scores: the positive class's score, or one column per class (a DataArray's
+        ``class`` coordinate is matched to ``classes`` by label). Adds ``log_loss``, ``brier``
+        and the exact AUC family (``auc``, ``auc_u1``, ``auc_u0``, ``auc_z``; per class and
+        ``auc_macro`` for class scores).
+    adwin_options : dict, optional
+        ``max_buckets`` (5), ``clock`` (32), ``min_window`` (5), ``bound`` ("bernstein", MOA's
+        rule, or "hoeffding", Theorem 3 of Bifet et al. 2015); see :func:`streamtk.drift.adwin`.
 
     Returns
     -------
     xarray.Dataset
-        One variable per metric on dims ``(*lead, "estimator", "time")`` (per-class
-        metrics add ``"class"``); coordinates ``estimator`` ("prequential",
-        "window=<w>", "fading=<alpha>"), ``estimator_kind``, ``estimator_param``,
-        ``instance`` (1-based count of instances seen) on ``time``, ``class``.
-        Undefined values are NaN (e.g. kappa when ``p_ran = 1``, recall of a class
-        absent from the window).
+        One variable per metric on dims ``(*lead, "estimator", "time")`` (per-class metrics add
+        ``"class"``); coordinates ``estimator`` ("prequential", "window=<w>", "fading=<a>",
+        "adwin=<d>", "tumbling=<w>", "landmarks"), ``estimator_kind``, ``estimator_param``,
+        ``instance`` (1-based count of instances seen) on ``time``, ``class``. Undefined values
+        are NaN (kappa when ``p_ran = 1``, the recall of a class the window does not hold).
 
     See Also
     --------
@@ -203,67 +166,61 @@ def evaluate(
     >>> ds.accuracy.sel(estimator="window=3").values.round(3).tolist()
     [1.0, 1.0, 0.667, 0.667, 0.667, 1.0]
     """
-    y_true, yp2, lead, tcoords, n, weights = _prepare(y_true, y_pred, weights, lead_dims)
-    enc, yt, yp = encode_inputs(y_true, yp2, classes=classes, compact=True)
-    mode, s = (None, None)
-    if y_score is not None:
-        if isinstance(y_score, xr.DataArray):
-            y_score = y_score.transpose(
-                *[d for d in y_score.dims if d != "class"], *(["class"] if "class" in y_score.dims else [])
-            ).values
-        mode, s = check_scores(y_score, yp.shape[0], n, enc.n_classes)
-    core = EngineCore(
+    inputs = labelled_inputs(y_true, y_pred, y_score=y_score, weights=weights, lead_dims=lead_dims, classes=classes)
+    n = inputs.n
+    if n == 0:
+        raise ValueError("y_true is empty: there is nothing to evaluate")
+    enc, (yt, yp) = encode_labels(inputs.y_true, inputs.y_pred, classes=inputs.classes, compact=True)
+    L = yp.shape[0]
+    mode, s = _scores(inputs, L, n, enc.n_classes)
+    plan = EvaluationPlan(
         encoding=enc,
-        windows=windows,
-        fading=fading,
-        adwin=adwin,
-        adwin_options=adwin_options,
         every=every,
+        n_instances=n,
         metrics=metrics,
         cost=cost,
         convention=convention,
         pos_label=pos_label,
         scores=mode,
+        adwin_options=adwin_options,
+        **forgetting,
     )
-    w = check_weights(weights, lead.shape, n)
-    core.update(yt, yp, w, s, last=True)
-    positions, out, outc = core.collect()
-    time_extra = {
-        name: ("time", np.asarray(var.values)[positions]) for name, var in tcoords.items() if name not in ("instance",)
-    }
-    ds = _build_dataset(core, lead, positions, out, outc, time_extra=time_extra)
-    if core.auc_metrics:
+    w = check_weights(inputs.weights, inputs.lead.shape, n)
+    engine = ConfusionEngine(plan)
+    q = plan.quantities_for(yt, yp, 0, s) if plan.quantities else None
+    engine.update(yt, yp, w, q, last=True)
+    positions, values = engine.collect()
+    if plan.auc_metrics:
         arrays = auc_arrays(
-            core,
+            plan,
             yt.astype(np.int32),
             yp.astype(np.int32),
             w,
             s,
             mode,
             positions,
-            ADWIN_VARIANTS[core.adwin_options["variant"]],
+            ADWIN_BOUNDS[plan.adwin_options["bound"]],
         )
-        for m in core.auc_metrics:
-            arr = np.swapaxes(lead.reshape(arrays[m.name]), len(lead.shape), len(lead.shape) + 1)
-            dims = lead.names + ("estimator", "time") + (("class",) if arr.ndim > len(lead.shape) + 2 else ())
-            ds[m.name] = xr.Variable(
-                dims,
-                arr,
-                attrs={"long_name": m.long_name, "units": m.units, "formula": m.formula, "reference": m.reference},
-            )
-    return ds
+        for m in plan.auc_metrics:
+            values[m.name] = np.swapaxes(arrays[m.name], 1, 2)
+    time_extra = {
+        name: ("time", np.asarray(var.values)[positions])
+        for name, var in inputs.time_coords.items()
+        if name != "instance"
+    }
+    return _build_dataset(plan, inputs.lead, positions, values, n_seen=n, weighted=w is not None, time_extra=time_extra)
 
 
 class Evaluator:
     """Chunked evaluation with carried state: ``update()`` chunk by chunk, then ``result()``.
 
-    The result equals :func:`evaluate` on the concatenated stream exactly (same
-    checkpoints, same numbers), so streams longer than memory can be evaluated.
-    ``classes`` must be given (the encoding must not change between chunks).
-    Memory: the state plus, for sliding windows, the inputs still inside the
-    largest window. With ``scores=`` the exact AUC family is computed chunk by
-    chunk too (:class:`streamtk.evaluation.score_engine.ChunkedAUC`); its prequential and
-    fading estimators keep every distinct score seen (``O(distinct scores)``).
+    The result equals :func:`evaluate` on the concatenated stream exactly (same checkpoints,
+    same numbers), so streams longer than memory can be evaluated. ``classes`` must be given
+    (the encoding must not change between chunks); ``every`` must be given too, or
+    ``n_instances`` (the stream length) for the default spacing. Memory: the state plus, for
+    sliding windows, the inputs still inside the largest window (ADWIN windows: one sum per
+    ADWIN bucket). With ``scores=`` the exact AUC family is computed chunk by chunk too.
+    Evaluators are picklable, and a pickled Evaluator continues identically.
 
     Examples
     --------
@@ -275,14 +232,13 @@ class Evaluator:
     [1.0, 0.5]
     """
 
+    @forgetting_parameters()
     def __init__(
         self,
         *,
         classes,
-        windows=(),
-        fading=(),
-        adwin=(),
-        every=1,
+        every=None,
+        n_instances=None,
         metrics=None,
         convention="streamtk",
         cost=None,
@@ -290,6 +246,7 @@ class Evaluator:
         lead_dims=None,
         adwin_options=None,
         scores=None,
+        **forgetting,
     ):
         if classes is None:
             raise ValueError("Evaluator needs classes= (the label encoding must be fixed before the first chunk)")
@@ -297,32 +254,44 @@ class Evaluator:
         enc, _ = encode_labels(np.array(classes, dtype=object), classes=classes)
         if scores not in (None, "binary", "multi"):
             raise ValueError(f"scores must be None, 'binary' or 'multi', got {scores!r}")
-        self._core = EngineCore(
+        if n_instances is not None:
+            n_instances = check_positive_int(n_instances, "n_instances")
+        self.plan = EvaluationPlan(
             encoding=enc,
-            windows=windows,
-            fading=fading,
-            adwin=adwin,
-            adwin_options=adwin_options,
             every=every,
+            n_instances=n_instances,
             metrics=metrics,
             cost=cost,
             convention=convention,
             pos_label=pos_label,
             scores=scores,
+            adwin_options=adwin_options,
+            **forgetting,
         )
-        # exact AUC with carried state (Fenwick trees over the distinct scores held; see ChunkedAUC)
+        self._engine = ConfusionEngine(self.plan)
         self._auc = (
-            ChunkedAUC(self._core, ADWIN_VARIANTS[self._core.adwin_options["variant"]])
-            if self._core.auc_metrics
-            else None
+            ChunkedAUC(self.plan, ADWIN_BOUNDS[self.plan.adwin_options["bound"]]) if self.plan.auc_metrics else None
         )
         self._lead = None
         self._lead_dims = lead_dims
-        self._time_extra = {}
+        self._weighted = None
 
-    def update(self, y_true, y_pred, weights=None, y_score=None) -> None:
+    def __repr__(self) -> str:
+        return f"Evaluator(n_seen={self.n_seen}, estimators={[s.label for s in self.plan.specs]})"
+
+    def update(self, y_true, y_pred=None, weights=None, y_score=None) -> None:
         """Evaluate the next chunk of the stream (``y_score`` when the Evaluator was made with ``scores=``)."""
-        y_true, yp2, lead, tcoords, n, weights = _prepare(y_true, y_pred, weights, self._lead_dims)
+        plan = self.plan
+        inputs = labelled_inputs(
+            y_true,
+            y_pred,
+            y_score=y_score,
+            weights=weights,
+            lead_dims=self._lead_dims,
+            classes=list(plan.encoding.classes),
+            score_classes=False,
+        )
+        lead = inputs.lead
         if self._lead is None:
             self._lead = lead
         elif (lead.names, lead.shape) != (self._lead.names, self._lead.shape):
@@ -330,41 +299,44 @@ class Evaluator:
                 f"y_pred leading dims changed between chunks: {dict(zip(self._lead.names, self._lead.shape))} "
                 f"then {dict(zip(lead.names, lead.shape))}"
             )
-        y_arr = np.asarray(y_true) if not isinstance(y_true, np.ma.MaskedArray) else y_true
-        if y_arr.ndim != 1:
-            raise ValueError(f"y_true must be one-dimensional (n,), got shape {y_arr.shape}")
+        n = inputs.n
         if n == 0:
             return
-        yt = self._core.encoding.encode(y_arr, "y_true", allow_missing=True).astype(np.int32)
-        yp = self._core.encoding.encode(yp2, "y_pred", allow_missing=False).astype(np.int32)
-        w = check_weights(weights, lead.shape, n)
+        yt = plan.encoding.encode(inputs.y_true, "y_true", allow_missing=True, dtype=plan.encoding.compact_dtype)
+        yp = plan.encoding.encode(inputs.y_pred, "y_pred", allow_missing=True, dtype=plan.encoding.compact_dtype)
+        w = check_weights(inputs.weights, lead.shape, n)
         s = None
-        if self._core.scores is not None:
-            if y_score is None:
+        if plan.scores is not None:
+            if inputs.y_score is None:
                 raise ValueError("this Evaluator was made with scores=: pass y_score with every chunk")
-            mode, s = check_scores(y_score, yp.shape[0], n, self._core.k)
-            if mode != self._core.scores:
-                raise ValueError(
-                    f"y_score holds {mode} scores but the Evaluator was made with scores={self._core.scores!r}"
-                )
-        self._core.update(yt, yp, w, s)
+            mode, s = check_scores(inputs.y_score, yp.shape[0], n, plan.k)
+            if mode != plan.scores:
+                raise ValueError(f"y_score holds {mode} scores but the Evaluator was made with scores={plan.scores!r}")
+        elif inputs.y_score is not None:
+            raise ValueError(
+                "y_score was given but this Evaluator was made without scores=: pass scores='binary' "
+                "or 'multi' when creating it"
+            )
+        q = plan.quantities_for(yt, yp, self._engine.n_seen, s) if plan.quantities else None
+        self._engine.update(yt, yp, w, q)
+        self._weighted = w is not None
         if self._auc is not None:
-            self._auc.update(yt, yp, w, s)
+            self._auc.update(yt.astype(np.int32), yp.astype(np.int32), w, s)
 
     @property
     def n_seen(self) -> int:
         """Number of instances processed so far."""
-        return self._core.n_seen
+        return self._engine.n_seen
 
     def result(self) -> xr.Dataset:
         """The curves so far (checkpoints plus the latest instance)."""
         if self._lead is None:
             raise ValueError("no instances were evaluated yet: call update() first")
-        positions, out, outc = self._core.collect()
-        ds = _build_dataset(self._core, self._lead, positions, out, outc)
+        positions, values = self._engine.collect()
         if self._auc is not None:
-            ds = ds.assign(auc_variables(self._core, self._lead, self._auc.collect()[1]))
-        return ds
+            arrays = self._auc.collect()[1]
+            values.update({k: v for k, v in arrays.items()})
+        return _build_dataset(self.plan, self._lead, positions, values, n_seen=self.n_seen, weighted=self._weighted)
 
 
 def evaluate_holdout(
@@ -381,12 +353,11 @@ def evaluate_holdout(
 ) -> xr.Dataset:
     """Holdout evaluation (Gama et al. 2013 sec. 3.2; MOA's ``EvaluatePeriodicHeldOutTest``).
 
-    At each of ``C`` stream positions the model predicted a holdout set of ``m``
-    instances. Every metric is computed over that holdout set (as a prequential
-    pass over the set in its order, whose last value is reported; baselines are
-    therefore the test-then-train Majority Class / Persistent classifiers over
-    the holdout sequence), with estimator ``"holdout"`` on the same ``instance``
-    coordinate as :func:`evaluate`, so the two can be merged with
+    At each of ``C`` stream positions the model predicted a holdout set of ``m`` instances.
+    Every metric is computed over that holdout set (as a prequential pass over the set in its
+    order, whose last value is reported; baselines are therefore the test-then-train Majority
+    Class / Persistent classifiers over the holdout sequence), with estimator ``"holdout"`` on the
+    same ``instance`` coordinate as :func:`evaluate`, so the two can be merged with
     ``xr.concat([...], "estimator")`` and plotted together.
 
     Parameters
@@ -394,13 +365,16 @@ def evaluate_holdout(
     y_true_holdout : array-like ``(m,)`` (same holdout set each time) or ``(C, m)``
     y_pred_holdout : array-like or DataArray ``(..., C, m)``
     instance : sequence of int, length ``C``
-        Stream positions (number of instances seen, 1-based) of the holdout tests.
+        Stream positions (number of instances seen, 1-based) of the holdout tests; strictly
+        increasing.
     """
     inst = np.asarray(instance)
     if inst.ndim != 1 or inst.size == 0 or not np.issubdtype(inst.dtype, np.integer):
         raise ValueError(f"instance must be a non-empty 1-D sequence of integers, got {instance!r}")
     if (inst < 1).any():
         raise ValueError(f"instance values are 1-based counts and must be >= 1, got {inst.tolist()!r}")
+    if (np.diff(inst) <= 0).any():
+        raise ValueError(f"instance must be strictly increasing (one holdout test per position), got {inst.tolist()!r}")
     C = inst.size
     if isinstance(y_pred_holdout, xr.DataArray):
         arr = y_pred_holdout.values
@@ -415,10 +389,9 @@ def evaluate_holdout(
         nlead = arr.ndim - 2
         if nlead < 0:
             raise ValueError(f"y_pred_holdout must have shape (..., C, m), got {arr.shape}")
-        if lead_dims is None:
-            names = ("model", "fold", "run")[:nlead]
-        else:
-            names = (lead_dims,) if isinstance(lead_dims, str) else tuple(lead_dims)
+        from .._labelled import DEFAULT_LEADING_NAMES, check_lead_dims
+
+        names = DEFAULT_LEADING_NAMES[:nlead] if lead_dims is None else check_lead_dims(lead_dims)
         lead = LeadingDims(names, arr.shape[:-2], {})
     if arr.shape[-2] != C:
         raise ValueError(f"y_pred_holdout has {arr.shape[-2]} checkpoints but instance has {C}")
@@ -432,27 +405,27 @@ def evaluate_holdout(
         raise ValueError("the holdout set is empty (m = 0)")
     flat = arr.reshape((-1, C, m))
     enc, _ = encode_labels(yt.reshape(-1), flat.reshape(-1), classes=classes)
-    outs, outcs, core = [], [], None
+    pieces, plan = [], None
     for c in range(C):
-        core = EngineCore(encoding=enc, every=m, metrics=metrics, cost=cost, convention=convention, pos_label=pos_label)
-        ytc = enc.encode(yt[c], "y_true_holdout", allow_missing=True).astype(np.int32)
-        ypc = enc.encode(flat[:, c, :], "y_pred_holdout", allow_missing=False).astype(np.int32)
-        core.update(ytc, ypc, None)
-        _, out, outc = core.collect()
-        outs.append(out[..., -1:])
-        outcs.append(outc[..., -1:, :])
-    out = np.concatenate(outs, axis=-1)
-    outc = np.concatenate(outcs, axis=-2)
+        plan = EvaluationPlan(
+            encoding=enc, every=m, metrics=metrics, cost=cost, convention=convention, pos_label=pos_label
+        )
+        engine = ConfusionEngine(plan)
+        ytc = enc.encode(yt[c], "y_true_holdout", allow_missing=True)
+        ypc = enc.encode(flat[:, c, :], "y_pred_holdout", allow_missing=True)
+        engine.update(ytc, ypc, None, plan.quantities_for(ytc, ypc, 0) if plan.quantities else None, last=True)
+        pieces.append(engine.collect()[1])
+    values = {name: np.concatenate([pc[name][:, :, -1:] for pc in pieces], axis=2) for name in pieces[0]}
     ds = _build_dataset(
-        core,
+        plan,
         lead,
         inst.astype(np.int64) - 1,
-        out,
-        outc,
+        values,
+        n_seen=int(inst.max()),
+        weighted=False,
         title="streamtk holdout evaluation",
         extra_attrs={"holdout_size": m},
     )
     ds = ds.assign_coords(estimator=["holdout"], estimator_kind=("estimator", ["holdout"]))
     ds.attrs["every"] = "holdout"
-    ds.attrs["n_instances"] = int(inst.max())
     return ds

@@ -16,7 +16,7 @@ Three labelled functions on the estimator/time schema of :func:`streamtk.evaluat
     RAM-Hours as in MOA and Bifet et al.: 1 RAM-Hour = 1 GB of memory for one hour).
 
 The numpy layer (:func:`estimator_sums`, :func:`checkpoints`) is shared with
-:mod:`streamtk.comparison.compare`; the kernels are :mod:`streamtk._kernels.compare`.
+:mod:`streamtk.comparison.compare`; the kernel is :mod:`streamtk._kernels.sums`.
 """
 
 from __future__ import annotations
@@ -24,16 +24,15 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from .._core.mechanisms import EstimatorSpec, build_estimators, estimator_coords
+from .._core.mechanisms import EstimatorSpec, build_estimators, estimator_coords, forgetting_parameters, resolve_every
 from .._core.validation import as_float_array, check_choice, check_positive_int
-from .._kernels import adwin as _ka
-from .._kernels import compare as _k
+from .._kernels import sums as SK
 from .._labelled import LeadingDims, base_attrs, split_leading, time_coords
-from .engine import checkpoint_positions
+from .plan import check_adwin_options
+from .sums import SumsEngine
 
-__all__ = ["loss_curves", "regression_curves", "regression_losses", "resource_curves", "estimator_sums", "checkpoints"]
+__all__ = ["loss_curves", "regression_curves", "regression_losses", "resource_curves", "estimator_sums"]
 
-_ADWIN_SLICE = 1 << 20
 _GAMA = "Gama, Sebastiao & Rodrigues 2013 (seed 004), sec. 3.3, Algorithms 1-3"
 _ADWIN = "Bifet et al. 2015 (seed 000), sec. 6"
 #: bytes in a GB for RAM-Hours (MOA divides the byte size by 1024**3)
@@ -46,95 +45,27 @@ _ESTIMATOR_NOTE = (
 
 
 # ---------------------------------------------------------------------------- numpy layer
-def estimator_arrays(specs: list[EstimatorSpec]):
-    """``(kinds, wsize, alphas)`` int64/int64/float64 arrays of the non-ADWIN estimators."""
-    specs = [s for s in specs if s.kind != "adwin"]
-    kinds = np.array([s.code for s in specs], dtype=np.int64)
-    wsize = np.array([s.param if s.kind == "window" else 0 for s in specs], dtype=np.int64)
-    alphas = np.array([s.param if s.kind == "fading" else 1.0 for s in specs], dtype=np.float64)
-    return kinds, wsize, alphas
-
-
-def checkpoints(n: int, every: int, present: np.ndarray | None = None):
-    """Checkpoint positions and their indices in the stream of present instances.
-
-    Returns ``(positions, ck)``: ``positions`` are 0-based stream positions (every
-    ``every`` instances and always the last); ``ck[c]`` is the index, among the
-    present (labelled) instances, of the last present instance at or before
-    ``positions[c]`` (``-1`` if none): the estimators' state at that checkpoint.
-    """
-    every = check_positive_int(every, "every")
-    pos = checkpoint_positions(0, n, every)
-    if pos.size == 0 or pos[-1] != n - 1:
-        pos = np.append(pos, np.int64(n - 1))
-    if present is None:
-        return pos, pos.copy()
-    return pos, (np.cumsum(present, dtype=np.int64)[pos] - 1)
-
-
-def estimator_sums(x: np.ndarray, specs: list[EstimatorSpec], ck: np.ndarray):
+def estimator_sums(x: np.ndarray, specs: list[EstimatorSpec], every: int, present: np.ndarray | None = None):
     """Sums and counts of every quantity under every estimator, at the checkpoints.
 
-    ``x`` is ``(L, Q, T)`` float64 (present instances only). Returns
-    ``(sums, counts, means)`` of shapes ``(L, E, C, Q)``, ``(L, E, C)`` and
-    ``(L, E, C, Q)`` in the order of ``specs`` (``means = sums / counts``, NaN
-    before the first instance). For ADWIN estimators (one ADWIN instance per
-    series and quantity) the mean is ADWIN's estimate (the mean of its window),
-    the count its width and the sum ``mean * width``.
+    ``x`` is ``(L, Q, T)`` float64; ``present`` (T,) marks the evaluated instances (None: all).
+    Returns ``(positions, sums, counts, means)``: checkpoint positions and arrays of shapes
+    ``(L, E, C, Q)``, ``(L, E, C)``, ``(L, E, C, Q)`` in the order of ``specs`` (``means = sums /
+    counts``, NaN before the first instance). Each quantity has its own ADWIN (as MOA runs one per
+    estimated quantity); ``counts`` are those of quantity 0.
     """
-    x = np.ascontiguousarray(x, dtype=np.float64)
     L, Q, T = x.shape
-    C = ck.shape[0]
-    sums = np.full((L, len(specs), C, Q), np.nan)
-    counts = np.zeros((L, len(specs), C))
-    means = np.full((L, len(specs), C, Q), np.nan)
-    plain = [i for i, s in enumerate(specs) if s.kind != "adwin"]
-    if plain:
-        kinds, wsize, alphas = estimator_arrays(specs)
-        state = np.zeros((L, len(plain), Q + 1))
-        out = np.empty((L, len(plain), C, Q + 1))
-        _k.stream_run(x, kinds, wsize, alphas, 0, ck, state, out)
-        sums[:, plain] = out[..., :Q]
-        counts[:, plain] = out[..., Q]
-        with np.errstate(divide="ignore", invalid="ignore"):  # 0/0 before the first instance -> NaN
-            means[:, plain] = out[..., :Q] / out[..., Q:]
-    seen = ck >= 0
-    for i, s in enumerate(specs):
-        if s.kind != "adwin":
-            continue
-        flat = x.reshape(L * Q, T)
-        state = _ka.adwin_state_new(L * Q)
-        cks = ck[seen]
-        w_ck = np.empty((L * Q, cks.size), dtype=np.int64)
-        m_ck = np.empty((L * Q, cks.size))
-        # the ADWIN state is updated in place, so the stream is run in slices (bounded memory for the
-        # per-step outputs) and read at the checkpoints of each slice
-        for t0 in range(0, T, _ADWIN_SLICE):
-            t1 = min(T, t0 + _ADWIN_SLICE)
-            width = np.empty((L * Q, t1 - t0), dtype=np.int64)
-            mean = np.empty((L * Q, t1 - t0))
-            _ka.adwin_run(
-                np.ascontiguousarray(flat[:, t0:t1]),
-                *state,
-                float(s.param),
-                32,
-                5,
-                _ka.VARIANT_CODES["moa"],
-                width,
-                mean,
-                np.empty((L * Q, 0)),
-                np.empty((L * Q, 0), dtype=np.int8),
-            )
-            sel = (cks >= t0) & (cks < t1)
-            w_ck[:, sel] = width[:, cks[sel] - t0]
-            m_ck[:, sel] = mean[:, cks[sel] - t0]
-        w_ck = w_ck.reshape(L, Q, -1)
-        m_ck = m_ck.reshape(L, Q, -1)
-        means[:, i, seen, :] = np.moveaxis(m_ck, 1, 2)
-        sums[:, i, seen, :] = np.moveaxis(m_ck * w_ck, 1, 2)
-        counts[:, i, seen] = w_ck[:, 0, :]
-        sums[:, i, ~seen, :] = 0.0
-    return sums, counts, means
+    rows = np.where(np.isnan(x), 0.0, x).reshape(L * Q, T)
+    groups = np.repeat(np.arange(L * Q, dtype=np.int64)[:, None], 2, axis=1)
+    engine = SumsEngine(specs, every, check_adwin_options(None))
+    engine.update(rows, groups, present, last=True)
+    positions, raw = engine.collect()  # (L Q, E, C, 5)
+    E, C = raw.shape[1], raw.shape[2]
+    sums = np.moveaxis(raw[..., SK.SA].reshape(L, Q, E, C), 1, -1)
+    counts = raw[..., SK.SN].reshape(L, Q, E, C)
+    with np.errstate(divide="ignore", invalid="ignore"):  # 0/0 before the first instance -> NaN
+        means = sums / np.moveaxis(counts, 1, -1)
+    return positions, sums, counts[:, 0], means
 
 
 def _present_of(values: np.ndarray) -> np.ndarray | None:
@@ -180,8 +111,9 @@ def _count_variable(lead, counts):
     )
 
 
+@forgetting_parameters()
 def loss_curves(
-    loss, *, windows=(), fading=(), adwin=(), every=1, name="loss", long_name="mean loss", units="", lead_dims=None
+    loss, *, every=None, name="loss", long_name="mean loss", units="", lead_dims=None, **forgetting
 ) -> xr.Dataset:
     """Mean of a recorded per-instance loss under every estimator, in one pass.
 
@@ -192,12 +124,11 @@ def loss_curves(
         per-instance cost); leading dims (models, folds, runs) are kept. NaN marks
         an instance that was not evaluated and is skipped by every estimator (it
         occupies no window slot); it must then be NaN in every series.
-    windows, fading, adwin : int/float or sequence
-        Sliding-window sizes, fading factors in ``(0, 1]`` and ADWIN deltas in
-        ``(0, 1)`` (the estimate is the mean of ADWIN's current window on this loss
-        stream, MOA's ADWIN with clock 32 and 5 buckets per row).
-    every : int
-        A checkpoint every ``every`` instances, and always at the last.
+    {forgetting}
+    every : int, optional
+        A checkpoint every ``every`` instances, and always at the last (default: see
+        :func:`streamtk._core.mechanisms.default_every`). ADWIN windows are those of an ADWIN on
+        this loss stream (MOA's ADWIN, clock 32, 5 buckets per row).
     name, long_name, units : str
         Name and attrs of the output variable.
     lead_dims : str or sequence of str, optional
@@ -236,16 +167,15 @@ def loss_curves(
     if np.isinf(x2).any():
         where = tuple(int(i) for i in np.unravel_index(np.isinf(x2).argmax(), x2.shape))
         raise ValueError(f"loss contains an infinite value at index {where}")
-    specs = build_estimators(windows, fading, adwin)
+    specs = build_estimators(**forgetting)
+    every = resolve_every(every, x2.shape[1])
     present = _present_of(x2[0])
     if present is not None and not np.array_equal(np.isnan(x2), np.broadcast_to(~present, x2.shape)):
         raise ValueError(
             "loss has NaN (not evaluated) at different positions in different series; "
             "missing instances must be the same in every series"
         )
-    positions, ck = checkpoints(x2.shape[1], every, present)
-    xs = x2 if present is None else x2[:, present]
-    sums, counts, means = estimator_sums(xs[:, None, :], specs, ck)
+    positions, sums, counts, means = estimator_sums(x2[:, None, :], specs, every, present)
     data = {
         name: _variable(
             lead,
@@ -260,7 +190,8 @@ def loss_curves(
     return _dataset(data, lead, specs, positions, tcoords, "streamtk loss curves", every=every, loss=name)
 
 
-def regression_curves(y_true, y_pred, *, windows=(), fading=(), adwin=(), every=1, lead_dims=None) -> xr.Dataset:
+@forgetting_parameters()
+def regression_curves(y_true, y_pred, *, every=None, lead_dims=None, **forgetting) -> xr.Dataset:
     """MAE, MSE and RMSE of recorded regression predictions under every estimator.
 
     Parameters
@@ -269,7 +200,8 @@ def regression_curves(y_true, y_pred, *, windows=(), fading=(), adwin=(), every=
         Recorded targets (real numbers); NaN = no target, the instance is skipped.
     y_pred : array-like or xarray.DataArray, shape ``(..., n)``
         Recorded predictions (finite real numbers); leading dims are kept.
-    windows, fading, adwin, every, lead_dims
+    {forgetting}
+    every, lead_dims
         As in :func:`loss_curves`.
 
     Returns
@@ -306,14 +238,12 @@ def regression_curves(y_true, y_pred, *, windows=(), fading=(), adwin=(), every=
     yp2 = as_float_array(yp2, "y_pred")
     if yp2.shape[1] != yt.shape[0]:
         raise ValueError(f"y_pred has {yp2.shape[1]} instances along its last axis but y_true has {yt.shape[0]}")
-    specs = build_estimators(windows, fading, adwin)
+    specs = build_estimators(**forgetting)
+    every = resolve_every(every, yt.shape[0])
     present = _present_of(yt)
-    positions, ck = checkpoints(yt.shape[0], every, present)
-    if present is not None:
-        yt, yp2 = yt[present], yp2[:, present]
     err = yp2 - yt
     x = np.stack([np.abs(err), err * err], axis=1)
-    sums, counts, means = estimator_sums(x, specs, ck)
+    positions, sums, counts, means = estimator_sums(x, specs, every, present)
     # both are means of non-negative numbers: a running window sum (Algorithm 2) can leave a residue of
     # rounding of about 1e-16 x the magnitudes that left the window, possibly negative; clip it to 0
     mae = np.maximum(means[..., 0], 0.0)
@@ -392,7 +322,8 @@ def regression_losses(y_true, y_pred, loss="squared"):
     return _REGRESSION_LOSSES[loss](yp - yt)
 
 
-def resource_curves(seconds=None, memory=None, *, windows=(), fading=(), every=1, lead_dims=None) -> xr.Dataset:
+@forgetting_parameters()
+def resource_curves(seconds=None, memory=None, *, every=None, lead_dims=None, **forgetting) -> xr.Dataset:
     """Throughput, model memory and RAM-Hours from recorded per-instance costs.
 
     Parameters
@@ -403,7 +334,8 @@ def resource_curves(seconds=None, memory=None, *, windows=(), fading=(), every=1
         Model size in bytes while processing each instance (finite, >= 0). At
         least one of ``seconds`` and ``memory`` must be given; both must have the
         same shape when both are given.
-    windows, fading, every, lead_dims
+    {forgetting}
+    every, lead_dims
         As in :func:`loss_curves`.
 
     Returns
@@ -459,13 +391,13 @@ def resource_curves(seconds=None, memory=None, *, windows=(), fading=(), every=1
         parts[nm] = a2
         if lead is None:
             lead, tcoords = ld, tc
-    specs = build_estimators(windows, fading)
+    specs = build_estimators(**forgetting)
     n = next(iter(parts.values())).shape[1]
-    positions, ck = checkpoints(n, every)
+    every = resolve_every(every, n)
     q = list(parts.values())
     if len(parts) == 2:
         q.append((parts["memory"] / GB) * (parts["seconds"] / 3600.0))
-    sums, counts, means = estimator_sums(np.stack(q, axis=1), specs, ck)
+    positions, sums, counts, means = estimator_sums(np.stack(q, axis=1), specs, every)
     data = {}
     j = 0
     if "seconds" in parts:

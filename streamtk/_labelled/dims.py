@@ -1,20 +1,11 @@
-"""Helpers shared by the labelled (xarray) layer: leading dims, coordinates, attrs.
-
-Only this module and the public labelled functions build ``xarray`` objects; the
-numpy layer below never imports xarray.
-"""
+"""Leading dimensions (model, fold, run, ...) of labelled and numpy inputs."""
 
 from __future__ import annotations
-
-import datetime as _dt
-import json
 
 import numpy as np
 import xarray as xr
 
-from ._version import __version__
-
-__all__ = ["LeadingDims", "split_leading", "base_attrs", "netcdf_safe", "time_coords"]
+__all__ = ["LeadingDims", "split_leading", "check_lead_dims", "DEFAULT_LEADING_NAMES", "RESERVED_DIMS"]
 
 DEFAULT_LEADING_NAMES = ("model", "fold", "run")
 
@@ -36,6 +27,24 @@ class LeadingDims:
         return flat.reshape(self.shape + flat.shape[1:])
 
 
+RESERVED_DIMS = ("time", "class", "estimator", "instance")
+
+
+def check_lead_dims(lead_dims) -> tuple:
+    """``lead_dims`` as a tuple of distinct names that are not the output's own dims."""
+    names = (lead_dims,) if isinstance(lead_dims, str) else tuple(lead_dims)
+    for nm in names:
+        if not isinstance(nm, str) or not nm:
+            raise TypeError(f"lead_dims must be names (non-empty strings), got {lead_dims!r}")
+        if nm in RESERVED_DIMS:
+            raise ValueError(
+                f"lead_dims must not use the reserved name {nm!r} ({', '.join(RESERVED_DIMS)}), got {names!r}"
+            )
+    if len(set(names)) != len(names):
+        raise ValueError(f"lead_dims has a repeated name: {names!r}")
+    return names
+
+
 def split_leading(values, name: str, *, lead_dims=None, time_dim: str | None = None):
     """Split an input of shape ``(..., n)`` into ``(L, n)`` and its leading-dim labels.
 
@@ -50,7 +59,7 @@ def split_leading(values, name: str, *, lead_dims=None, time_dim: str | None = N
     if isinstance(values, xr.DataArray):
         if values.ndim == 0:
             raise ValueError(f"{name} must have a time dimension, got a 0-d DataArray")
-        tdim = time_dim if time_dim is not None else values.dims[-1]
+        tdim = time_dim if time_dim is not None else ("time" if "time" in values.dims else values.dims[-1])
         if tdim not in values.dims:
             raise ValueError(f"{name} has no dimension {tdim!r}; its dims are {values.dims}")
         values = values.transpose(..., tdim)
@@ -66,7 +75,7 @@ def split_leading(values, name: str, *, lead_dims=None, time_dim: str | None = N
         if lead_dims is None:
             names = DEFAULT_LEADING_NAMES[:nlead] if nlead <= 3 else tuple(f"dim_{i}" for i in range(nlead))
         else:
-            names = (lead_dims,) if isinstance(lead_dims, str) else tuple(lead_dims)
+            names = check_lead_dims(lead_dims)
             if len(names) != nlead:
                 raise ValueError(
                     f"lead_dims names {len(names)} dimension(s) {names!r} but {name} has {nlead} leading dimension(s) "
@@ -75,40 +84,3 @@ def split_leading(values, name: str, *, lead_dims=None, time_dim: str | None = N
         coords = {}
     lead = LeadingDims(names, arr.shape[:-1], coords)
     return arr.reshape((lead.size, arr.shape[-1])), lead, time_coord
-
-
-def time_coords(instance: np.ndarray, extra: dict | None = None) -> dict:
-    """Coordinates along ``time``: ``instance`` = 1-based count of instances seen."""
-    coords = {"instance": ("time", np.asarray(instance, dtype=np.int64))}
-    if extra:
-        coords.update(extra)
-    return coords
-
-
-def netcdf_safe(value):
-    """Convert a parameter to something netCDF attributes accept (str, number, 1-D numeric)."""
-    if value is None:
-        return "None"
-    if isinstance(value, (bool, np.bool_)):
-        return int(value)
-    if isinstance(value, (int, float, str, np.integer, np.floating)):
-        return value
-    if isinstance(value, (list, tuple, np.ndarray)):
-        arr = np.asarray(value)
-        if arr.ndim == 1 and (np.issubdtype(arr.dtype, np.number)) and arr.size > 0:
-            return arr
-        return json.dumps(np.asarray(value).tolist(), default=str)
-    return str(value)
-
-
-def base_attrs(title: str, **params) -> dict:
-    """Dataset-level attrs: title, package version, creation time and every parameter."""
-    attrs = {
-        "title": title,
-        "source": f"streamtk {__version__}",
-        "streamtk_version": __version__,
-        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-    }
-    for key, val in params.items():
-        attrs[key] = netcdf_safe(val)
-    return attrs

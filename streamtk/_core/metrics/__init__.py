@@ -1,0 +1,91 @@
+"""The metric registry: one entry per metric drives Dataset variables and attrs, docs, tests and benchmarks.
+
+Every metric of every family (:mod:`.confusion`, :mod:`.auc`, ...) is declared once, with its
+formula (a function of the family's sufficient statistics), the intermediates it reads, its
+orientation, units, long name and paper reference (:class:`~.base.Metric`). ``streamtk.METRICS``
+is :data:`REGISTRY`. :func:`markdown_table` renders the README's metric table (a test keeps the
+README in step), and the reference tests fail for a metric without a reference implementation.
+"""
+
+from __future__ import annotations
+
+from . import auc as _auc
+from . import comparison as _comparison
+from . import confusion as _confusion
+from .base import Metric, Sums, intermediate
+
+__all__ = ["Metric", "Sums", "intermediate", "REGISTRY", "resolve_metrics", "markdown_table", "describe", "family"]
+
+_ALL = [*_confusion.METRICS, *_confusion.QUANTITY_METRICS, *_auc.METRICS, *_comparison.METRICS]
+
+REGISTRY: dict[str, Metric] = {}
+for _m in _ALL:
+    if _m.name in REGISTRY:
+        raise RuntimeError(f"metric {_m.name!r} is declared twice")
+    REGISTRY[_m.name] = _m
+
+#: the metrics ``streamtk.evaluate`` computes (confusion counts, quantity means, AUC), in output order
+EVALUATION_FAMILIES = ("confusion", "quantity", "auc")
+
+
+def family(name: str) -> list[Metric]:
+    """Every metric of one family, in registry order."""
+    return [m for m in REGISTRY.values() if m.family == name]
+
+
+def _unmet(m: Metric, n_classes, has_cost, scores) -> str | None:
+    """Why metric ``m`` cannot be computed here (None if it can)."""
+    if m.needs == "cost" and not has_cost:
+        return f"metric {m.name!r} needs a cost matrix: pass cost="
+    if m.needs == "binary" and n_classes != 2:
+        return f"metric {m.name!r} is defined for two classes only, got {n_classes} classes"
+    if m.needs in ("scores", "multiscores") and scores is None:
+        return f"metric {m.name!r} needs class scores: pass y_score="
+    if m.needs == "multiscores" and scores != "multi":
+        return f"metric {m.name!r} needs (..., n, k) class scores"
+    return None
+
+
+def resolve_metrics(
+    metrics, *, families=EVALUATION_FAMILIES, n_classes: int, has_cost: bool = False, scores: str | None = None
+) -> list[Metric]:
+    """Validate a metric selection among ``families``; ``None`` selects every applicable metric.
+
+    ``scores``: ``None`` (no scores given), ``"binary"`` or ``"multi"``.
+    """
+    pool = [m for m in REGISTRY.values() if m.family in families]
+    if metrics is None:
+        return [m for m in pool if _unmet(m, n_classes, has_cost, scores) is None]
+    if isinstance(metrics, str):
+        metrics = (metrics,)
+    metrics = list(metrics)
+    if not metrics:
+        raise ValueError("metrics must name at least one metric, got an empty selection")
+    chosen = []
+    names = {m.name for m in pool}
+    for name in metrics:
+        if name not in names:
+            where = f" (it belongs to the {REGISTRY[name].family!r} family)" if name in REGISTRY else ""
+            raise ValueError(f"unknown metric {name!r}{where}; known metrics here: {', '.join(m.name for m in pool)}")
+        m = REGISTRY[name]
+        why = _unmet(m, n_classes, has_cost, scores)
+        if why:
+            raise ValueError(why)
+        if m not in chosen:
+            chosen.append(m)
+    return chosen
+
+
+def markdown_table() -> str:
+    """The README's metric table: one row per registry entry."""
+    lines = ["| metric | family | formula | orientation | reference |", "|---|---|---|---|---|"]
+    for m in REGISTRY.values():
+        orient = {True: "higher is better", False: "lower is better", None: "-"}[m.higher_is_better]
+        formula = m.formula.replace("|", "\\|")
+        lines.append(f"| `{m.name}` | {m.family} | {formula} | {orient} | {m.reference} |")
+    return "\n".join(lines)
+
+
+def describe() -> str:
+    """A text table of every metric: name, formula, reference."""
+    return "\n".join(f"{m.name:16s} {m.formula}  [{m.reference}]" for m in REGISTRY.values())

@@ -1,0 +1,293 @@
+"""Fast path of the confusion family for dense two-class streams, bit-identical to :mod:`.streamtk`.
+
+A *dense* stream has a label and a prediction at every instance, no weights and no extra
+quantities, and every earlier chunk was dense too (so member counts are stream positions):
+the common case of a binary classifier's recorded predictions. Two things make it fast:
+
+* **Accumulators** (prequential, fading, tumbling, landmarks) keep the two-class state in
+  registers and update it branch-free from a block buffer of indicators (the operations of
+  :func:`.streamtk.accumulate`, in the same order, so the sums are the same doubles).
+* **Sliding windows** read every sum as a difference of shared prefix sums,
+  ``S(window) = P(t + 1) - P(t + 1 - held)``, kept in a ring indexed by stream position: the
+  window costs only its Majority-Class bookkeeping (the majority of the window before ``t`` from
+  two prefix sums, its hits in the window's own prefix ring). All these sums are integers, so
+  they equal the add/remove sums of :func:`.streamtk.slide` exactly.
+
+Snapshots go through :func:`.streamtk.write_snapshot`, and the states are written back in the
+general layout, so a later chunk may continue on the general kernel. ADWIN windows run on the
+general kernel. Arguments as in :mod:`.streamtk` (``inputs = (ytrue, ypred, perhit)``,
+``mech = (kinds, sizes, fading, marks, mark_off, hslot)``, ``state = (sc, cv, pt, majhit)``).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ..forgetting import WINDOW, advance, fading_step, next_restart, overdue
+from .layout import (
+    P_BEST,
+    P_CURSOR,
+    P_HELD,
+    P_TAIL,
+    S_BMH,
+    S_BMM,
+    S_BPH,
+    S_BPM,
+    S_C,
+    S_M,
+    S_NC,
+    S_NF,
+    S_SCALE,
+    V_DIAG,
+    V_NDIAG,
+    V_OFFCOL,
+    V_OFFROW,
+)
+from .streamtk import BLOCK, write_snapshot
+
+# rows of the block buffer / prefix ring: y, hit, y * hit, Persistent hit
+Y, HIT, YHIT, PH = 0, 1, 2, 3
+
+
+@nb.njit(cache=True, inline="always")
+def _binary_vectors(cvl, D0, D1, O0, O1):
+    """The general class vectors of a two-class state: misses by predicted class are the other class's."""
+    cvl[V_DIAG, 0] = D0
+    cvl[V_DIAG, 1] = D1
+    cvl[V_OFFROW, 0] = O0
+    cvl[V_OFFROW, 1] = O1
+    cvl[V_OFFCOL, 0] = O1
+    cvl[V_OFFCOL, 1] = O0
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _accumulate(kind, size, fade, marks, buf, b0, b1, base, sc, cv, pt, ck, ci, snap, cvl):
+    """One accumulator over a block, state in registers (the operations of ``streamtk.accumulate``)."""
+    C = sc[S_C]
+    M = sc[S_M]
+    BMH = sc[S_BMH]
+    BMM = sc[S_BMM]
+    BPH = sc[S_BPH]
+    BPM = sc[S_BPM]
+    NF = sc[S_NF]
+    m = sc[S_SCALE]
+    D0 = cv[V_DIAG, 0]
+    D1 = cv[V_DIAG, 1]
+    O0 = cv[V_OFFROW, 0]
+    O1 = cv[V_OFFROW, 1]
+    step = fading_step(kind, fade)
+    nxt, cursor = next_restart(kind, size, marks, pt[P_CURSOR], base + b0)
+    nck = ck.shape[0]
+    for t in range(b0, b1):
+        if base + t == nxt:
+            C = M = BMH = BMM = BPH = BPM = NF = D0 = D1 = O0 = O1 = 0.0
+            m = 1.0
+            nxt, cursor = next_restart(kind, size, marks, cursor, base + t + 1)
+        i = t - b0
+        y = buf[Y, i]
+        h = buf[HIT, i]
+        best = 1.0 if D1 + O1 > D0 + O0 else 0.0  # the majority of the memory before t
+        mh = 1.0 - abs(best - y)
+        m = advance(m, step)
+        NF += m
+        C += m * h
+        M += m * (1.0 - h)
+        D1 += m * h * y
+        D0 += m * h * (1.0 - y)
+        O1 += m * (1.0 - h) * y
+        O0 += m * (1.0 - h) * (1.0 - y)
+        BMH += m * mh
+        BMM += m * (1.0 - mh)
+        BPH += m * buf[PH, i]
+        BPM += m * (1.0 - buf[PH, i])
+        if overdue(m):
+            C /= m
+            M /= m
+            BMH /= m
+            BMM /= m
+            BPH /= m
+            BPM /= m
+            NF /= m
+            D0 /= m
+            D1 /= m
+            O0 /= m
+            O1 /= m
+            m = 1.0
+        while ci < nck and ck[ci] == t:
+            _binary_vectors(cvl, D0, D1, O0, O1)
+            write_snapshot(snap[ci], sc, cvl, 0, 2, C, M, BMH, BMM, BPH, BPM, NF, m)
+            ci += 1
+    sc[S_C] = C
+    sc[S_M] = M
+    sc[S_BMH] = BMH
+    sc[S_BMM] = BMM
+    sc[S_BPH] = BPH
+    sc[S_BPM] = BPM
+    sc[S_NF] = NF
+    sc[S_SCALE] = m
+    _binary_vectors(cv, D0, D1, O0, O1)
+    pt[P_BEST] = 1 if D1 + O1 > D0 + O0 else 0
+    pt[P_CURSOR] = cursor
+    return ci
+
+
+@nb.njit(cache=True, inline="always")
+def _window_sums(ring, mring, mask, a, held):
+    """``(C, M, D0, D1, O0, O1, BMH, BMM, BPH, BPM)`` of the ``held`` positions ending at ``a - 1``."""
+    lo = (a - held) & mask
+    hi = a & mask
+    C = ring[HIT, hi] - ring[HIT, lo]
+    Y1 = ring[Y, hi] - ring[Y, lo]
+    D1 = ring[YHIT, hi] - ring[YHIT, lo]
+    BPH = ring[PH, hi] - ring[PH, lo]
+    BMH = mring[hi] - mring[lo]
+    n = float(held)
+    M = n - C
+    O1 = Y1 - D1
+    return C, M, C - D1, D1, M - O1, O1, BMH, n - BMH, BPH, n - BPH
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _window(w, ring, mring, mask, buf, b0, b1, base, majh, ck, ci, snap, sc, cvl):
+    """One sliding window of ``w`` positions over a block: Majority hits, prefix ring, snapshots."""
+    nck = ck.shape[0]
+    for t in range(b0, b1):
+        a = base + t
+        hb = min(a, w)  # members of the window before t
+        r1 = ring[Y, a & mask] - ring[Y, (a - hb) & mask]
+        best = 1.0 if r1 > hb - r1 else 0.0
+        mh = 1.0 - abs(best - buf[Y, t - b0])
+        majh[t] = np.uint8(mh)
+        mring[(a + 1) & mask] = mring[a & mask] + mh
+        while ci < nck and ck[ci] == t:
+            C, M, D0, D1, O0, O1, BMH, BMM, BPH, BPM = _window_sums(ring, mring, mask, a + 1, min(a + 1, w))
+            _binary_vectors(cvl, D0, D1, O0, O1)
+            write_snapshot(snap[ci], sc, cvl, 0, 2, C, M, BMH, BMM, BPH, BPM, float(min(a + 1, w)), 1.0)
+            ci += 1
+    return ci
+
+
+@nb.njit(cache=True)
+def _store_window(w, ring, mring, mask, end, sc, cv, pt):
+    """Write a window's state after position ``end - 1`` in the general layout (counts = sums)."""
+    held = min(end, w)
+    C, M, D0, D1, O0, O1, BMH, BMM, BPH, BPM = _window_sums(ring, mring, mask, end, held)
+    sc[S_C] = C
+    sc[S_M] = M
+    sc[S_BMH] = BMH
+    sc[S_BMM] = BMM
+    sc[S_BPH] = BPH
+    sc[S_BPM] = BPM
+    for j in range(S_BPM + 1):  # unweighted: every count equals its sum
+        sc[S_NC + j] = sc[S_C + j]
+    sc[S_NF] = float(held)
+    _binary_vectors(cv, D0, D1, O0, O1)
+    for r in range(V_DIAG, V_OFFCOL + 1):
+        for c in range(2):
+            cv[V_NDIAG + r, c] = cv[r, c]
+    pt[P_TAIL] = end - held
+    pt[P_HELD] = held
+    pt[P_BEST] = 1 if D1 + O1 > D0 + O0 else 0
+
+
+@nb.njit(cache=True, nogil=True, error_model="numpy")
+def run(inputs, mech, state, span, which, ck, snap):
+    """The estimators ``which`` (no ADWIN) of every series of a dense two-class chunk over ``[t_begin, T)``."""
+    ytrue, ypred, perhit = inputs
+    kinds, sizes, fading, marks, mark_off, hslot = mech
+    sc, cv, pt, majhit = state
+    base, t_begin = span
+    L = ypred.shape[0]
+    T = ytrue.shape[0]
+    maxw = 1
+    nwin = 0
+    for e in which:
+        if kinds[e] == WINDOW:
+            maxw = max(maxw, sizes[e])
+            nwin += 1
+    hl = 1
+    while hl < min(maxw, base + T) + BLOCK + 2:
+        hl *= 2
+    mask = hl - 1
+    cvl = np.zeros((6, 2))
+    for l in range(L):
+        yp = ypred[l]
+        buf = np.empty((4, BLOCK))
+        ring = np.zeros((4, hl if nwin else 1))
+        mrings = np.zeros((max(nwin, 1), hl if nwin else 1))
+        if nwin:
+            # prefix sums over the kept history (earlier chunks): windows reach back into it
+            for t in range(t_begin):
+                a = base + t
+                y = float(ytrue[t])
+                h = 1.0 if ytrue[t] == yp[t] else 0.0
+                ring[Y, (a + 1) & mask] = ring[Y, a & mask] + y
+                ring[HIT, (a + 1) & mask] = ring[HIT, a & mask] + h
+                ring[YHIT, (a + 1) & mask] = ring[YHIT, a & mask] + y * h
+                ring[PH, (a + 1) & mask] = ring[PH, a & mask] + perhit[t]
+                j = 0
+                for e in which:
+                    if kinds[e] == WINDOW:
+                        mrings[j, (a + 1) & mask] = mrings[j, a & mask] + majhit[l, hslot[e], t]
+                        j += 1
+        ci0 = np.int64(0)
+        for b0 in range(t_begin, T, BLOCK):
+            b1 = min(T, b0 + BLOCK)
+            for t in range(b0, b1):
+                i = t - b0
+                y = float(ytrue[t])
+                buf[Y, i] = y
+                buf[HIT, i] = 1.0 - abs(y - float(yp[t]))
+                buf[YHIT, i] = y * buf[HIT, i]
+                buf[PH, i] = float(perhit[t])
+            if nwin:
+                for t in range(b0, b1):
+                    a = base + t
+                    for f in range(4):
+                        ring[f, (a + 1) & mask] = ring[f, a & mask] + buf[f, t - b0]
+            ci1 = ci0
+            j = 0
+            for e in which:
+                if kinds[e] == WINDOW:
+                    ci1 = _window(
+                        sizes[e],
+                        ring,
+                        mrings[j],
+                        mask,
+                        buf,
+                        b0,
+                        b1,
+                        base,
+                        majhit[l, hslot[e]],
+                        ck,
+                        ci0,
+                        snap[l, e],
+                        sc[l, e],
+                        cvl,
+                    )
+                    j += 1
+                else:
+                    ci1 = _accumulate(
+                        kinds[e],
+                        sizes[e],
+                        fading[e],
+                        marks[mark_off[e] : mark_off[e + 1]],
+                        buf,
+                        b0,
+                        b1,
+                        base,
+                        sc[l, e],
+                        cv[l, e],
+                        pt[l, e],
+                        ck,
+                        ci0,
+                        snap[l, e],
+                        cvl,
+                    )
+            ci0 = ci1
+        j = 0
+        for e in which:
+            if kinds[e] == WINDOW:
+                _store_window(sizes[e], ring, mrings[j], mask, base + T, sc[l, e], cv[l, e], pt[l, e])
+                j += 1

@@ -1,0 +1,213 @@
+"""The confusion family under ``convention="moa"``: MOA's evaluators bit for bit.
+
+MOA's ``BasicClassificationPerformanceEvaluator`` and its ``Window`` / ``FadingFactor``
+subclasses (DESIGN.md section 4) keep one estimator per quantity, each a sum over its own
+members: *evaluation* sums (weighted hits ``C``, true-class weights ``ROW_i`` -- MOA's
+``columnKappa`` --, predicted-class weights ``COL_i`` -- ``rowKappa``) take the instances of
+positive weight; *baseline* sums (Persistent hits ``BP``, Majority hits ``BM``) take every
+instance with a label, weight 0 included. Estimates are sums divided by the number of members
+(not their weight). The Majority Class is MOA's (:func:`~streamtk._kernels.baselines.moa_majority`,
+the current label included). The window estimator subtracts the value that leaves before it adds
+the new one, ``S = (S - forget) + value``; the fading estimator fades every sum at every member,
+``S = alpha S + value``. Those operations are done here in MOA's order, so the sums are MOA's
+doubles, for any non-negative weights.
+
+State slots (the arrays of :mod:`.layout`, read with MOA's meaning): ``S_C`` hits, ``S_M`` weight
+total, ``S_NF`` members, ``S_BMH`` Majority hits, ``S_BPH`` Persistent hits, ``S_BMM`` baseline
+members; ``V_DIAG`` hits by class (for streamtk's per-class metrics), ``V_OFFROW`` = ROW,
+``V_OFFCOL`` = COL; ``P_TAIL`` / ``P_HELD`` and ``P_TAIL_BASE`` / ``P_HELD_BASE`` the two windows.
+A weight of ``-1`` marks an instance MOA never sees (before its first instance of positive weight,
+when MOA resets the evaluator); a missing prediction counts as weight 0.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ..baselines import moa_majority, persistent_hit
+from ..forgetting import FADING, is_sliding
+from .layout import (
+    F_BM,
+    F_BMW,
+    F_BP,
+    F_BPW,
+    F_C,
+    F_DEN,
+    F_N,
+    F_Q,
+    F_W,
+    P_HELD,
+    P_HELD_BASE,
+    P_TAIL,
+    P_TAIL_BASE,
+    S_BMH,
+    S_BMM,
+    S_BPH,
+    S_C,
+    S_M,
+    S_NF,
+    S_Q,
+    V_DIAG,
+    V_OFFCOL,
+    V_OFFROW,
+)
+from .streamtk import BLOCK
+
+
+@nb.njit(cache=True)
+def write_snapshot(out, sc, cv, nq, k):
+    """One snapshot column of a MOA state: estimates divide by the number of members."""
+    out[F_W] = sc[S_M]
+    out[F_N] = sc[S_NF]
+    out[F_DEN] = sc[S_NF]
+    out[F_C] = sc[S_C]
+    out[F_BM] = sc[S_BMH]
+    out[F_BMW] = sc[S_BMM]
+    out[F_BP] = sc[S_BPH]
+    out[F_BPW] = sc[S_BMM]
+    for j in range(nq):
+        out[F_Q + j] = sc[S_Q + j]
+    r0 = F_Q + nq
+    for c in range(k):
+        out[r0 + c] = cv[V_OFFROW, c]
+        out[r0 + k + c] = cv[V_OFFCOL, c]
+        out[r0 + 2 * k + c] = cv[V_DIAG, c]
+
+
+@nb.njit(cache=True, inline="always")
+def _eval_value(sc, cv, nq, ql, y, p, w, r, sign):
+    """Add (``sign = 1``) or forget (``sign = -1``) one evaluated instance's values, MOA's way."""
+    g = sign * w
+    h = g if y == p else 0.0
+    sc[S_C] += h
+    sc[S_M] += g
+    cv[V_OFFROW, y] += g
+    cv[V_OFFCOL, p] += g
+    cv[V_DIAG, y] += h
+    for j in range(nq):
+        sc[S_Q + j] += g * ql[j, r]
+
+
+@nb.njit(cache=True, error_model="numpy")
+def block(kind, size, fade, ytrue, yp, wl, has_w, ql, b0, b1, sc, cv, pt, perhit, majh, ck, ci, snap):
+    """One estimator under MOA's conventions over ``[b0, b1)``; returns the next checkpoint."""
+    nq = ql.shape[0]
+    k = cv.shape[1]
+    sliding = is_sliding(kind)
+    fading = kind == FADING
+    nck = ck.shape[0]
+    for t in range(b0, b1):
+        y = ytrue[t]
+        w = wl[t] if has_w else 1.0
+        if y >= 0 and w >= 0.0:
+            p = yp[t]
+            if w > 0.0 and p >= 0:
+                if sliding:
+                    if pt[P_HELD] == size:  # MOA's ring: the oldest value is forgotten first
+                        r = pt[P_TAIL]
+                        while not (ytrue[r] >= 0 and yp[r] >= 0 and (wl[r] if has_w else 1.0) > 0.0):
+                            r += 1
+                        _eval_value(sc, cv, nq, ql, ytrue[r], yp[r], wl[r] if has_w else 1.0, r, -1.0)
+                        pt[P_TAIL] = r + 1
+                    else:
+                        pt[P_HELD] += 1
+                    sc[S_NF] = float(pt[P_HELD])
+                elif fading:
+                    sc[S_C] *= fade
+                    sc[S_M] *= fade
+                    sc[S_NF] = fade * sc[S_NF] + 1.0
+                    for j in range(nq):
+                        sc[S_Q + j] *= fade
+                    for c in range(k):
+                        cv[V_OFFROW, c] *= fade
+                        cv[V_OFFCOL, c] *= fade
+                        cv[V_DIAG, c] *= fade
+                else:
+                    sc[S_NF] += 1.0
+                _eval_value(sc, cv, nq, ql, y, p, w, t, 1.0)
+            mh = 1.0 if moa_majority(cv[V_OFFROW], k, sc[S_NF]) == y else 0.0
+            majh[t] = np.uint8(mh)
+            ph = perhit[t]
+            if sliding:
+                if pt[P_HELD_BASE] == size:
+                    r = pt[P_TAIL_BASE]
+                    while not (ytrue[r] >= 0 and (wl[r] if has_w else 1.0) >= 0.0):
+                        r += 1
+                    wr = wl[r] if has_w else 1.0
+                    sc[S_BMH] -= wr * majh[r]
+                    sc[S_BPH] -= wr * perhit[r]
+                    pt[P_TAIL_BASE] = r + 1
+                else:
+                    pt[P_HELD_BASE] += 1
+                sc[S_BMH] += w * mh
+                sc[S_BPH] += w * ph
+                sc[S_BMM] = float(pt[P_HELD_BASE])
+            elif fading:
+                sc[S_BMH] = fade * sc[S_BMH] + w * mh
+                sc[S_BPH] = fade * sc[S_BPH] + w * ph
+                sc[S_BMM] = fade * sc[S_BMM] + 1.0
+            else:
+                sc[S_BMH] += w * mh
+                sc[S_BPH] += w * ph
+                sc[S_BMM] += 1.0
+        while ci < nck and ck[ci] == t:
+            write_snapshot(snap[ci], sc, cv, nq, k)
+            ci += 1
+    return ci
+
+
+@nb.njit(cache=True, nogil=True, error_model="numpy")
+def run(inputs, mech, state, span, which, ck, snap):
+    """The estimators ``which`` (prequential, windows, fading) of every series under MOA's conventions.
+
+    ``inputs = (ytrue, ypred, weights, quantities)``, ``mech = (kinds, sizes, fading, hslot)``,
+    ``state = (sc, cv, pt, prev (L,), perhit (L, T), majhit (L, H, T))``, ``span = (base, t_begin)``.
+    """
+    ytrue, ypred, weights, quantities = inputs
+    kinds, sizes, fading, hslot = mech
+    sc, cv, pt, prev, perhit, majhit = state
+    base, t_begin = span
+    L = ypred.shape[0]
+    T = ytrue.shape[0]
+    has_w = weights.shape[1] > 0
+    scratch = np.zeros((1, T), dtype=np.uint8)
+    for l in range(L):
+        wl = weights[l]
+        ph = perhit[l]
+        ci0 = np.int64(0)
+        for b0 in range(t_begin, T, BLOCK):
+            b1 = min(T, b0 + BLOCK)
+            pv = prev[l]
+            for t in range(b0, b1):  # MOA's lastSeenClass: every labelled instance MOA sees
+                y = ytrue[t]
+                if y >= 0 and (wl[t] >= 0.0 if has_w else True):
+                    h, pv = persistent_hit(pv, y)
+                    ph[t] = np.uint8(h)
+            prev[l] = pv
+            ci1 = ci0
+            for e in which:
+                s = hslot[e]
+                mh = majhit[l, s] if s >= 0 else scratch[0]
+                ci1 = block(
+                    kinds[e],
+                    sizes[e],
+                    fading[e],
+                    ytrue,
+                    ypred[l],
+                    wl,
+                    has_w,
+                    quantities[l],
+                    b0,
+                    b1,
+                    sc[l, e],
+                    cv[l, e],
+                    pt[l, e],
+                    ph,
+                    mh,
+                    ck,
+                    ci0,
+                    snap[l, e],
+                )
+            ci0 = ci1
+    _ = base

@@ -1,0 +1,20 @@
+"""The labelled layer's shared helpers: the only place (with the public labelled functions) that builds
+xarray objects. Leading dims (:mod:`.dims`), alignment by labels (:mod:`.align`), coordinates and
+attrs of outputs (:mod:`.attrs`)."""
+
+from .align import Inputs, align_like, labelled_inputs
+from .attrs import base_attrs, netcdf_safe, time_coords
+from .dims import DEFAULT_LEADING_NAMES, LeadingDims, check_lead_dims, split_leading
+
+__all__ = [
+    "DEFAULT_LEADING_NAMES",
+    "Inputs",
+    "LeadingDims",
+    "align_like",
+    "base_attrs",
+    "check_lead_dims",
+    "labelled_inputs",
+    "netcdf_safe",
+    "split_leading",
+    "time_coords",
+]

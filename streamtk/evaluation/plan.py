@@ -1,0 +1,175 @@
+"""The plan of an evaluation: everything fixed before the first instance, validated once.
+
+Semantics (the default ``convention="streamtk"``)
+------------------------------------------------
+* An instance is *evaluated* for a model when its label and that model's prediction are
+  present and its weight is > 0. Other instances are skipped: they contribute to no estimate,
+  occupy no window slot and do not advance a fading factor's clock. Use weight 0 for "not
+  tested in this fold"; a missing prediction (None / NaN) means the model made none.
+* Weighted estimates divide weighted sums by the weight total; every formula is scale-free.
+* Baseline classifiers are real test-then-train classifiers whose memory follows the estimator,
+  scored on the evaluated instances: **Majority Class** predicts the argmax of the (weighted)
+  true-class counts the estimator holds *before* ``t`` (ties to the lowest class code);
+  **Persistent** predicts the last present label before ``t`` (from the whole stream, never
+  reset by a window); before any label both predict class code 0 (the first class of
+  ``classes``). So ``kappa_m`` of the Majority Class classifier with the estimator's memory is
+  exactly 0 and ``kappa_per`` of the Persistent classifier is exactly 0.
+* Sliding windows are exact under any weights: a sum whose members all left the window is 0,
+  so an absent class has no recall (NaN) and undefined values stay NaN.
+
+``convention="moa"`` reproduces MOA's Basic / Window / FadingFactor / Adwin
+ClassificationPerformanceEvaluator for accuracy, kappa, kappa_m and kappa_per, bit for bit
+(DESIGN.md section 4; :mod:`streamtk._kernels.confusion.moa`): weighted sums divided by the
+*number* of instances; weight-0 instances skip accuracy and kappa but feed the baselines; the
+Majority Class includes the current label; the previous label starts at class 0; IEEE inf/NaN and
+0 for the kappas before anything was observed; instances before the first one of positive weight
+are ignored (MOA resets its evaluator then). Other metrics are computed from the same state with
+streamtk's formulas. MOA has no tumbling or landmark evaluator: those are refused.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core import metrics as _metrics
+from .._core.labels import Encoding
+from .._core.mechanisms import build_estimators, kernel_arrays, resolve_every
+from .._core.validation import as_float_array, check_choice, check_positive_int
+
+__all__ = ["EvaluationPlan", "CONVENTIONS", "ADWIN_DEFAULTS", "ADWIN_BOUNDS", "check_adwin_options"]
+
+CONVENTIONS = ("streamtk", "moa")
+#: ADWIN's parameters (``adwin_options``): MOA's defaults
+ADWIN_DEFAULTS = {"max_buckets": 5, "clock": 32, "min_window": 5, "bound": "bernstein"}
+#: ADWIN's cut bounds: MOA's variance-based (Bernstein) rule, or the Hoeffding rule of Bifet et al. 2015, Theorem 3
+ADWIN_BOUNDS = {"bernstein": 0, "hoeffding": 1}
+
+
+def check_adwin_options(options) -> dict:
+    """ADWIN parameters of ``adwin=`` estimators (see :func:`streamtk.drift.adwin`)."""
+    opts = dict(ADWIN_DEFAULTS)
+    if options is None:
+        return opts
+    if not isinstance(options, dict):
+        raise TypeError(f"adwin_options must be a dict, got {options!r}")
+    unknown = set(options) - set(opts)
+    if unknown:
+        raise ValueError(f"adwin_options has unknown keys {sorted(unknown)!r}; known: {sorted(opts)!r}")
+    opts.update(options)
+    opts["max_buckets"] = check_positive_int(opts["max_buckets"], "adwin_options['max_buckets']", minimum=2)
+    opts["clock"] = check_positive_int(opts["clock"], "adwin_options['clock']")
+    opts["min_window"] = check_positive_int(opts["min_window"], "adwin_options['min_window']")
+    opts["bound"] = check_choice(opts["bound"], "adwin_options['bound']", tuple(ADWIN_BOUNDS))
+    return opts
+
+
+class EvaluationPlan:
+    """Classes, estimators, metrics and options of one evaluation (one pass or chunk by chunk).
+
+    ``n_instances``: the stream length when known (it resolves ``every=None``).
+    """
+
+    def __init__(
+        self,
+        *,
+        encoding: Encoding,
+        every=None,
+        n_instances=None,
+        metrics=None,
+        cost=None,
+        convention="streamtk",
+        pos_label=None,
+        scores=None,
+        adwin_options=None,
+        **forgetting,
+    ):
+        self.convention = check_choice(convention, "convention", CONVENTIONS)
+        self.moa = self.convention == "moa"
+        self.scores = scores  # None, "binary" or "multi": the kind of y_score given
+        self.encoding = encoding
+        self.k = encoding.n_classes
+        self.specs = build_estimators(**forgetting)
+        if self.moa:
+            bad = [s.label for s in self.specs if s.kind in ("tumbling", "landmarks")]
+            if bad:
+                raise ValueError(
+                    f"convention='moa' has no tumbling or landmark estimator (MOA has no such evaluator), got {bad}"
+                )
+        self.every = resolve_every(every, n_instances)
+        self.adwin_options = check_adwin_options(adwin_options)
+        if self.moa and self.adwin_options["bound"] != "bernstein" and any(s.kind == "adwin" for s in self.specs):
+            raise ValueError("convention='moa' runs MOA's ADWIN: adwin_options['bound'] must be 'bernstein'")
+        self.cost = self._check_cost(cost)
+        self.pos = self._check_pos_label(pos_label)
+        chosen = _metrics.resolve_metrics(metrics, n_classes=self.k, has_cost=self.cost is not None, scores=scores)
+        if self.k != 2 and pos_label is None:
+            if metrics is None:
+                chosen = [m for m in chosen if m.name != "f1"]
+            elif any(m.name == "f1" for m in chosen):
+                raise ValueError(f"metric 'f1' needs pos_label= when there are {self.k} classes")
+        self.metrics = chosen
+        self.confusion = [m for m in chosen if m.family in ("confusion", "quantity")]
+        self.auc_metrics = [m for m in chosen if m.family == "auc"]
+        self.quantities = tuple(m.name for m in chosen if m.family == "quantity")
+        self.kinds, self.sizes, self.fading, self.marks, self.mark_off = kernel_arrays(self.specs)
+        self.deltas = np.array([s.param if s.kind == "adwin" else 0.0 for s in self.specs], dtype=np.float64)
+        sliding = [i for i, s in enumerate(self.specs) if s.kind in ("window", "adwin")]
+        self.hslot = np.full(len(self.specs), -1, dtype=np.int64)
+        self.hslot[sliding] = np.arange(len(sliding))
+        adwin = [i for i, s in enumerate(self.specs) if s.kind == "adwin"]
+        self.aslot = np.full(len(self.specs), -1, dtype=np.int64)
+        self.aslot[adwin] = np.arange(len(adwin))
+        self.adwin = np.array(adwin, dtype=np.int64)
+        #: MOA's estimate before anything was observed, per estimator (0 for its fading evaluator)
+        self.empty = np.array([0.0 if (self.moa and s.kind == "fading") else np.nan for s in self.specs])
+
+    @property
+    def max_window(self) -> int:
+        """The largest sliding window (0 if none): how much history a chunked evaluation keeps."""
+        return max([s.param for s in self.specs if s.kind == "window"], default=0)
+
+    def _check_cost(self, cost):
+        if cost is None:
+            return None
+        arr = as_float_array(cost, "cost")
+        k = self.k
+        if arr.shape != (k, k) and not (arr.ndim == 3 and arr.shape[1:] == (k, k)):
+            raise ValueError(
+                f"cost must have shape ({k}, {k}) (cost[true, predicted]) or (n, {k}, {k}) for per-instance costs, "
+                f"got shape {arr.shape}"
+            )
+        return arr
+
+    def _check_pos_label(self, pos_label):
+        if pos_label is None:
+            return 1 if self.k == 2 else 0
+        code = self.encoding.index.get(pos_label.item() if isinstance(pos_label, np.generic) else pos_label)
+        if code is None:
+            raise ValueError(f"pos_label {pos_label!r} is not one of the classes {self.encoding.classes.tolist()!r}")
+        return code
+
+    def quantities_for(self, ytrue, ypred, start, y_score=None) -> np.ndarray:
+        """Per-instance extra quantities ``(L, nq, T)`` of a chunk starting at absolute position ``start``."""
+        from .score_engine import score_losses
+
+        L, T = ypred.shape
+        q = np.zeros((L, len(self.quantities), T), dtype=np.float64)
+        for j, name in enumerate(self.quantities):
+            if name in ("log_loss", "brier"):
+                if y_score is None:
+                    raise ValueError(f"metric {name!r} needs y_score for every chunk")
+                q[:, j, :] = score_losses(name, ytrue, y_score, self.scores, self.k, self.pos)
+            elif name == "risk":
+                yt = np.where(ytrue >= 0, ytrue, 0)
+                yp = np.where(ypred >= 0, ypred, 0)
+                if self.cost.ndim == 2:
+                    q[:, j, :] = self.cost[yt[None, :], yp]
+                else:
+                    if start + T > self.cost.shape[0]:
+                        raise ValueError(
+                            f"cost has per-instance costs for {self.cost.shape[0]} instances but the stream has "
+                            f"at least {start + T}"
+                        )
+                    rows = np.arange(start, start + T)
+                    q[:, j, :] = self.cost[rows[None, :], yt[None, :], yp]
+        return q
