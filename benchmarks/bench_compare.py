@@ -181,7 +181,7 @@ def main():
     m = min(n, 2_000_000)
     t_m, _ = cpu(
         lambda: sc.compare(
-            y[:m], models[:, :m], model_dim="model", windows=WINDOWS, fading=FADING, every=every, classes=[0, 1]
+            y[:m], models[:, :m], windows=WINDOWS, fading=FADING, every=every, classes=[0, 1]
         ),
         repeat=1,
     )

@@ -75,7 +75,7 @@ def _evaluate(log, n):
 def _compare(log, n):
     from streamtk.comparison.compare import compare
 
-    return compare(log.y_true, log.y_pred, model_dim="model", windows=[1000], fading=[0.999], every=max(1, n // 1000))
+    return compare(log.y_true, log.y_pred, windows=[1000], fading=[0.999], every=max(1, n // 1000))
 
 
 def _analyses(log, n, drifts):

@@ -102,12 +102,14 @@ def reference_curves(y, p, k, estimators, *, weights=None, pos=1, losses=None):
 
     ``estimators``: list of ("prequential", None) / ("window", w) / ("fading", alpha) /
     ("varwindow", widths) where ``widths[j]`` is the number of instances held after
-    the ``j``-th evaluated instance (an ADWIN window).
+    the ``j``-th evaluated instance (an ADWIN window) / ("tumbling", w): the evaluated
+    instances since the last stream position that is a multiple of ``w`` / ("landmarks",
+    positions): the evaluated instances since the last landmark position.
     Returns ``{estimator_index: [metrics dict at t for t in range(n)]}``.
     """
     n = len(y)
     w = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
-    evaluated = [t for t in range(n) if y[t] >= 0 and w[t] > 0]
+    evaluated = [t for t in range(n) if y[t] >= 0 and p[t] >= 0 and w[t] > 0]
     # Persistent prediction: last present label before t, class 0 before any
     per_pred = []
     last = 0
@@ -118,8 +120,13 @@ def reference_curves(y, p, k, estimators, *, weights=None, pos=1, losses=None):
     result = {}
     for e, (kind, param) in enumerate(estimators):
 
-        def weights_at(ev_upto):
-            """weights of held evaluated instances given the evaluated list up to now."""
+        def weights_at(ev_upto, now):
+            """weights of held evaluated instances given the evaluated list up to now (stream position ``now``)."""
+            if kind in ("tumbling", "landmarks"):
+                resets = [r for r in (range(0, now + 1, param) if kind == "tumbling" else param) if r <= now]
+                start = max(resets, default=0)
+                h = [s for s in ev_upto if s >= start]
+                return h, [w[s] for s in h]
             if kind == "prequential":
                 return ev_upto, [w[s] for s in ev_upto]
             if kind == "varwindow":  # param[j] = instances held after the j-th evaluated instance
@@ -136,7 +143,7 @@ def reference_curves(y, p, k, estimators, *, weights=None, pos=1, losses=None):
         # Majority prediction for each evaluated instance s: argmax of held true-class weights before s
         maj_pred = {}
         for j, s in enumerate(evaluated):
-            hs, om = weights_at(evaluated[:j])
+            hs, om = weights_at(evaluated[:j], s)
             counts = [sum(o for r, o in zip(hs, om) if y[r] == i) for i in range(k)]
             best = 0
             for i in range(1, k):
@@ -146,7 +153,7 @@ def reference_curves(y, p, k, estimators, *, weights=None, pos=1, losses=None):
         rows = []
         for t in range(n):
             ev = [s for s in evaluated if s <= t]
-            hs, om = weights_at(ev)
+            hs, om = weights_at(ev, t)
             if kind == "fading":
                 n_eff = sum(param ** (len(ev) - 1 - j) for j in range(len(ev)))
             else:

@@ -8,6 +8,7 @@ import xarray as xr
 from hypothesis import given
 from hypothesis import strategies as st
 
+from streamtk._core.mechanisms import build_estimators
 from streamtk.dependence.baselines import (
     baselines,
     majority_class,
@@ -53,16 +54,17 @@ codes_st = st.lists(st.integers(-1, 3), min_size=0, max_size=50)
 @given(codes=codes_st, window=st.integers(1, 10))
 def test_majority_matches_reference(codes, window):
     codes = np.array(codes, dtype=np.int64)
-    np.testing.assert_array_equal(majority_codes(codes, 4), ref_majority(codes, 4, "prequential", None))
+    np.testing.assert_array_equal(majority_codes(codes, 4)[0], ref_majority(codes, 4, "prequential", None))
     np.testing.assert_array_equal(
-        majority_codes(codes, 4, kind="window", param=window), ref_majority(codes, 4, "window", window)
+        majority_codes(codes, 4, build_estimators(prequential=False, windows=window))[0],
+        ref_majority(codes, 4, "window", window),
     )
 
 
 @given(codes=codes_st, alpha=st.sampled_from([0.3, 0.77, 0.9, 0.999]))
 def test_majority_fading_matches_reference(codes, alpha):
     codes = np.array(codes, dtype=np.int64)
-    got = majority_codes(codes, 4, kind="fading", param=alpha)
+    got = majority_codes(codes, 4, build_estimators(prequential=False, fading=alpha))[0]
     want = ref_majority(codes, 4, "fading", alpha)
     # compare only where the reference's top two faded counts are not within rounding of each other
     for t in range(len(codes)):
@@ -77,15 +79,15 @@ def test_majority_fading_matches_reference(codes, alpha):
 
 def test_majority_fading_one_equals_prequential_and_big_window_too():
     codes = np.random.default_rng(0).integers(-1, 4, 500)
-    pre = majority_codes(codes, 4)
-    np.testing.assert_array_equal(majority_codes(codes, 4, kind="fading", param=1.0), pre)
-    np.testing.assert_array_equal(majority_codes(codes, 4, kind="window", param=500), pre)
+    pre, fad, win = majority_codes(codes, 4, build_estimators(fading=1.0, windows=500))
+    np.testing.assert_array_equal(fad, pre)
+    np.testing.assert_array_equal(win, pre)
 
 
 def test_majority_fading_survives_renormalisation():
     # alpha**n underflows the lazy scale many times over
     codes = np.tile([0, 0, 1], 4000)
-    got = majority_codes(codes, 2, kind="fading", param=0.5)
+    got = majority_codes(codes, 2, build_estimators(prequential=False, fading=0.5))[0]
     # with alpha = 0.5 the last label dominates: faded counts after ...0,0,1 favour 1 iff 1 > 0.5 + 0.25 ...
     np.testing.assert_array_equal(got[100:130], ref_majority(codes[:130], 2, "fading", 0.5)[100:130])
     np.testing.assert_array_equal(got[-30:], ref_majority(codes[-300:], 2, "fading", 0.5)[-30:])
@@ -101,7 +103,7 @@ def test_first_prediction_is_first_class():
     y = ["b", "a", "a"]
     assert majority_class(y).values[0] == "a"
     assert persistent(y).values.tolist() == ["a", "b", "a"]
-    assert majority_class(y, window=1).values.tolist() == ["a", "b", "a"]
+    assert majority_class(y, windows=1).values.tolist() == ["a", "b", "a"]
 
 
 def test_labelled_outputs():
@@ -111,8 +113,10 @@ def test_labelled_outputs():
     assert da["instance"].values.tolist() == [1, 2, 3, 4]
     assert da["step"].values.tolist() == [10, 20, 30, 40]
     assert da.attrs["memory"] == "fading=0.5"
-    b = baselines(["x", "y", "y", "x"], y_pred=["y", "y", "y", "x"], windows=(2,), fading=(0.9,), seed=5)
-    assert b["baseline"].values.tolist() == [
+    log = baselines(["x", "y", "y", "x"], y_pred=["y", "y", "y", "x"], windows=(2,), fading=(0.9,), seed=5)
+    b = log.y_pred
+    assert log.y_true.values.tolist() == ["x", "y", "y", "x"]
+    assert b["model"].values.tolist() == [
         "no_information",
         "majority",
         "majority[window=2]",
@@ -121,11 +125,11 @@ def test_labelled_outputs():
         "random",
     ]
     assert b["memory"].values.tolist() == ["", "prequential", "window=2", "fading=0.9", "", ""]
-    assert b.attrs["seed"] == 5
-    assert sorted(b.sel(baseline="random").values.tolist()) == ["x", "y", "y", "y"]
-    np.testing.assert_array_equal(b.sel(baseline="persistent").values, persistent(["x", "y", "y", "x"]).values)
+    assert log.attrs["seed"] == 5
+    assert sorted(b.sel(model="random").values.tolist()) == ["x", "y", "y", "y"]
+    np.testing.assert_array_equal(b.sel(model="persistent").values, persistent(["x", "y", "y", "x"]).values)
     again = baselines(["x", "y", "y", "x"], y_pred=["y", "y", "y", "x"], windows=(2,), fading=(0.9,), seed=5)
-    xr.testing.assert_equal(b, again)
+    xr.testing.assert_equal(log.drop_attrs(), again.drop_attrs())
 
 
 def test_random_classifier_permutes_each_row():
@@ -146,9 +150,10 @@ def test_seed_is_required():
 @pytest.mark.parametrize(
     ("kwargs", "exc", "match"),
     [
-        (dict(window=0), ValueError, "window must be a positive integer, got 0"),
+        (dict(windows=0), ValueError, "windows must be a positive integer, got 0"),
         (dict(fading=0.0), ValueError, r"fading must be in \(0, 1\], got 0.0"),
-        (dict(window=3, fading=0.5), ValueError, "not both"),
+        (dict(windows=3, fading=0.5), ValueError, "takes one memory"),
+        (dict(window=3), TypeError, "did you mean 'windows'"),
     ],
 )
 def test_bad_arguments(kwargs, exc, match):
@@ -202,7 +207,7 @@ def test_accuracies_equal_closed_forms(a):
     # a reference classifier h: right with prob 0.7, otherwise uniform on the other classes
     wrong = (y + rng.integers(1, k, n)) % k
     y_pred = np.where(rng.random(n) < 0.7, y, wrong)
-    b = baselines(y, y_pred=y_pred, windows=(1000,), fading=(0.999,), seed=12)
+    b = baselines(y, y_pred=y_pred, windows=(1000,), fading=(0.999,), seed=12).y_pred
     closed = {
         "no_information": 1 / k,  # eq. 5
         "majority": pi.max(),  # eq. 6
@@ -214,7 +219,7 @@ def test_accuracies_equal_closed_forms(a):
     if np.allclose(a, a[0]):
         assert closed["persistent"] == pytest.approx(float(np.sum(pi**2)))
     for name, p in closed.items():
-        hits = b.sel(baseline=name).values == y
+        hits = b.sel(model=name).values == y
         se = batch_se(hits)
         assert abs(hits.mean() - p) < 4 * se + 1e-3, (name, hits.mean(), p, se)
 
@@ -241,12 +246,12 @@ def test_engine_identities_kappa_m_and_kappa_per_are_zero():
     rng = np.random.default_rng(1)
     y = np.repeat(rng.integers(0, 3, 400), rng.integers(1, 6, 400))[:1000].astype(float)
     y[rng.random(y.size) < 0.1] = np.nan  # missing labels
-    b = baselines(y, windows=(50,), fading=(0.95,), seed=0)
-    ds = evaluate(y, b, windows=(50,), fading=(0.95,), every=50, metrics=["kappa_m", "kappa_per"])
+    log = baselines(y, windows=(50,), fading=(0.95,), seed=0)
+    ds = evaluate(log, windows=(50,), fading=(0.95,), every=50, metrics=["kappa_m", "kappa_per"])
     for name, est in [
         ("majority", "prequential"),
         ("majority[window=50]", "window=50"),
         ("majority[fading=0.95]", "fading=0.95"),
     ]:
-        np.testing.assert_array_equal(ds["kappa_m"].sel(baseline=name, estimator=est).values, 0.0, err_msg=name)
-    np.testing.assert_array_equal(ds["kappa_per"].sel(baseline="persistent").values, 0.0)
+        np.testing.assert_array_equal(ds["kappa_m"].sel(model=name, estimator=est).values, 0.0, err_msg=name)
+    np.testing.assert_array_equal(ds["kappa_per"].sel(model="persistent").values, 0.0)

@@ -52,7 +52,7 @@ def test_window_size_for_confidence_interval_gama_3_4():
 
 
 def test_fading_factor_horizon_and_size():
-    # Gama et al. 2013, section 3.4: alpha = 0.995, weight of the first term after 3000 examples 2.9e-7
+    # Gama et al. 2013, section 3.4: fading factor 0.995, weight of the first term after 3000 examples 2.9e-7
     assert fading_weight(0.995, 3000) == pytest.approx(2.9e-7, abs=5e-9)
     h = fading_horizon(0.995, 2.9e-7)
     assert h == pytest.approx(math.log(2.9e-7) / math.log(0.995))
@@ -71,9 +71,9 @@ def test_bad_arguments_are_named():
         hoeffding_sample_size(0.01, 0.0)
     with pytest.raises(ValueError, match="eps"):
         hoeffding_sample_size(-0.01, 0.05)
-    with pytest.raises(ValueError, match="alpha"):
+    with pytest.raises(ValueError, match="fading must be < 1, got 1.0"):
         fading_horizon(1.0, 0.01)
-    with pytest.raises(ValueError, match="alpha = 1"):
+    with pytest.raises(ValueError, match="fading = 1"):
         fading_effective_size(1.0)
     with pytest.raises(ValueError, match="m must be > 0, got 0.0"):
         langford_test_set_bound(0, 0.05)

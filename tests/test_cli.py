@@ -67,7 +67,8 @@ def test_evaluate_adwin_option(files, capsys, tmp_path):
     rc, _, _ = run(capsys, "evaluate", files["nc"], "--adwin", 0.002, "--metrics", "accuracy", "-o", out, "-q")
     assert rc == 0
     log = files["log"]
-    ref = streamtk.evaluate(log.y_true.values, log.y_pred, adwin=[0.002], metrics=["accuracy"], every=N // 1000)
+    # the CLI's default checkpoint spacing is the API's own (streamtk.evaluate's every=None)
+    ref = streamtk.evaluate(log.y_true.values, log.y_pred, adwin=[0.002], metrics=["accuracy"])
     np.testing.assert_array_equal(open_dataset(out).accuracy.values, ref.accuracy.values)
     rc, _, err = run(capsys, "evaluate", files["csv"], "--adwin", 1.5)
     assert_one_line_error(rc, err, "1.5")
@@ -155,10 +156,10 @@ def test_compare_pair_and_all_pairs(files, capsys, tmp_path):
     last = ref.isel(time=-1).sel(estimator="window=500")
     assert f"{float(last.mcnemar):.2f}" in text and "adaptive" in text
     out2 = tmp_path / "all.nc"
-    rc, text, _ = run(capsys, "compare", files["nc"], "--significance", 0.05, "-o", out2)
+    rc, text, _ = run(capsys, "compare", files["nc"], "--alpha", 0.05, "-o", out2)
     assert rc == 0
     allp = open_dataset(out2)
-    assert allp.sizes["model_a"] == 3 and allp.attrs["significance"] == 0.05
+    assert allp.sizes["model_a"] == 3 and allp.attrs["alpha"] == 0.05
     assert text.count("prequential") == 3  # one row per unordered pair
     assert list(allp.attrs["drifts"].reshape(-1)) == [DRIFT]
 
@@ -168,7 +169,7 @@ def test_compare_errors(files, capsys):
     assert_one_line_error(rc, err, "nobody", "adaptive, static, persistent")
     rc, _, err = run(capsys, "compare", files["one"])
     assert_one_line_error(rc, err, "one model", "two")
-    rc, _, err = run(capsys, "compare", files["csv"], "--significance", 2)
+    rc, _, err = run(capsys, "compare", files["csv"], "--alpha", 2)
     assert_one_line_error(rc, err, "2")
 
 
@@ -319,7 +320,7 @@ def test_plot_a_group_of_a_netcdf_file(files, capsys, tmp_path):
     log = files["log"]
     path = tmp_path / "multi.nc"
     to_netcdf(streamtk.evaluate(log.y_true.values, log.y_pred, metrics=["accuracy"], every=100), path)
-    compare(log.y_true.values, log.y_pred, model_dim="model", every=100).to_netcdf(path, mode="a", group="comparison")
+    compare(log.y_true.values, log.y_pred, every=100).to_netcdf(path, mode="a", group="comparison")
     rc, text, _ = run(capsys, "plot", path, "--group", "comparison", "-o", tmp_path / "c.png")
     assert rc == 0 and (tmp_path / "c.png").stat().st_size > 20_000
     rc, _, err = run(capsys, "plot", path, "--group", "nope")

@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import streamtk.comparison.compare as sc
-from streamtk._kernels import compare as K
+from streamtk._core.mechanisms import build_estimators
+from streamtk.evaluation.sums import SumsEngine
+from streamtk.evaluation.plan import check_adwin_options
 
 NAN = float("nan")
 
@@ -28,7 +30,7 @@ def held_weights(t, kind, param):
     return np.array([param ** (t - i) for i in s])
 
 
-def ref_pair(la, lb, t, kind, param, threshold=6.634896601021217):
+def ref_pair(la, lb, t, kind, param, threshold=3.841458820694124):
     """Every statistic of the pair from scratch, for instances 0..t (t = -1: nothing seen)."""
     if t < 0:
         return dict(
@@ -221,7 +223,7 @@ def test_mcnemar_threshold_and_reject():
     la = np.r_[np.ones(8), np.zeros(2)]
     d = sc.compare_losses(la, 1 - la).isel(time=-1, estimator=0)
     assert float(d.mcnemar) == pytest.approx(3.6) and not bool(d.reject)
-    d = sc.compare_losses(la, 1 - la, significance=0.1).isel(time=-1, estimator=0)
+    d = sc.compare_losses(la, 1 - la, alpha=0.1).isel(time=-1, estimator=0)
     assert bool(d.reject) and d.attrs["mcnemar_threshold"] == pytest.approx(stats.chi2.isf(0.1, 1))
 
 
@@ -279,25 +281,25 @@ def test_fading_one_equals_prequential_and_long_window_too(rows, every):
 
 
 @given(st.lists(st.tuples(st.floats(0, 3), st.floats(0, 3)), min_size=2, max_size=60), st.data())
-def test_kernel_chunked_equals_one_pass(rows, data):
+def test_sums_engine_chunked_equals_one_pass(rows, data):
     loss = np.array(rows, dtype=np.float64).T.copy()  # (2, T)
     T = loss.shape[1]
-    kinds = np.array([0, 1, 1, 2], dtype=np.int64)
-    wsize = np.array([0, 2, 5, 0], dtype=np.int64)
-    alphas = np.array([1.0, 1.0, 1.0, 0.7])
-    ck = np.arange(T, dtype=np.int64)
-    ia, ib = np.array([0, 1]), np.array([1, 0])
-    one = np.empty((2, 4, T, 5))
-    K.pair_run(loss, ia, ib, kinds, wsize, alphas, 0, ck, np.zeros((2, 4, 5)), one)
+    specs = build_estimators(windows=[2, 5], fading=[0.7], tumbling=[3], landmarks=[1, 4], adwin=[0.3])
+    groups = np.array([[0, 1], [1, 0]])
+
+    def engine():
+        return SumsEngine(specs, 1, check_adwin_options({"clock": 1}))
+
+    one = engine()
+    one.update(loss, groups, last=True)
     cut = data.draw(st.integers(1, T - 1))
-    state = np.zeros((2, 4, 5))
-    first = np.empty((2, 4, cut, 5))
-    K.pair_run(np.ascontiguousarray(loss[:, :cut]), ia, ib, kinds, wsize, alphas, 0, ck[:cut], state, first)
-    hist = min(cut, 5)  # the largest window's history in front of the second chunk
-    chunk = np.ascontiguousarray(loss[:, cut - hist :])
-    second = np.empty((2, 4, T - cut, 5))
-    K.pair_run(chunk, ia, ib, kinds, wsize, alphas, hist, ck[cut:] - cut + hist, state, second)
-    np.testing.assert_array_equal(np.concatenate([first, second], axis=2), one)
+    two = engine()
+    two.update(np.ascontiguousarray(loss[:, :cut]), groups)
+    two.update(np.ascontiguousarray(loss[:, cut:]), groups)
+    p1, r1 = one.collect()
+    p2, r2 = two.collect()
+    np.testing.assert_array_equal(p1, p2)
+    np.testing.assert_array_equal(r1, r2)
 
 
 # ---------------------------------------------------------------------------- all pairs
@@ -306,7 +308,7 @@ def test_model_dim_all_pairs_equal_two_model_calls():
     y = rng.integers(0, 3, 120)
     P = np.where(rng.random((2, 4, 120)) < 0.4, rng.integers(0, 3, (2, 4, 120)), y)
     da = xr.DataArray(P, dims=("run", "model", "t"), coords={"model": list("wxyz"), "run": [10, 20]})
-    ds = sc.compare(y, da, model_dim="model", windows=15, fading=0.97, every=10)
+    ds = sc.compare(y, da, windows=15, fading=0.97, every=10)
     assert ds.q.dims == ("run", "model_a", "model_b", "estimator", "time")
     assert ds.model_a.values.tolist() == list("wxyz") and ds.run.values.tolist() == [10, 20]
     for r in range(2):
@@ -345,15 +347,15 @@ def test_two_model_leading_dims_and_netcdf(tmp_path):
 # ---------------------------------------------------------------------------- errors
 def test_bad_inputs_raise_naming_the_argument():
     y = np.array([0, 1, 1])
-    with pytest.raises(ValueError, match="significance must be in"):
-        sc.compare(y, y, y, significance=1.5)
+    with pytest.raises(ValueError, match="alpha must be in"):
+        sc.compare(y, y, y, alpha=1.5)
     with pytest.raises(ValueError, match="y_pred_b has 2 instances"):
         sc.compare(y, y, y[:2])
-    with pytest.raises(ValueError, match="model_dim"):
+    with pytest.raises(ValueError, match="give the second model"):
         sc.compare(y, y)
-    with pytest.raises(ValueError, match="model_dim 'models' is not a leading dimension"):
-        sc.compare(y, np.stack([y, y]), model_dim="models")
-    with pytest.raises(ValueError, match="model_dim='model' is for a single array"):
+    with pytest.raises(ValueError, match="'model' dimension"):
+        sc.compare(y, np.stack([y, y]), lead_dims="models")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'model_dim'"):
         sc.compare(y, y, y, model_dim="model")
     with pytest.raises(ValueError, match="NaN .* at different positions"):
         sc.compare_losses(np.array([0.0, np.nan]), np.zeros(2))
@@ -401,8 +403,8 @@ def test_chunked_equals_one_pass(rows, every, cuts):
     y = np.array([None if miss else r for r, _, _, miss in rows], dtype=object)
     preds = np.array([[r[1] for r in rows], [r[2] for r in rows], [r[0] for r in rows]])
     t = xr.DataArray(y, dims="time", coords={"stamp": ("time", np.arange(len(rows)) * 10)})
-    one = sc.compare(t, preds, model_dim="model", windows=(2, 5), fading=0.7, every=every)
-    cmp = sc.Comparator(model_dim="model", windows=(2, 5), fading=0.7, every=every)
+    one = sc.compare(t, preds, windows=(2, 5), fading=0.7, every=every)
+    cmp = sc.Comparator(windows=(2, 5), fading=0.7, every=every)
     bounds = [0] + sorted(c for c in cuts if c < len(rows)) + [len(rows)]
     for b0, b1 in zip(bounds[:-1], bounds[1:]):
         cmp.update(t[b0:b1], preds[:, b0:b1])
@@ -427,7 +429,7 @@ def test_chunked_losses_equal_one_pass_and_result_does_not_consume(rows, cut):
 
 
 def test_comparator_errors():
-    cmp = sc.Comparator()
+    cmp = sc.Comparator(every=1)
     with pytest.raises(ValueError, match="nothing to compare yet"):
         cmp.result()
     cmp.update([0, 1], [0, 0], [1, 1])

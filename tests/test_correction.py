@@ -8,6 +8,7 @@ import xarray as xr
 from hypothesis import given
 from hypothesis import strategies as st
 
+from streamtk._core.mechanisms import build_estimators
 from streamtk.dependence.correction import (
     apply_correction,
     augment_with_past_labels,
@@ -50,17 +51,20 @@ codes_st = st.lists(st.integers(-1, 2), min_size=0, max_size=40)
 def test_factors_match_reference(codes, window, alpha):
     codes = np.array(codes, dtype=np.int64)
     np.testing.assert_allclose(correction_factor_codes(codes, 3), ref_factors(codes, 3, "all", None), rtol=1e-12)
+    win = build_estimators(prequential=False, windows=window)
     np.testing.assert_allclose(
-        correction_factor_codes(codes, 3, window=window), ref_factors(codes, 3, "window", window), rtol=1e-12
+        correction_factor_codes(codes, 3, specs=win), ref_factors(codes, 3, "window", window), rtol=1e-12
     )
+    fad = build_estimators(prequential=False, fading=1 - alpha)  # the paper's smoothing weight alpha
     np.testing.assert_allclose(
-        correction_factor_codes(codes, 3, alpha=alpha), ref_factors(codes, 3, "alpha", alpha), rtol=1e-9
+        correction_factor_codes(codes, 3, specs=fad), ref_factors(codes, 3, "alpha", alpha), rtol=1e-9
     )
 
 
 def test_window_at_least_n_equals_all_past():
     codes = np.random.default_rng(0).integers(-1, 3, 400)
-    np.testing.assert_array_equal(correction_factor_codes(codes, 3, window=400), correction_factor_codes(codes, 3))
+    win = build_estimators(prequential=False, windows=400)
+    np.testing.assert_array_equal(correction_factor_codes(codes, 3, specs=win), correction_factor_codes(codes, 3))
 
 
 def test_known_model_factors():
@@ -108,7 +112,7 @@ def test_known_model_recovers_exact_posterior():
 @pytest.mark.parametrize(
     ("kwargs", "tol"),
     # alpha = 0.001 remembers ~1000 labels: its estimates carry ~2 % sampling error
-    [(dict(), 0.005), (dict(alpha=0.001), 0.025), (dict(window=20_000), 0.005)],
+    [(dict(), 0.005), (dict(fading=0.999), 0.025), (dict(windows=20_000), 0.005)],
 )
 def test_estimated_correction_converges_to_exact_posterior(kwargs, tol):
     a, pi, y, static, exact = hmm_stream(60_000, 2)
@@ -149,9 +153,11 @@ def test_undefined_correction_is_nan_and_prediction_falls_back():
 @pytest.mark.parametrize(
     ("kwargs", "exc", "match"),
     [
-        (dict(alpha=0.0), ValueError, r"alpha must be in \(0, 1\), got 0.0"),
-        (dict(alpha=0.1, window=5), ValueError, "at most one of alpha, window"),
-        (dict(window=0), ValueError, "window must be a positive integer, got 0"),
+        (dict(fading=0.0), ValueError, r"fading must be in \(0, 1\], got 0.0"),
+        (dict(fading=0.9, windows=5), ValueError, "takes one memory"),
+        (dict(windows=0), ValueError, "windows must be a positive integer, got 0"),
+        (dict(alpha=0.1), TypeError, "unexpected keyword argument 'alpha'"),
+        (dict(windows=5, transition=np.eye(2), prior=[0.5, 0.5]), ValueError, "not both"),
         (dict(transition=np.eye(2)), ValueError, "pass both transition and prior"),
         (dict(transition=np.eye(2) * 0.5, prior=[0.5, 0.5]), ValueError, "row-stochastic"),
         (dict(transition=np.eye(2), prior=[1.0, 0.0]), ValueError, "prior must be positive"),

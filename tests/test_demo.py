@@ -61,7 +61,7 @@ def test_demo_results_equal_the_library(demo):
     )
     np.testing.assert_array_equal(curves.kappa_m.values, ref.kappa_m.values)
     cmp = xr.load_dataset(path, group="comparison")
-    ref_cmp = compare(log.y_true, log.y_pred, model_dim="model", windows=[1000], fading=[0.999], every=N // 1000)
+    ref_cmp = compare(log.y_true, log.y_pred, windows=[1000], fading=[0.999], every=N // 1000)
     np.testing.assert_array_equal(cmp.mcnemar.values, ref_cmp.mcnemar.values)
     err = (log.y_pred.sel(model="adaptive") != log.y_true).values.astype(float)
     got = xr.load_dataset(path, group="drift_ddm").detection_index.values

@@ -14,7 +14,7 @@ from streamtk._core.metrics import REGISTRY
 
 from .reference import MoaEvaluator, _Basic, _Fading, _Window, reference_curves
 
-SCALARS = [m for m in REGISTRY.values() if m.kind == "scalar" and m.needs != "cost"]
+SCALARS = [m for m in REGISTRY.values() if m.family == "confusion" and m.shape == "scalar"]
 CLASSWISE = ["recall", "precision", "class_f1"]
 
 
@@ -24,9 +24,20 @@ def _close(a, b, rtol=1e-9, atol=1e-12):
     return math.isclose(a, b, rel_tol=rtol, abs_tol=atol)
 
 
-def _check_against_reference(y, p, k, windows, fading, weights=None, pos=1):
+def _check_against_reference(y, p, k, windows, fading, weights=None, pos=1, tumbling=(), landmarks=()):
     ests = [("prequential", None)] + [("window", w) for w in windows] + [("fading", a) for a in fading]
-    ds = streamtk.evaluate(y, p, windows=windows, fading=fading, weights=weights, classes=list(range(k)), pos_label=pos)
+    ests += [("tumbling", w) for w in tumbling] + ([("landmarks", list(landmarks))] if len(landmarks) else [])
+    ds = streamtk.evaluate(
+        y,
+        p,
+        windows=windows,
+        fading=fading,
+        tumbling=tumbling,
+        landmarks=landmarks,
+        weights=weights,
+        classes=list(range(k)),
+        pos_label=pos,
+    )
     ref = reference_curves(y, p, k, ests, weights=weights, pos=pos)
     for e in range(len(ests)):
         for t in range(len(y)):
@@ -65,6 +76,20 @@ def streams(draw, max_k=3, max_n=40, allow_missing=False):
 def test_matches_reference_unweighted(stream, windows, fading):
     k, y, p = stream
     _check_against_reference(y, p, k, windows, fading)
+
+
+@settings(max_examples=30)
+@given(
+    streams(max_n=30),
+    st.lists(st.integers(1, 9), max_size=2, unique=True),
+    st.lists(st.integers(0, 30), max_size=3, unique=True),
+    st.booleans(),
+)
+def test_tumbling_and_landmarks_match_reference(stream, tumbling, landmarks, weighted):
+    k, y, p = stream
+    # dyadic weights: every window sum is exact, so the running sums equal the reference's from-scratch sums
+    w = np.random.default_rng(len(y)).choice([0.0, 0.25, 1.0, 2.5], size=len(y)) if weighted else None
+    _check_against_reference(y, p, k, [3], [], weights=w, tumbling=tumbling, landmarks=sorted(landmarks))
 
 
 @settings(max_examples=30)
@@ -127,40 +152,41 @@ def test_long_stream_fading_renormalisation_matches_reference(k, alpha, weighted
             assert _close(got, ref[name], atol=atol), (t, name, got, ref[name])
 
 
-def test_finalisers_are_invariant_to_the_lazy_scale_of_fading_sums():
-    # A fading estimator's sums are scaled by up to about RENORM * 2**53 (module comment in finalise.py);
-    # every metric must come out the same as from the unscaled sums (mcc overflowed above ~1e77).
-    from streamtk._kernels import finalise as F
+@settings(max_examples=40)
+@given(streams(allow_missing=True), st.sampled_from([2.0**-600, 1e-200, 0.37, 1e150, 2.0**500]), st.data())
+def test_metrics_do_not_depend_on_the_scale_of_the_weights(stream, scale, data):
+    # every formula reads proportions: scaling every weight by a constant changes nothing (exactly for a power
+    # of two, to rounding otherwise); weights of 1e-200 or 1e150 neither underflow nor overflow
+    k, y, p = stream
+    w = np.array(data.draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 3.0]), min_size=len(y), max_size=len(y))))
+    yl = np.where(y < 0, np.nan, y.astype(float))
+    kw = dict(windows=[3], fading=[0.8], tumbling=[5], classes=list(range(k)))
+    a = streamtk.evaluate(yl, p, weights=w, **kw)
+    b = streamtk.evaluate(yl, p, weights=w * scale, **kw)
+    exact = math.frexp(scale)[0] == 0.5
+    for name in a.data_vars:
+        if name == "n_instances":
+            continue
+        if exact:
+            np.testing.assert_array_equal(a[name].values, b[name].values, err_msg=name)
+        else:
+            np.testing.assert_allclose(a[name].values, b[name].values, rtol=1e-9, atol=1e-9, err_msg=name)
+
+
+def test_metric_declarations_match_what_the_formulas_read():
+    # a metric declares the intermediates it reads (registry); its formula must read exactly those
+    from streamtk._core.metrics.confusion import ConfusionSums
 
     rng = np.random.default_rng(5)
     for k in (2, 4):
-        row = rng.random(k) + 0.1
-        col = rng.permutation(row) * rng.uniform(0.9, 1.1)
-        col *= row.sum() / col.sum()
-        dia = np.minimum(row, col) * rng.random(k)
-        W = row.sum()
-        base = np.zeros((F.snapshot_size(0, k), 1))
-        base[[F.F_W, F.F_N, F.F_BW, F.F_BN], 0] = W
-        base[F.F_C, 0] = dia.sum()
-        base[F.F_EI, 0] = 1.0
-        base[F.F_BM, 0] = 0.6 * W
-        base[F.F_BP, 0] = 0.7 * W
-        base[F.F_Q : F.F_Q + k, 0] = row
-        base[F.F_Q + k : F.F_Q + 2 * k, 0] = col
-        base[F.F_Q + 2 * k :, 0] = dia
-        ids = np.array([m.code for m in SCALARS if m.needs == "labels" or (m.needs == "binary" and k == 2)],
-                       dtype=np.int64)  # fmt: skip
-        results = []
-        for scale in (1.0, 1e50, F.RENORM * 2.0**53 * 100):
-            out = np.full((1, ids.size, 1), -7.0)
-            outc = np.zeros((1, 0, 1, k))
-            F.finalise_columns(base * scale, np.int64(1), np.int64(k), np.int64(0), False, np.int64(1),
-                               np.int64(k), ids, np.zeros(ids.size, dtype=np.int64), np.zeros(0, dtype=np.int64),
-                               out, outc, np.int64(0), np.int64(0), np.nan, np.zeros((F.N_TMP, 1)))  # fmt: skip
-            results.append(out[0, :, 0])
-        assert np.all(np.isfinite(results[0]))
-        for r in results[1:]:
-            np.testing.assert_allclose(r, results[0], rtol=1e-12)
+        table = np.abs(rng.normal(size=(8 + 3 + 3 * k, 6))) + 0.1
+        for m in REGISTRY.values():
+            if m.family not in ("confusion", "quantity") or (m.needs == "binary" and k != 2):
+                continue
+            sums = ConfusionSums(table, k=k, quantities=("risk", "log_loss", "brier"))
+            sums.reads = set()
+            sums.evaluate(m)
+            assert sums.reads == set(m.reads), (m.name, sums.reads, m.reads)
 
 
 def test_bifet_table5_published_numbers():
@@ -186,38 +212,34 @@ def test_bifet_table5_published_numbers():
 
 @pytest.mark.parametrize("k", [2, 4])
 def test_recall_means_edge_cases_against_the_definition(k):
-    # the finaliser's branch-free class-recall means: absent classes (ROW = 0) are left out, a recall of 0 or
-    # a rounding residue below 0 (weighted windows) makes G = H = 0, nothing present gives NaN; G of more
-    # than two recalls goes through logarithms
-    from streamtk._kernels import finalise as F
+    # the class-recall means: absent classes (ROW = 0) are left out, a recall of 0 makes G = H = 0, nothing
+    # present gives NaN; G of more than two recalls goes through logarithms
+    from streamtk._core.metrics.confusion import ConfusionSums
+    from streamtk._kernels.confusion.layout import F_Q, snapshot_size
 
     rng = np.random.default_rng(k)
     cols = []
     for _ in range(400):
         row = rng.integers(0, 4, size=k).astype(float) * rng.choice([1.0, 0.37], size=k)
         dia = np.floor(row * rng.random(k) * 1.3).clip(0, row)
-        dia[rng.random(k) < 0.05] = -1e-17
         cols.append((row, dia))
     cols.append((np.zeros(k), np.zeros(k)))  # nothing held
     cols.append((np.r_[2.0, np.zeros(k - 1)], np.r_[1.0, np.zeros(k - 1)]))  # one class present
-    ns = len(cols)
-    snap = np.zeros((F.snapshot_size(0, k), ns + F.ROW_PAD))
+    table = np.zeros((snapshot_size(0, k), len(cols)))
     for i, (row, dia) in enumerate(cols):
-        snap[F.F_Q : F.F_Q + k, i] = row
-        snap[F.F_Q + 2 * k : F.F_Q + 3 * k, i] = dia
-    tmp = np.zeros((3, ns))
-    for which, name in [(F.M_ARITHMETIC_MEAN, "A"), (F.M_GEOMETRIC_MEAN, "G"), (F.M_HARMONIC_MEAN, "H")]:
-        out = np.empty(ns)
-        F.recall_means(snap, ns, F.F_Q, F.F_Q + 2 * k, k, which, tmp[0], tmp[1], tmp[2], out)
+        table[F_Q : F_Q + k, i] = row
+        table[F_Q + 2 * k : F_Q + 3 * k, i] = dia
+    for name in ("arithmetic_mean", "geometric_mean", "harmonic_mean"):
+        out = ConfusionSums(table, k=k).evaluate(REGISTRY[name])
         for i, (row, dia) in enumerate(cols):
             rec = [d / r for r, d in zip(row, dia) if r > 0]
             if not rec:
                 want = math.nan
-            elif name == "A":
+            elif name == "arithmetic_mean":
                 want = sum(rec) / len(rec)
             elif min(rec) <= 0:
                 want = 0.0
-            elif name == "G":
+            elif name == "geometric_mean":
                 want = math.prod(rec) ** (1 / len(rec))
             else:
                 want = len(rec) / sum(1 / a for a in rec)

@@ -172,8 +172,9 @@ def test_bad_arrays_raise_clear_errors():
         streamtk.evaluate([], [])
     with pytest.raises(ValueError, match="y_true must be one-dimensional"):
         streamtk.evaluate([[0, 1]], [[0, 1]])
-    with pytest.raises(ValueError, match="y_pred has a missing value at index"):
-        streamtk.evaluate([0.0, 1.0], [0.0, np.nan])
+    # a missing prediction is not an error: that instance is not evaluated for that model
+    ds = streamtk.evaluate([0.0, 1.0], [0.0, np.nan], metrics=["accuracy", "n_instances"])
+    assert ds.n_instances.values.ravel().tolist() == [1.0, 1.0]
     with pytest.raises(ValueError, match="not one of the classes"):
         streamtk.evaluate([0, 1], [0, 2], classes=[0, 1])
     with pytest.raises(ValueError, match="every value is missing"):
@@ -183,12 +184,14 @@ def test_bad_arrays_raise_clear_errors():
 def test_evaluator_needs_classes_and_consistent_chunks():
     with pytest.raises(ValueError, match="Evaluator needs classes="):
         streamtk.Evaluator(classes=None)
-    ev = streamtk.Evaluator(classes=[0, 1])
+    with pytest.raises(ValueError, match="every=None .* needs the stream length"):
+        streamtk.Evaluator(classes=[0, 1])
+    ev = streamtk.Evaluator(classes=[0, 1], every=1)
     ev.update([0, 1], [[0, 1], [1, 1]])
     with pytest.raises(ValueError, match="leading dims changed between chunks"):
         ev.update([0], [0])
     with pytest.raises(ValueError, match="call update"):
-        streamtk.Evaluator(classes=[0, 1]).result()
+        streamtk.Evaluator(classes=[0, 1], n_instances=10).result()
 
 
 def test_weights_broadcast_against_leading_dims():

@@ -25,7 +25,8 @@ pytestmark = pytest.mark.slow
 
 def _names(k):
     return [m.name for m in REGISTRY.values()
-            if m.kind == "scalar" and (m.needs == "labels" or (m.needs == "binary" and k == 2))]  # fmt: skip
+            if m.family == "confusion" and m.shape == "scalar"
+            and (m.needs == "labels" or (m.needs == "binary" and k == 2))]  # fmt: skip
 
 
 def _stream(n, k, seed):
@@ -93,7 +94,7 @@ def test_adwin_windows_of_a_long_stream(weighted):
     p = np.where((np.arange(n) >= n // 2) & (rng.random(n) < 0.3), 1 - y, p)
     w = rng.gamma(2.0, 1.0, n) if weighted else None
     names = _names(2)
-    ds = streamtk.evaluate(y, p, adwin=[0.002], metrics=names, weights=w).isel(estimator=[1])
+    ds = streamtk.evaluate(y, p, adwin=[0.002], metrics=names, weights=w, every=1).isel(estimator=[1])
     widths = ds.n_instances.values[0].astype(np.int64)
     assert widths.max() > 50_000 and widths[-1] < n // 2 + 5_000  # the window grew, then dropped the old concept
     ref = vectorised_curves(y, p, 2, [("varwindow", widths)], weights=w)

@@ -206,14 +206,14 @@ def test_plot_detection_delays_one_bar_per_setting(errors):
 
 # --------------------------------------------------------------------------- comparison
 def test_plot_comparison_mcnemar_and_q(log):
-    cmp = compare(log.y_true, log.y_pred, model_dim="model", windows=[500], every=50)
+    cmp = compare(log.y_true, log.y_pred, windows=[500], every=50)
     arts = plot_comparison(cmp, "mcnemar", a="adaptive", b="static", drifts=[DRIFT])
     pre, win, hi, lo, span, drift = arts
     np.testing.assert_array_equal(
         pre.get_ydata(), cmp.mcnemar.sel(model_a="adaptive", model_b="static", estimator="prequential").values
     )
     thr = cmp.attrs["mcnemar_threshold"]
-    assert np.isclose(thr, 6.634896601021217)
+    assert np.isclose(thr, 3.841458820694124)  # alpha = 0.05
     assert hi.get_ydata()[0] == pytest.approx(thr) and lo.get_ydata()[0] == pytest.approx(-thr)
     assert pre.axes.get_yscale() == "symlog"
     assert_drawn(pre.figure)
@@ -311,7 +311,7 @@ def test_plot_dependence_and_evidence(log):
 
 # --------------------------------------------------------------------------- accessor and result figure
 def test_accessor_kinds_and_dispatch(log, curves, errors, per_fold):
-    cmp = compare(log.y_true, log.y_pred, model_dim="model", every=100)
+    cmp = compare(log.y_true, log.y_pred, every=100)
     dep = label_dependence(log.y_true, every=100)
     ph = page_hinkley(errors)
     scores = score_detections([[1600]], [DRIFT], n=N)
@@ -360,7 +360,7 @@ def test_result_figure_panels(log, curves, errors):
     assert_drawn(fig)
     fig = result_figure(curves, model=["static"], kind="baselines")
     assert len([a for a in fig.axes if a.get_visible()]) == 1
-    cmp = compare(log.y_true, log.y_pred, model_dim="model", every=100)
+    cmp = compare(log.y_true, log.y_pred, every=100)
     fig = result_figure(cmp, metric="q")
     assert sum(ax.get_visible() for ax in fig.axes) == 3  # three pairs
     fig = result_figure(page_hinkley(errors, lambda_=[20.0, 50.0]))

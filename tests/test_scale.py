@@ -148,12 +148,12 @@ def test_detect_dask_refuses_unknown():
 
 def test_compare_dask_equals_in_memory(runs):
     y, p = runs
-    ref = compare(y, p, model_dim="model", windows=10, fading=0.99, every=3)
-    _same(compare_dask(y, p.chunk({"run": 1}), model_dim="model", windows=10, fading=0.99, every=3), ref)
+    ref = compare(y, p, windows=10, fading=0.99, every=3)
+    _same(compare_dask(y, p.chunk({"run": 1}), windows=10, fading=0.99, every=3), ref)
     a, b = p.isel(model=0, drop=True), p.isel(model=2, drop=True)
     _same(compare_dask(y, a.chunk({"run": 2}), b.chunk({"run": 2}), windows=10), compare(y, a, b, windows=10))
-    with pytest.raises(ValueError, match="chunked along model_dim='model'"):
-        compare_dask(y, p.chunk({"model": 1}), model_dim="model")
+    with pytest.raises(ValueError, match="chunked along its 'model' dim"):
+        compare_dask(y, p.chunk({"model": 1}))
 
 
 def test_fold_summary_dask_equals_in_memory(runs):
@@ -352,7 +352,7 @@ def test_significance_curves_dask_dataarrays_and_pairs(per_fold):
     assert significance_curves_dask(a, b).pvalue.chunks is None  # in memory: the in-memory path
     with pytest.raises(ValueError, match="chunked along dim='fold'"):
         significance_curves_dask(a.chunk({"fold": 2}), b)
-    with pytest.raises(ValueError, match="chunked along model_dim='model'"):
+    with pytest.raises(ValueError, match="chunked along its 'model' dim"):
         significance_curves_dask(acc.chunk({"model": 1}), models=("A", "B"))
     mixed = per_fold.chunk({"time": 4})
     mixed["kappa"] = per_fold.kappa.chunk({"fold": 2})  # one variable split over the folds is enough to refuse

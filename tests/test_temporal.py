@@ -91,7 +91,8 @@ def test_matches_reference(codes, max_lag, window, alpha, every):
     ds = label_dependence(y, max_lag=max_lag, windows=window, fading=alpha, every=every, classes=[0, 1, 2])
     check_against_reference(ds, np.array(codes), 3, max_lag)
     n = len(codes)
-    expected = list(range(every, n + 1, every)) if every else []
+    step = every or 1  # the default spacing is every instance for short streams
+    expected = list(range(step, n + 1, step))
     if not expected or expected[-1] != n:
         expected.append(n)
     assert ds["instance"].values.tolist() == expected
@@ -106,7 +107,7 @@ def test_chunked_equals_one_pass(codes, cuts, every):
     y = np.array([np.nan if c < 0 else c for c in codes])
     kw = dict(max_lag=3, windows=(2, 5), fading=(0.7,), every=every)
     one = label_dependence(y, classes=[0, 1, 2], **kw)
-    acc = LabelDependence([0, 1, 2], **kw)
+    acc = LabelDependence([0, 1, 2], n_instances=len(y), **kw)
     bounds = sorted({0, len(y), *[c for c in cuts if c <= len(y)]})
     for a, b in zip(bounds[:-1], bounds[1:]):
         acc.update(y[a:b])
@@ -118,7 +119,7 @@ def test_chunked_equals_one_pass(codes, cuts, every):
 
 
 def test_known_answer():
-    ds = label_dependence([0, 0, 0, 1, 1, 0, 0, 0], max_lag=2).isel(estimator=0, time=-1)
+    ds = label_dependence([0, 0, 0, 1, 1, 0, 0, 0], max_lag=2, every=10**9).isel(estimator=0, time=-1)
     assert ds["p_t"].item() == pytest.approx(5 / 7)
     assert ds["p_m"].item() == pytest.approx(6 / 8)
     np.testing.assert_allclose(ds["transition"].values, [[4 / 5, 1 / 5], [1 / 2, 1 / 2]])
@@ -141,8 +142,8 @@ def test_relabelling_invariance():
     rng = np.random.default_rng(4)
     y = rng.integers(0, 3, 200)
     names = np.array(["c", "a", "b"])
-    ds1 = label_dependence(y, max_lag=3, classes=[0, 1, 2])
-    ds2 = label_dependence(names[y], max_lag=3, classes=["c", "a", "b"])
+    ds1 = label_dependence(y, max_lag=3, classes=[0, 1, 2], every=10**9)
+    ds2 = label_dependence(names[y], max_lag=3, classes=["c", "a", "b"], every=10**9)
     for name in ("prior", "transition", "p_t", "p_m", "p_run", "evidence"):
         np.testing.assert_array_equal(ds1[name].values, ds2[name].values)
 
@@ -168,7 +169,7 @@ def stationary(a):
 def test_first_order_chain_evidence():
     a = np.array([[0.9, 0.05, 0.05], [0.1, 0.8, 0.1], [0.2, 0.2, 0.6]])
     y = markov_chain(a, 200_000, np.random.default_rng(5))
-    ds = label_dependence(y, max_lag=5).isel(estimator=0, time=-1)
+    ds = label_dependence(y, max_lag=5, every=10**9).isel(estimator=0, time=-1)
     pi = stationary(a)
     np.testing.assert_allclose(ds["transition"].values, a, atol=0.01)
     np.testing.assert_allclose(ds["prior"].values, pi, atol=0.01)
@@ -188,7 +189,7 @@ def test_second_order_chain_shows_order_two():
     for t in range(2, n):
         p = 0.9 if y[t - 1] == y[t - 2] else 0.5
         y[t] = y[t - 1] if u[t] < p else 1 - y[t - 1]
-    ev = label_dependence(y, max_lag=4).isel(estimator=0, time=-1)["evidence"].values
+    ev = label_dependence(y, max_lag=4, every=10**9).isel(estimator=0, time=-1)["evidence"].values
     # P_1 = 0.9 q + 0.5 (1 - q) with q = P_1 (stationary) -> 5/6; P_2 = P_3 = ... = 0.9
     np.testing.assert_allclose(ev[1], 0.9 - 5 / 6, atol=0.01)  # order 2 present
     assert np.abs(ev[2:]).max() < 0.02
@@ -196,22 +197,22 @@ def test_second_order_chain_shows_order_two():
 
 def test_iid_stream_has_no_dependence():
     y = np.random.default_rng(7).choice(3, size=100_000, p=[0.5, 0.3, 0.2])
-    ds = label_dependence(y, max_lag=3).isel(estimator=0, time=-1)
+    ds = label_dependence(y, max_lag=3, every=10**9).isel(estimator=0, time=-1)
     assert np.abs(ds["evidence"].values).max() < 0.02
     assert ds["p_t"].item() == pytest.approx(0.25 + 0.09 + 0.04, abs=0.01)  # eq. 8
 
 
 def test_missing_labels_are_skipped():
     y = np.array([0, np.nan, 0, 1, np.nan, np.nan, 1, 0], dtype=float)
-    ds = label_dependence(y, max_lag=2)
-    ref = label_dependence([0, 0, 1, 1, 0], max_lag=2)
+    ds = label_dependence(y, max_lag=2, every=10**9)
+    ref = label_dependence([0, 0, 1, 1, 0], max_lag=2, every=10**9)
     for name in ("prior", "transition", "p_t", "p_run", "evidence", "n_labels"):
         np.testing.assert_array_equal(ds[name].values, ref[name].values)
     assert ds.attrs["n_present_labels"] == 5 and ds.attrs["n_instances"] == 8
 
 
 def test_undefined_is_nan():
-    ds = label_dependence([1], max_lag=2, classes=[0, 1]).isel(estimator=0, time=0)
+    ds = label_dependence([1], max_lag=2, classes=[0, 1], every=10**9).isel(estimator=0, time=0)
     assert np.isnan(ds["p_t"].item())
     assert np.isnan(ds["transition"].values).all()
     assert np.isnan(ds["p_run"].values).all()
@@ -219,7 +220,9 @@ def test_undefined_is_nan():
 
 
 def test_fading_clock_counts_present_labels():
-    ds = label_dependence(np.array([0, np.nan, 1, np.nan, np.nan]), max_lag=1, fading=0.5, prequential=False)
+    ds = label_dependence(
+        np.array([0, np.nan, 1, np.nan, np.nan]), max_lag=1, fading=0.5, prequential=False, every=10**9
+    )
     # missing labels do not advance the clock: weights 0.5 (label 0) and 1 (label 1)
     assert ds["n_labels"].item() == 1.5
 
@@ -253,7 +256,7 @@ def test_bad_arguments(kwargs, exc, match):
 
 def test_two_dimensional_labels_refused():
     with pytest.raises(ValueError, match="one-dimensional"):
-        label_dependence(np.zeros((2, 3)))
+        label_dependence(np.zeros((2, 3)), every=10**9)
 
 
 def test_quick_test_known_answer():
@@ -282,7 +285,7 @@ def test_table3_small(data_dir, name):
     from streamtk.datasets import load_labels
 
     p_m, p_t, dec = TABLE3[name]
-    ds = label_dependence(load_labels(name, path=data_dir), max_lag=1).isel(estimator=0, time=-1)
+    ds = label_dependence(load_labels(name, path=data_dir), max_lag=1, every=10**9).isel(estimator=0, time=-1)
     assert round(ds["p_m"].item(), dec) == p_m
     assert round(ds["p_t"].item(), dec) == p_t
 
@@ -295,9 +298,9 @@ def test_table3_covertype_kdd99(data_dir):
     0.999 (and truncation to two decimals gives the paper's 0.56 / 0.99)."""
     from streamtk.datasets import load_labels
 
-    cov = label_dependence(load_labels("covertype", path=data_dir), max_lag=1).isel(estimator=0, time=-1)
+    cov = label_dependence(load_labels("covertype", path=data_dir), max_lag=1, every=10**9).isel(estimator=0, time=-1)
     assert round(cov["p_m"].item(), 2) == 0.49 and round(cov["p_t"].item(), 2) == 0.95
-    kdd = label_dependence(load_labels("kdd99", path=data_dir), max_lag=1).isel(estimator=0, time=-1)
+    kdd = label_dependence(load_labels("kdd99", path=data_dir), max_lag=1, every=10**9).isel(estimator=0, time=-1)
     assert kdd.attrs["n_instances"] == 494_021
     assert round(kdd["p_m"].item(), 2) == 0.57 and round(kdd["p_t"].item(), 3) == 0.999
     assert np.floor(kdd["p_m"].item() * 100) / 100 == 0.56 and np.floor(kdd["p_t"].item() * 100) / 100 == 0.99
@@ -306,7 +309,7 @@ def test_table3_covertype_kdd99(data_dir):
 def test_electricity_exact_counts(data_dir):
     from streamtk.datasets import load_labels
 
-    ds = label_dependence(load_labels("electricity", path=data_dir), max_lag=48).isel(estimator=0, time=-1)
+    ds = label_dependence(load_labels("electricity", path=data_dir), max_lag=48, every=10**9).isel(estimator=0, time=-1)
     assert ds["n_transitions"].item() == 45_311
     assert ds["p_t"].item() * 45_311 == pytest.approx(38_664)
     ev = ds["evidence"]
@@ -335,11 +338,11 @@ def test_chunk_boundary_after_missing_labels_with_fading():
 
 def test_integer_fast_path_equals_general_encoding():
     y = np.random.default_rng(12).integers(0, 4, 300)
-    fast = label_dependence(y, max_lag=3, windows=7, classes=[0, 1, 2, 3])
-    general = label_dependence(y.astype(float), max_lag=3, windows=7, classes=[0.0, 1.0, 2.0, 3.0])
+    fast = label_dependence(y, max_lag=3, windows=7, classes=[0, 1, 2, 3], every=10**9)
+    general = label_dependence(y.astype(float), max_lag=3, windows=7, classes=[0.0, 1.0, 2.0, 3.0], every=10**9)
     for name in ("prior", "transition", "p_t", "p_run", "evidence", "n_labels"):
         np.testing.assert_array_equal(fast[name].values, general[name].values)
     with pytest.raises(ValueError, match="label 5, which is not one of the classes"):
-        label_dependence(np.array([0, 5, 1]), classes=[0, 1, 2])
+        label_dependence(np.array([0, 5, 1]), classes=[0, 1, 2], every=10**9)
     with pytest.raises(ValueError, match="label -1, which is not one of the classes"):
-        label_dependence(np.array([0, -1, 1]), classes=[0, 1, 2])
+        label_dependence(np.array([0, -1, 1]), classes=[0, 1, 2], every=10**9)

@@ -270,17 +270,25 @@ def _hint(bad, known):
 MAX_CHECKPOINTS = 10_000
 
 
-def default_every(n: int) -> int:
+#: the default spacing keeps the output below about this many values (80 MB of float64)
+MAX_OUTPUT_VALUES = 10_000_000
+
+
+def default_every(n: int, per_checkpoint: int = 1) -> int:
     """The default checkpoint spacing for a stream of ``n`` instances.
 
-    Rule: every instance while ``n <= 10,000``; otherwise the smallest of ``1, 2, 5 x 10^j``
-    that gives at most 10,000 checkpoints (plus the last instance). So curves never take more
-    than about ``10^4 x (variables) x 8`` bytes per series by default, whatever the stream length.
+    Rule: the smallest spacing among ``1, 2, 5 x 10^j`` that gives at most 10,000 checkpoints
+    (plus the last instance) and at most 10^7 output values per series (model, fold, run), when
+    each checkpoint of a series holds ``per_checkpoint`` values (estimators x metrics, a transition
+    matrix...). Short streams get every instance; a default output never exceeds about 80 MB per
+    series, whatever the stream length. The rule does not depend on the number of series, so
+    blocks of series (dask) get the same checkpoints as the whole.
     """
     n = int(n)
-    if n <= MAX_CHECKPOINTS:
+    cap = max(1, min(MAX_CHECKPOINTS, MAX_OUTPUT_VALUES // max(1, int(per_checkpoint))))
+    if n <= cap:
         return 1
-    target = n / MAX_CHECKPOINTS
+    target = n / cap
     exp = 10 ** math.floor(math.log10(target))
     for mult in (1, 2, 5, 10):
         if mult * exp >= target:
@@ -288,16 +296,41 @@ def default_every(n: int) -> int:
     return int(10 * exp)  # pragma: no cover
 
 
-def resolve_every(every, n: int | None, *, name: str = "every") -> int:
-    """``every`` as given (a positive int), or :func:`default_every` of ``n`` when it is None."""
+def resolve_every(every, n: int | None, *, per_checkpoint: int = 1, name: str = "every") -> int:
+    """``every`` as given (a positive int), or :func:`default_every` of ``n`` when it is None.
+
+    An explicit ``every`` whose output could not fit in memory (more than half of this machine's
+    physical memory for ``n`` instances and ``per_checkpoint`` values per checkpoint) is refused up
+    front, naming ``every`` and the size.
+    """
     if every is None:
         if n is None:
             raise ValueError(
                 f"{name}=None (automatic) needs the stream length: pass {name}= explicitly, or n_instances= "
                 "when the stream arrives in chunks"
             )
-        return default_every(n)
-    return check_positive_int(every, name)
+        return default_every(n, per_checkpoint)
+    every = check_positive_int(every, name)
+    if n is not None:
+        values = (int(n) // every + 1) * max(1, int(per_checkpoint))
+        limit = _memory_bytes() // 2
+        if values * 8 > limit:
+            raise ValueError(
+                f"{name}={every} over {int(n):,} instances would produce {values:,} output values "
+                f"({values * 8 / 2**30:,.1f} GiB), more than half of this machine's memory "
+                f"({2 * limit / 2**30:,.1f} GiB): pass a larger {name}"
+            )
+    return every
+
+
+def _memory_bytes() -> int:
+    """This machine's physical memory in bytes (a large number where it cannot be read)."""
+    try:
+        import os
+
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        return 1 << 50
 
 
 def checkpoint_positions(start: int, stop: int, every: int) -> np.ndarray:

@@ -105,7 +105,15 @@ def _classes_of(*arrays):
 
 
 def labelled_inputs(
-    y_true, y_pred=None, *, y_score=None, weights=None, lead_dims=None, classes=None, score_classes=True
+    y_true,
+    y_pred=None,
+    *,
+    y_score=None,
+    weights=None,
+    lead_dims=None,
+    classes=None,
+    score_classes=True,
+    pred_name="y_pred",
 ) -> Inputs:
     """Normalise ``(y_true, y_pred[, y_score, weights])`` or a log Dataset into aligned numpy inputs.
 
@@ -130,7 +138,7 @@ def labelled_inputs(
         raise TypeError("y_pred is required (or pass a log Dataset as the first argument)")
     if classes is None:
         classes = _classes_of(y_score if score_classes else None, log, y_true, y_pred)
-    yp2, lead, tcoords = split_leading(y_pred, "y_pred", lead_dims=lead_dims)
+    yp2, lead, tcoords = split_leading(y_pred, pred_name, lead_dims=lead_dims)
     n = yp2.shape[1]
     time_index = None
     if isinstance(y_pred, xr.DataArray):
@@ -140,16 +148,16 @@ def labelled_inputs(
         if y_true.ndim != 1:
             raise ValueError(f"y_true must be one-dimensional (n,), got dims {y_true.dims}")
         tcoords = {**{k: v.variable for k, v in y_true.coords.items() if v.dims == y_true.dims}, **tcoords}
-        y_true = _match(y_true, y_true.dims[0], time_index, n, "y_true", "y_pred")
+        y_true = _match(y_true, y_true.dims[0], time_index, n, "y_true", pred_name)
         yt = y_true.values
     else:
         yt = y_true if isinstance(y_true, np.ma.MaskedArray) else np.asarray(y_true)
     if np.ndim(yt) != 1:
         raise ValueError(f"y_true must be one-dimensional (n,), got shape {np.shape(yt)}")
     if yt.shape[0] != n:
-        raise ValueError(f"y_pred has {n} instances along its last axis but y_true has {yt.shape[0]}")
+        raise ValueError(f"{pred_name} has {n} instances along its last axis but y_true has {yt.shape[0]}")
     if weights is not None and isinstance(weights, xr.DataArray):
-        weights = align_like(weights, lead, time_index, n, "weights")
+        weights = align_like(weights, lead, time_index, n, "weights", ref=pred_name)
     score = None
     if y_score is not None:
         score = y_score
@@ -158,5 +166,5 @@ def labelled_inputs(
             if extra and classes is not None and "class" in y_score.indexes:
                 want = pd.Index(list(classes))
                 y_score = _match(y_score, "class", want, len(classes), "y_score", "classes")
-            score = align_like(y_score, lead, time_index, n, "y_score", extra_dims=extra)
+            score = align_like(y_score, lead, time_index, n, "y_score", extra_dims=extra, ref=pred_name)
     return Inputs(yt, yp2, lead, tcoords, weights, score, None if classes is None else list(classes))

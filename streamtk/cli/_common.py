@@ -78,8 +78,9 @@ def _write(ds, path) -> Path:
 
 
 def _every(args, n):
+    """``--every``, or None: the API's own default spacing (the same rule as streamtk.evaluate)."""
     if args.every is None:
-        return max(1, n // 1000)
+        return None
     if args.every < 1:
         raise UsageError(f"--every must be a positive integer, got {args.every}")
     return args.every
@@ -135,7 +136,10 @@ def _add_estimator_args(p, adwin: bool):
             help="ADWIN-windowed estimates with confidence DELTA (repeatable)",
         )
     p.add_argument(
-        "--every", type=int, metavar="N", help="checkpoint every N instances (default: about 1000 checkpoints)"
+        "--every",
+        type=int,
+        metavar="N",
+        help="checkpoint every N instances (default: the API default, at most 10,000 checkpoints)",
     )
 
 

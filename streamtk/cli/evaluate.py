@@ -69,7 +69,7 @@ def _evaluate_chunked(args, log, options, weights, scores=None):
     from ..evaluation.curves import Evaluator
 
     n = log.sizes["time"]
-    ev = Evaluator(**options)
+    ev = Evaluator(n_instances=n, **options)
     if scores is not None:  # (..., time) positive-class scores or (..., time, class)
         order = [d for d in scores.dims if d not in ("time", "class")] + ["time"]
         scores = scores.transpose(*order, *(["class"] if "class" in scores.dims else []))

@@ -168,10 +168,12 @@ class Comparator:
     def update(self, y_true, y_pred_a, y_pred_b=None) -> Comparator:
         """Compare the next chunk of recorded predictions (0-1 loss); returns ``self``."""
         self._set_kind("0-1")
-        a = labelled_inputs(y_true, y_pred_a, lead_dims=self._lead_dims, classes=self._classes)
+        a = labelled_inputs(y_true, y_pred_a, lead_dims=self._lead_dims, classes=self._classes, pred_name="y_pred_a")
         preds, leads = [a.y_pred], [a.lead]
         if y_pred_b is not None:
-            b = labelled_inputs(y_true, y_pred_b, lead_dims=self._lead_dims, classes=self._classes)
+            b = labelled_inputs(
+                y_true, y_pred_b, lead_dims=self._lead_dims, classes=self._classes, pred_name="y_pred_b"
+            )
             if isinstance(y_pred_b, xr.DataArray) and isinstance(y_pred_a, xr.DataArray):
                 preds.append(
                     align_like(y_pred_b, a.lead, None, a.n, "y_pred_b", ref="y_pred_a").reshape(a.y_pred.shape)

@@ -29,10 +29,10 @@ import numpy as np
 import xarray as xr
 
 from .._core.labels import encode_labels
-from .._core.mechanisms import build_estimators
-from .._core.validation import as_rng, check_fading_factor, check_window
-from .._kernels import temporal as _k
+from .._core.mechanisms import build_estimators, forgetting_parameters
+from .._core.validation import as_rng
 from .._labelled import base_attrs, split_leading, time_coords
+from .engine import DependenceEngine
 
 __all__ = [
     "no_information_codes",
@@ -55,23 +55,14 @@ def no_information_codes(n: int, k: int, rng: np.random.Generator) -> np.ndarray
     return rng.integers(0, k, size=n, dtype=np.int64)
 
 
-def majority_codes(codes: np.ndarray, k: int, *, kind: str = "prequential", param=None) -> np.ndarray:
-    """Codes predicted by the test-then-train Majority Class classifier.
+def majority_codes(codes: np.ndarray, k: int, specs=None) -> np.ndarray:
+    """Codes predicted by the test-then-train Majority Class classifier, one row per estimator.
 
-    ``kind`` is ``"prequential"`` (cumulative), ``"window"`` (``param = w``) or
-    ``"fading"`` (``param = alpha``). See the module docstring for the conventions.
+    ``specs``: the memories (:func:`streamtk._core.mechanisms.build_estimators`; default the
+    cumulative one). Returns ``(E, n)`` int64. See the module docstring for the conventions.
     """
-    codes = np.ascontiguousarray(codes, dtype=np.int64)
-    out = np.empty(codes.shape[0], dtype=np.int64)
-    if kind == "prequential":
-        _k.majority_pass(codes, k, 0, 0.0, out)
-    elif kind == "window":
-        _k.majority_pass(codes, k, 1, float(check_window(param, "window")), out)
-    elif kind == "fading":
-        _k.majority_pass(codes, k, 2, check_fading_factor(param, "fading"), out)
-    else:
-        raise ValueError(f"kind must be 'prequential', 'window' or 'fading', got {kind!r}")
-    return out
+    specs = build_estimators() if specs is None else specs
+    return DependenceEngine(specs, k, 1).update(np.asarray(codes, dtype=np.int64), mode="majority")
 
 
 def persistent_codes(codes: np.ndarray) -> np.ndarray:
@@ -157,15 +148,20 @@ def no_information(y_true, *, seed, classes=None) -> xr.DataArray:
     )
 
 
-def majority_class(y_true, *, window=None, fading=None, classes=None) -> xr.DataArray:
+def majority_class(y_true, *, classes=None, adwin_options=None, **forgetting) -> xr.DataArray:
     """Predictions of the test-then-train Majority Class classifier (Definition 2).
 
-    ``y_hat_t = argmax_i c_i(t)`` where ``c_i(t)`` counts the labels of class ``i``
-    before ``t`` (cumulative memory, the default), only the last ``window`` present
-    labels, or with weights ``fading**(t-1-s)`` (``t - 1 - s`` = present labels between
-    ``s`` and ``t``). Ties go to the lowest class code; at
-    ``t = 0`` the first class is predicted. Its accuracy on a stationary stream tends to
-    ``p_maj = P(M)`` (eq. 6).
+    ``y_hat_t = argmax_i c_i(t)`` where ``c_i(t)`` counts the labels of class ``i`` before ``t``
+    in the classifier's memory: all of them (the default), or the memory of the one forgetting
+    mechanism given (the last ``w`` present labels, counts faded by ``a**(t-1-s)``, the labels
+    since the last tumble or landmark, or an ADWIN window on the Persistent classifier's 0/1 loss).
+    Ties go to the lowest class code; at ``t = 0`` the first class is predicted. Its accuracy on a
+    stationary stream tends to ``p_maj = P(M)`` (eq. 6). For several memories at once use
+    :func:`baselines`.
+
+    Parameters
+    ----------
+    {forgetting}
 
     See Also
     --------
@@ -179,24 +175,29 @@ def majority_class(y_true, *, window=None, fading=None, classes=None) -> xr.Data
     >>> majority_class([1, 0, 0, 1, 1, 1]).values.tolist()
     [0, 1, 0, 0, 0, 1]
     """
-    if window is not None and fading is not None:
-        raise ValueError(f"pass window or fading, not both (got window={window!r}, fading={fading!r})")
+    specs = (
+        build_estimators(prequential=False, **forgetting)
+        if any(v not in (None, ()) for v in forgetting.values())
+        else build_estimators()
+    )
+    if len(specs) != 1:
+        raise ValueError(
+            f"majority_class takes one memory, got {[s.label for s in specs]}; use baselines() for several"
+        )
     enc, codes, tc = _prepare(y_true, classes)
-    if window is not None:
-        pred, memory = majority_codes(codes, enc.n_classes, kind="window", param=window), f"window={window!r}"
-    elif fading is not None:
-        pred, memory = majority_codes(codes, enc.n_classes, kind="fading", param=fading), f"fading={fading!r}"
-    else:
-        pred, memory = majority_codes(codes, enc.n_classes), "prequential"
+    pred = DependenceEngine(specs, enc.n_classes, 1, adwin_options).update(codes, mode="majority")[0]
     return _single(
         enc,
         pred,
         tc,
         "majority",
         "Majority Class classifier (test-then-train)",
-        memory=memory,
+        memory=specs[0].label,
         formula="argmax_i of the class counts of the labels before t (ties: lowest class)",
     )
+
+
+majority_class = forgetting_parameters()(majority_class)
 
 
 def persistent(y_true, *, classes=None) -> xr.DataArray:
@@ -254,20 +255,25 @@ def random_classifier(y_pred, *, seed, lead_dims=None) -> xr.DataArray:
     return da
 
 
-def baselines(y_true, *, y_pred=None, windows=(), fading=(), seed=0, classes=None) -> xr.DataArray:
-    """All baselines' predictions stacked on a ``baseline`` dimension ``(baseline, time)``.
+def baselines(y_true, *, y_pred=None, seed=0, classes=None, adwin_options=None, **forgetting) -> xr.Dataset:
+    """Every baseline classifier's predictions as a log: ``y_true`` and ``y_pred`` on ``(model, time)``.
 
-    Baselines, in order: ``no_information``, ``majority`` (cumulative),
-    ``majority[window=w]`` for each window, ``majority[fading=a]`` for each fading factor,
-    ``persistent``, and ``random`` when a one-dimensional reference ``y_pred`` is given.
-    One seeded Generator (``seed``) draws the no-information predictions first, then the
-    permutation of ``y_pred``. The non-index coordinate ``memory`` holds the estimator
-    label of the Majority Class variants ("" elsewhere).
+    Models, in order: ``no_information``, ``majority`` (cumulative), ``majority[<estimator>]`` for
+    each forgetting mechanism given, ``persistent``, and ``random`` when a one-dimensional reference
+    ``y_pred`` is given. One seeded Generator (``seed``) draws the no-information predictions
+    first, then the permutation of ``y_pred``. The non-index coordinate ``memory`` holds the
+    estimator label of the Majority Class variants ("" elsewhere). The result is a log
+    (:mod:`streamtk.io`): ``streamtk.evaluate(baselines(y, windows=100))`` evaluates every
+    baseline in one call.
+
+    Parameters
+    ----------
+    {forgetting}
 
     Examples
     --------
-    >>> da = baselines([0, 1, 1, 1], windows=2, seed=3)
-    >>> da["baseline"].values.tolist()
+    >>> log = baselines([0, 1, 1, 1], windows=2, seed=3)
+    >>> log["model"].values.tolist()
     ['no_information', 'majority', 'majority[window=2]', 'persistent']
     """
     rng = as_rng(seed)
@@ -284,10 +290,11 @@ def baselines(y_true, *, y_pred=None, windows=(), fading=(), seed=0, classes=Non
     else:
         enc, (codes,) = encode_labels(values, classes=classes)
     k, n = enc.n_classes, codes.shape[0]
-    specs = build_estimators(windows, fading, prequential=True)
+    specs = build_estimators(**forgetting)
     rows, names, memory = [no_information_codes(n, k, rng)], ["no_information"], [""]
-    for spec in specs:
-        rows.append(majority_codes(codes, k, kind=spec.kind, param=spec.param))
+    maj = DependenceEngine(specs, k, 1, adwin_options).update(codes, mode="majority")
+    for spec, row in zip(specs, maj):
+        rows.append(row)
         names.append("majority" if spec.kind == "prequential" else f"majority[{spec.label}]")
         memory.append(spec.label)
     rows.append(persistent_codes(codes))
@@ -298,11 +305,23 @@ def baselines(y_true, *, y_pred=None, windows=(), fading=(), seed=0, classes=Non
         names.append("random")
         memory.append("")
     coords = _coords(n, tc)
-    coords["baseline"] = ("baseline", np.array(names))
-    coords["memory"] = ("baseline", np.array(memory))
-    da = xr.DataArray(enc.classes[np.stack(rows)], dims=("baseline", "time"), coords=coords, name="baselines")
-    da.attrs = base_attrs("baseline classifiers", seed=_seed_attr(seed), estimators=[s.label for s in specs]) | {
-        "long_name": "predictions of the baseline classifiers",
-        "reference": REFERENCE,
-    }
-    return da
+    coords["model"] = ("model", np.array(names))
+    coords["memory"] = ("model", np.array(memory))
+    coords["class"] = ("class", enc.classes)
+    y_obs = values if not isinstance(values, np.ma.MaskedArray) else values.astype(object).filled(None)
+    log = xr.Dataset(
+        {
+            "y_true": (("time",), np.asarray(y_obs), {"long_name": "true label"}),
+            "y_pred": (
+                ("model", "time"),
+                enc.classes[np.stack(rows)],
+                {"long_name": "predictions of the baseline classifiers", "reference": REFERENCE},
+            ),
+        },
+        coords=coords,
+    )
+    log.attrs = base_attrs("baseline classifiers", seed=_seed_attr(seed), estimators=[s.label for s in specs])
+    return log
+
+
+baselines = forgetting_parameters()(baselines)

@@ -6,8 +6,8 @@ Zliobaite et al. 2015 (seed ``003_d673204241cbf689.txt``), section 3:
   ``P(y_t=i | X_t, y_{t-1}) = P(y_t=i | y_{t-1}) / P(y_t=i) * P(y_t=i | X_t)`` (up to
   normalisation). :func:`temporal_correction` applies it post hoc to a model's recorded
   class scores, estimating ``P(y_t | y_{t-1})`` and ``P(y_t)`` prequentially from the labels
-  before ``t`` (test-then-train), with exponential smoothing (``alpha`` as in section
-  6.3), a sliding window, all the past, or known matrices.
+  before ``t`` (test-then-train), under any forgetting mechanism (exponential smoothing as in
+  section 6.3 is ``fading = 1 - alpha``), or with known matrices.
 * **Temporally Augmented** inputs (section 3.2, eq. 4): :func:`augment_with_past_labels`
   appends the previous ``l`` labels to a feature matrix, using only labels available
   before ``t``, for users who retrain their own models.
@@ -19,15 +19,10 @@ import numpy as np
 import xarray as xr
 
 from .._core.labels import encode_labels
-from .._core.validation import (
-    as_float_array,
-    check_choice,
-    check_in_open_unit_interval,
-    check_positive_int,
-    check_window,
-)
-from .._kernels import temporal as _k
+from .._core.mechanisms import build_estimators, forgetting_parameters
+from .._core.validation import as_float_array, check_choice, check_positive_int
 from .._labelled import DEFAULT_LEADING_NAMES, base_attrs, time_coords
+from .engine import DependenceEngine
 
 __all__ = ["correction_factor_codes", "apply_correction", "temporal_correction", "augment_with_past_labels"]
 
@@ -53,49 +48,37 @@ def _check_known(transition, prior, k):
     return a, p
 
 
-def correction_factor_codes(codes, k, *, alpha=None, window=None, transition=None, prior=None) -> np.ndarray:
+def correction_factor_codes(codes, k, *, specs=None, transition=None, prior=None, adwin_options=None) -> np.ndarray:
     """Correction factors ``P(y_t=i | y_{t-1}) / P(y_t=i)``, shape ``(n, k)``.
 
-    ``codes`` are int64 label codes (-1 = missing); ``y_{t-1}`` is the last present label
-    before ``t``. At most one of ``alpha``, ``window`` and (``transition``, ``prior``) may
-    be given; with none, all past labels are used with equal weight.
+    ``codes`` are int64 label codes (-1 = missing); ``y_{t-1}`` is the last present label before
+    ``t``. The probabilities are estimated test-then-train from the labels before ``t`` in the
+    memory of one forgetting mechanism (``specs``, one estimator: all past labels by default; a
+    fading factor ``a`` weighs a label by ``a**d``, ``d`` the number of present labels after it, which
+    is the paper's exponential smoothing with weight ``alpha = 1 - a`` started from the first
+    observation), or given as a known temporal model (``transition`` (k, k), rows ``j`` -> columns
+    ``i``, and ``prior`` (k,)).
 
-    Estimation (test-then-train: only labels before ``t``):
-
-    * ``alpha`` (section 6.3's smoothing weight, in ``(0, 1)``): exponentially smoothed
-      counts, a label weighted ``(1 - alpha)**a`` where ``a`` is the number of present
-      labels after it and before ``t`` (a fading factor ``1 - alpha``); ``P(i | j)`` and ``P(i)`` are the ratios of
-      the smoothed
-      counts, which equals the paper's moving average ``P <- (1 - alpha) P + alpha x``
-      started from the first observation instead of an arbitrary initial value;
-    * ``window``: the last ``window`` present labels and the transitions into them;
-    * ``transition`` (k, k, rows ``j`` -> columns ``i``) and ``prior`` (k,): known.
-
-    Initialisation (before the estimates exist): the factor is 1 (no correction) for
-    every class while no transition out of ``y_{t-1}`` is in memory -- at ``t = 0``, at
-    the first present label, and for a previous class never seen followed by a label --
-    and 1 for a class that has no label in memory (both estimates are 0: no evidence).
+    Initialisation (before the estimates exist): the factor is 1 (no correction) for every class
+    while no transition out of ``y_{t-1}`` is in memory -- at ``t = 0``, at the first present label,
+    and for a previous class never seen followed by a label -- and 1 for a class that has no label
+    in memory (both estimates are 0: no evidence).
     """
     codes = np.ascontiguousarray(codes, dtype=np.int64)
     n = codes.shape[0]
-    given = [name for name, v in (("alpha", alpha), ("window", window), ("transition", transition)) if v is not None]
-    if len(given) > 1:
-        raise ValueError(f"pass at most one of alpha, window and transition/prior; got {', '.join(given)}")
     if transition is not None or prior is not None:
+        if specs is not None:
+            raise ValueError("pass a forgetting mechanism or a known temporal model (transition, prior), not both")
         a, p = _check_known(transition, prior, k)
         prev = np.asarray(_previous_present(codes))
         out = np.ones((n, k))
         has = prev >= 0
         out[has] = a[prev[has]] / p
         return out
-    out = np.empty((n, k))
-    if alpha is not None:
-        _k.correction_factor_pass(codes, k, 2, 1.0 - check_in_open_unit_interval(alpha, "alpha"), out)
-    elif window is not None:
-        _k.correction_factor_pass(codes, k, 1, float(check_window(window, "window")), out)
-    else:
-        _k.correction_factor_pass(codes, k, 0, 0.0, out)
-    return out
+    specs = build_estimators() if specs is None else specs
+    if len(specs) != 1:
+        raise ValueError(f"the correction takes one memory, got {[s.label for s in specs]}")
+    return DependenceEngine(specs, k, 1, adwin_options).update(codes, mode="factors")[0]
 
 
 def _previous_present(codes):
@@ -141,7 +124,7 @@ def _scores_array(scores):
 
 
 def temporal_correction(
-    scores, y_true, *, alpha=None, window=None, transition=None, prior=None, classes=None
+    scores, y_true, *, transition=None, prior=None, classes=None, adwin_options=None, **forgetting
 ) -> xr.Dataset:
     """Temporal Correction (eq. 3) of recorded class scores, applied post hoc.
 
@@ -158,11 +141,10 @@ def temporal_correction(
         Non-negative finite class scores; column ``i`` is class ``classes[i]``.
     y_true : array-like, shape ``(n,)``
         True labels (missing allowed: skipped by the estimators).
-    alpha : float in (0, 1), optional
-        Exponential smoothing weight as in section 6.3 (the paper used 0.001 for
-        Electricity, 0.0001 for Covertype, 0.00001 for KDD99); large alpha forgets fast.
-    window : int, optional
-        Estimate from the last ``window`` present labels instead.
+    {forgetting}
+        One memory at most (default: every past label). The paper's exponential smoothing
+        weight ``alpha`` (section 6.3: 0.001 for Electricity, 0.0001 for Covertype, 0.00001 for
+        KDD99) is the fading factor ``fading = 1 - alpha``.
     transition, prior : arrays ``(k, k)``, ``(k,)``, optional
         A known temporal model (e.g. a simulation's): no estimation.
     classes : sequence, optional
@@ -201,7 +183,11 @@ def temporal_correction(
         )
     if (arr < 0).any():
         raise ValueError("scores must be non-negative")
-    factors = correction_factor_codes(codes, k, alpha=alpha, window=window, transition=transition, prior=prior)
+    given = any(v not in (None, ()) for v in forgetting.values())
+    specs = build_estimators(prequential=False, **forgetting) if given else None
+    factors = correction_factor_codes(
+        codes, k, specs=specs, transition=transition, prior=prior, adwin_options=adwin_options
+    )
     flat = arr.reshape((-1, n, k))
     corrected, pred = apply_correction(flat, factors)
     lead_shape = arr.shape[:-2]
@@ -233,17 +219,12 @@ def temporal_correction(
         },
         coords=coords,
     )
-    est = (
-        "known"
-        if transition is not None
-        else f"alpha={alpha!r}"
-        if alpha is not None
-        else f"window={window!r}"
-        if window is not None
-        else "prequential"
-    )
+    est = "known" if transition is not None else (specs[0].label if specs else "prequential")
     ds.attrs = base_attrs("temporal correction", estimator=est, reference=REFERENCE + ", eq. 3")
     return ds
+
+
+temporal_correction = forgetting_parameters()(temporal_correction)
 
 
 def augment_with_past_labels(X, y_true, *, order=1, encoding="onehot", classes=None) -> np.ndarray:

@@ -24,10 +24,17 @@ import numpy as np
 import xarray as xr
 
 from .._core.labels import encode_labels
-from .._core.mechanisms import build_estimators, estimator_coords
+from .._core.mechanisms import (
+    build_estimators,
+    checkpoints,
+    default_every,
+    estimator_coords,
+    forgetting_parameters,
+    resolve_every,
+)
 from .._core.validation import check_positive_int
-from .._kernels import temporal as _k
 from .._labelled import base_attrs, time_coords
+from .engine import DependenceEngine
 
 __all__ = ["LabelDependence", "label_dependence", "quick_test"]
 
@@ -78,120 +85,64 @@ class LabelDependence:
         The class order (fixed up front so that every chunk is encoded alike).
     max_lag : int, default 10
         ``L``, the largest order ``l`` of the evidence ``Delta(l)``.
-    windows, fading : int or float, or sequences of them
-        Sliding windows (last ``w`` present labels) and fading factors ``alpha`` in
-        ``(0, 1]`` (weight ``alpha**(t-s)``, ``t - s`` counted in present labels), see
-        :mod:`streamtk._core.mechanisms`.
+    {forgetting}
     prequential : bool, default True
         Include the cumulative estimator.
     every : int, optional
-        Checkpoint every ``every`` instances; the last instance is always a checkpoint.
+        Checkpoint every ``every`` instances (plus the last); with ``every=None`` the default
+        spacing of :func:`streamtk._core.mechanisms.default_every` needs ``n_instances``.
+    n_instances : int, optional
+        The stream length, when known (it resolves ``every=None``).
+    adwin_options : dict, optional
+        ADWIN parameters of ``adwin=`` estimators (an ADWIN on the Persistent classifier's 0/1 loss).
 
     Examples
     --------
-    >>> acc = LabelDependence([0, 1], max_lag=3)
+    >>> acc = LabelDependence([0, 1], max_lag=3, every=3)
     >>> acc.update([0, 0, 1]); acc.update([1, 1, 0])
-    >>> float(acc.result()["p_t"].item())
+    >>> float(acc.result()["p_t"].isel(time=-1).item())
     0.6
     """
 
-    def __init__(self, classes, *, max_lag=10, windows=(), fading=(), prequential=True, every=None):
+    @forgetting_parameters()
+    def __init__(
+        self, classes, *, max_lag=10, prequential=True, every=None, n_instances=None, adwin_options=None, **forgetting
+    ):
         self.encoding, _ = encode_labels([], classes=classes)
         self.max_lag = check_positive_int(max_lag, "max_lag")
-        self.every = None if every is None else check_positive_int(every, "every")
-        self.specs = build_estimators(windows, fading, prequential=prequential)
-        e, k, nbin = len(self.specs), self.encoding.n_classes, self.max_lag + 1
-        self._kinds = np.array([s.code for s in self.specs], dtype=np.int64)
-        self._params = np.array([s.param_value if s.param is not None else 0.0 for s in self.specs])
-        self._wmax = max([int(s.param) for s in self.specs if s.kind == "window"], default=0)
-        self._cnt = np.zeros((e, k))
-        self._trans = np.zeros((e, k, k))
-        self._ev_n = np.zeros((e, k, nbin))
-        self._ev_h = np.zeros((e, k, nbin))
-        self._scale = np.ones(e)
-        self._cursor = np.array([-1, 0], dtype=np.int64)
-        self._tcursor = np.tile(np.array([-1, 0], dtype=np.int64), (e, 1))
-        self._hist = np.empty(0, dtype=np.int64)
+        if n_instances is not None and self.max_lag > max(10, n_instances):
+            raise ValueError(
+                f"max_lag must be at most the stream length ({n_instances} instances) or 10, got {self.max_lag}"
+            )
+        self.every = resolve_every(every, n_instances)
+        self.specs = build_estimators(prequential=prequential, **forgetting)
+        self._engine = DependenceEngine(self.specs, self.encoding.n_classes, self.max_lag, adwin_options)
         self.n_seen = 0  # instances
         self.n_present = 0  # present labels
         self._snaps = []  # (instance, cnt, trans, ev_n, ev_h)
+
+    def __repr__(self) -> str:
+        return f"LabelDependence(n_seen={self.n_seen}, estimators={[s.label for s in self.specs]})"
 
     # ------------------------------------------------------------------ numpy layer
     def update(self, y_chunk) -> None:
         """Process the next chunk of labels (any length, missing labels allowed)."""
         codes = _encode(self.encoding, _labels_1d(y_chunk, "y_chunk"), "y_chunk")
-        self._process(codes, final=False)
-
-    def _process(self, codes, *, final):
         n0, n = self.n_seen, codes.shape[0]
-        present = codes >= 0
-        complete = bool(present.all())
-        cc = np.ascontiguousarray(codes if complete else codes[present], dtype=np.int64)
-        # checkpoints (1-based instance numbers) inside this chunk
-        if final:
-            cps = np.array([n0], dtype=np.int64) if n == 0 else np.empty(0, dtype=np.int64)
-        elif self.every is not None:
-            first = (n0 // self.every + 1) * self.every
-            cps = np.arange(first, n0 + n + 1, self.every, dtype=np.int64)
-        else:
-            cps = np.empty(0, dtype=np.int64)
-        if complete:  # fast path: no missing label in this chunk
-            pres_at = self.n_present + (cps - n0)
-        else:  # present labels among the first t instances
-            pres_at = self.n_present + np.concatenate(([0], np.cumsum(present)))[cps - n0]
-
-        buf = np.concatenate((self._hist, cc)) if self._hist.size else cc
-        start = self._hist.size
-        offset = self.n_present - start  # global present index of buf[0]
-        cp_buf = (pres_at - offset).astype(np.int64)
-        e, k, nbin = len(self.specs), self.encoding.n_classes, self.max_lag + 1
-        t_n = cps.size
-        s_cnt = np.empty((e, t_n, k))
-        s_trans = np.empty((e, t_n, k, k))
-        s_n = np.empty((e, t_n, k, nbin))
-        s_h = np.empty((e, t_n, k, nbin))
-        _k.dependence_pass(
-            buf,
-            start,
-            self._kinds,
-            self._params,
-            self.max_lag,
-            self._cnt,
-            self._trans,
-            self._ev_n,
-            self._ev_h,
-            self._scale,
-            self._cursor,
-            self._tcursor,
-            cp_buf,
-            s_cnt,
-            s_trans,
-            s_n,
-            s_h,
-        )
-        _k.advance_cursor(buf, start, self._cursor)
-        for j in range(t_n):
-            self._snaps.append((int(cps[j]), s_cnt[:, j], s_trans[:, j], s_n[:, j], s_h[:, j]))
+        pos = checkpoints(n0, n0 + n, self.every, last=True)
+        snaps = self._engine.update(codes, mode="stats", ck=pos - n0)
+        # the chunk's last instance is kept only if it is a regular checkpoint or the end (see arrays())
+        self._snaps = [sn for sn in self._snaps if (sn[0] % self.every == 0)]
+        for j, p in enumerate(pos):
+            self._snaps.append((int(p) + 1, snaps[0][:, j], snaps[1][:, j], snaps[2][:, j], snaps[3][:, j]))
         self.n_seen += n
-        self.n_present += cc.size
-        if self._wmax:
-            self._hist = buf[-self._wmax :].copy()
+        self.n_present += int((codes >= 0).sum())
 
     def arrays(self) -> dict:
-        """Finalised statistics as numpy arrays, dims ``(estimator, time, ...)``.
-
-        The last instance is added as a checkpoint if it is not one already.
-        """
+        """Finalised statistics as numpy arrays, dims ``(estimator, time, ...)`` (checkpoints and the last instance)."""
         if self.n_seen == 0:
             raise ValueError("no instance has been seen yet: call update() first")
         snaps = self._snaps
-        if not snaps or snaps[-1][0] != self.n_seen:
-            # a temporary snapshot of the current state: later updates continue the
-            # every= grid exactly as one pass would
-            kept = len(snaps)
-            self._process(np.empty(0, dtype=np.int64), final=True)
-            snaps = self._snaps
-            self._snaps = snaps[:kept]
         inst = np.array([s[0] for s in snaps], dtype=np.int64)
         cnt = np.stack([s[1] for s in snaps], axis=1)
         trans = np.stack([s[2] for s in snaps], axis=1)
@@ -202,8 +153,7 @@ class LabelDependence:
     # ------------------------------------------------------------------ labelled layer
     def result(self) -> xr.Dataset:
         """The statistics as a labelled :class:`xarray.Dataset` (see :func:`label_dependence`)."""
-        a = self.arrays()
-        return _to_dataset(a, self)
+        return _to_dataset(self.arrays(), self)
 
 
 def finalise(cnt, trans, ev_n, ev_h, max_lag):
@@ -345,7 +295,7 @@ def _to_dataset(a, acc: LabelDependence) -> xr.Dataset:
 
 
 def label_dependence(
-    y_true, *, max_lag=10, windows=(), fading=(), prequential=True, every=None, classes=None
+    y_true, *, max_lag=10, prequential=True, every=None, classes=None, adwin_options=None, **forgetting
 ) -> xr.Dataset:
     """Class priors, transition matrix, P(M), P(T) and order-l evidence of a label stream.
 
@@ -370,12 +320,17 @@ def label_dependence(
         Missing labels (None/NaN/masked) are skipped.
     max_lag : int, default 10
         Largest order ``L``.
-    windows, fading, prequential :
-        Forgetting mechanisms, see :mod:`streamtk._core.mechanisms`: a window holds the last
-        ``w`` present labels (and the transitions/events into them); a fading factor
-        weighs a label by ``alpha**a`` where ``a`` is the number of present labels after it.
+    {forgetting}
+    prequential : bool, default True
+        Include the cumulative estimator. A window holds the last ``w`` present labels (and the
+        transitions and run events into them); a fading factor ``a`` weighs a label by ``a**d``
+        where ``d`` is the number of present labels after it; ``adwin=`` windows follow an ADWIN
+        on the Persistent classifier's 0/1 loss ``[y_t != y_(t-1)]``.
     every : int, optional
-        Checkpoint every ``every`` instances (plus the last).
+        Checkpoint every ``every`` instances (plus the last); default: the spacing of
+        :func:`streamtk._core.mechanisms.default_every`.
+    adwin_options : dict, optional
+        ADWIN parameters of ``adwin=`` estimators.
     classes : sequence, optional
         Class order; default the sorted labels of ``y_true``.
 
@@ -412,17 +367,30 @@ def label_dependence(
     Examples
     --------
     >>> ds = label_dependence([0, 0, 0, 1, 1, 0, 0, 0], max_lag=2)
-    >>> float(ds["p_t"].item()), float(ds["p_m"].item())
+    >>> last = ds.isel(time=-1)
+    >>> float(last["p_t"].item()), float(last["p_m"].item())
     (0.7142857142857143, 0.75)
     """
     arr = _labels_1d(y_true)
     if classes is None:
         classes = encode_labels(arr)[0].classes
+    k = len(classes)
+    if every is None:  # the default spacing, bounded by the size of one checkpoint's statistics
+        every = default_every(arr.shape[0], per_checkpoint=k * k + k * (2 * max_lag + 6))
     acc = LabelDependence(
-        classes, max_lag=max_lag, windows=windows, fading=fading, prequential=prequential, every=every
+        classes,
+        max_lag=max_lag,
+        prequential=prequential,
+        every=every,
+        n_instances=arr.shape[0],
+        adwin_options=adwin_options,
+        **forgetting,
     )
-    acc._process(_encode(acc.encoding, arr, "y_true"), final=False)
+    acc.update(arr)
     return acc.result()
+
+
+label_dependence = forgetting_parameters()(label_dependence)
 
 
 def quick_test(y_true, *, m=100, classes=None) -> xr.Dataset:
@@ -456,7 +424,7 @@ def quick_test(y_true, *, m=100, classes=None) -> xr.Dataset:
     n_present = int(present.sum())
     k = enc.n_classes
     with np.errstate(invalid="ignore"):
-        p_maj = float(np.mean((majority_codes(codes, k) == codes)[present])) if n_present else np.nan
+        p_maj = float(np.mean((majority_codes(codes, k)[0] == codes)[present])) if n_present else np.nan
         p_per = float(np.mean((persistent_codes(codes) == codes)[present])) if n_present else np.nan
     dep = label_dependence(arr[:m], max_lag=1, classes=enc.classes)
     ds = xr.Dataset(
@@ -469,8 +437,16 @@ def quick_test(y_true, *, m=100, classes=None) -> xr.Dataset:
                 bool(p_per > p_maj),
                 {"long_name": "Persistent beats Majority Class: consider Temporal Correction / Augmentation"},
             ),
-            "p_m": ((), float(dep["p_m"].item()), {"long_name": "P(M) of the first m instances", "units": "1"}),
-            "p_t": ((), float(dep["p_t"].item()), {"long_name": "P(T) of the first m instances", "units": "1"}),
+            "p_m": (
+                (),
+                float(dep["p_m"].isel(time=-1).item()),
+                {"long_name": "P(M) of the first m instances", "units": "1"},
+            ),
+            "p_t": (
+                (),
+                float(dep["p_t"].isel(time=-1).item()),
+                {"long_name": "P(T) of the first m instances", "units": "1"},
+            ),
         }
     )
     ds.attrs = base_attrs(

@@ -334,8 +334,23 @@ class Evaluator:
             raise ValueError("no instances were evaluated yet: call update() first")
         positions, values = self._engine.collect()
         if self._auc is not None:
-            arrays = self._auc.collect()[1]
-            values.update({k: v for k, v in arrays.items()})
+            values.update(self._auc.collect()[1])
+        return _build_dataset(self.plan, self._lead, positions, values, n_seen=self.n_seen, weighted=self._weighted)
+
+    def drain(self, *, final: bool = False) -> xr.Dataset:
+        """The curves' rows produced since the last drain (then dropped): for streaming them out.
+
+        Every regular checkpoint row, and the latest instance's row when ``final`` (the stream
+        ended). Memory stays bounded when a long stream is drained after every chunk.
+        """
+        if self._lead is None:
+            raise ValueError("no instances were evaluated yet: call update() first")
+        positions, values = self._engine.drain(final=final)
+        if self._auc is not None:
+            pos, arrays = self._auc.drain(final=final)
+            if not np.array_equal(pos, positions):  # pragma: no cover - one checkpoint rule on both sides
+                raise AssertionError("AUC checkpoint rows differ from the engine's")
+            values.update(arrays)
         return _build_dataset(self.plan, self._lead, positions, values, n_seen=self.n_seen, weighted=self._weighted)
 
 

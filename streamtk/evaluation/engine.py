@@ -86,8 +86,9 @@ def persistent_hits(ytrue: np.ndarray, prev: int):
 class ConfusionEngine:
     """State, options and accumulated curves of one (possibly chunked) confusion evaluation."""
 
-    def __init__(self, plan: EvaluationPlan):
+    def __init__(self, plan: EvaluationPlan, *, fast_paths: bool = True):
         self.plan = plan
+        self.fast_paths = fast_paths  # False: every chunk on the general kernel (tests: fast == general)
         self.L = None
         self.n_seen = 0
         self._pieces = []  # (positions, {metric name: (L, E, C[, k])})
@@ -169,7 +170,8 @@ class ConfusionEngine:
         if p.moa:
             weights = self._moa_weights(ytrue, ypred, weights)
         dense = (
-            self._dense
+            self.fast_paths
+            and self._dense
             and not p.moa
             and p.k == 2
             and weights is None

@@ -25,7 +25,7 @@ import numpy as np
 import xarray as xr
 
 from .._core.mechanisms import EstimatorSpec, build_estimators, estimator_coords, forgetting_parameters, resolve_every
-from .._core.validation import as_float_array, check_choice, check_positive_int
+from .._core.validation import as_float_array, check_choice
 from .._kernels import sums as SK
 from .._labelled import LeadingDims, base_attrs, split_leading, time_coords
 from .plan import check_adwin_options

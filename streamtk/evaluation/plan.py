@@ -66,7 +66,8 @@ def check_adwin_options(options) -> dict:
 class EvaluationPlan:
     """Classes, estimators, metrics and options of one evaluation (one pass or chunk by chunk).
 
-    ``n_instances``: the stream length when known (it resolves ``every=None``).
+    ``n_instances``: the stream length when known (it resolves ``every=None``: at most 10^4
+    checkpoints and 10^7 values per series, whatever the number of series).
     """
 
     def __init__(
@@ -95,7 +96,6 @@ class EvaluationPlan:
                 raise ValueError(
                     f"convention='moa' has no tumbling or landmark estimator (MOA has no such evaluator), got {bad}"
                 )
-        self.every = resolve_every(every, n_instances)
         self.adwin_options = check_adwin_options(adwin_options)
         if self.moa and self.adwin_options["bound"] != "bernstein" and any(s.kind == "adwin" for s in self.specs):
             raise ValueError("convention='moa' runs MOA's ADWIN: adwin_options['bound'] must be 'bernstein'")
@@ -120,6 +120,9 @@ class EvaluationPlan:
         self.aslot = np.full(len(self.specs), -1, dtype=np.int64)
         self.aslot[adwin] = np.arange(len(adwin))
         self.adwin = np.array(adwin, dtype=np.int64)
+        per_class = sum(1 for m in self.metrics if m.shape == "class" or (m.family == "auc" and scores == "multi"))
+        values = len(self.specs) * (len(self.metrics) - per_class + per_class * self.k)
+        self.every = resolve_every(every, n_instances, per_checkpoint=values)
         #: MOA's estimate before anything was observed, per estimator (0 for its fading evaluator)
         self.empty = np.array([0.0 if (self.moa and s.kind == "fading") else np.nan for s in self.specs])
 

@@ -20,6 +20,8 @@ from .._labelled import base_attrs
 from ..stats.sign import sign_test
 from ..stats.wilcoxon import wilcoxon_test
 
+MODEL = "model"
+
 __all__ = ["fold_summary", "significance_curves", "SUMMARIES", "FOLD_TESTS"]
 
 SUMMARIES = ("mean", "std", "sem", "min", "max", "count")
@@ -94,10 +96,13 @@ def _summary_da(da: xr.DataArray, dim: str) -> xr.DataArray:
     return xr.DataArray(vals, dims=dims, coords=coords, name=da.name, attrs=attrs)
 
 
-def _as_pair(a, b, model_dim, models):
+def _as_pair(a, b, models):
+    model_dim = MODEL
     if b is None:
         if model_dim not in a.dims:
-            raise ValueError(f"with b=None, a must have the dimension model_dim={model_dim!r}; its dims are {a.dims}")
+            raise ValueError(
+                f"with b=None, a must have a {model_dim!r} dimension holding the models; its dims are {a.dims}"
+            )
         if models is None:
             if a.sizes[model_dim] != 2:
                 raise ValueError(f"a has {a.sizes[model_dim]} entries along {model_dim!r}; pass models=(A, B)")
@@ -147,7 +152,6 @@ def significance_curves(
     alpha: float = 0.05,
     alternative: str = "two-sided",
     metrics=None,
-    model_dim: str = "model",
     models=None,
     wilcoxon_method: str = "auto",
     zero_method: str = "wilcox",
@@ -159,7 +163,7 @@ def significance_curves(
     a, b : xarray.Dataset or DataArray
         Per-fold results of classifiers A and B with identical dims and coordinates,
         e.g. two models' ``streamtk.evaluate`` outputs. With ``b=None``, ``a`` holds
-        both models along ``model_dim`` (exactly two entries, or pick them with
+        both models along its ``model`` dim (exactly two entries, or pick them with
         ``models=(A, B)``).
     dim : str
         The fold dimension (the unit of the tests).
@@ -207,7 +211,7 @@ def significance_curves(
     tests = as_tuple_of(tests, "tests", lambda v, n: check_choice(v, n, FOLD_TESTS))
     if not tests:
         raise ValueError("tests must name at least one of 'sign', 'wilcoxon'")
-    a, b = _as_pair(a, b, model_dim, models)
+    a, b = _as_pair(a, b, models)
     da_a, was_ds = _to_array(a, dim, metrics)
     da_b, _ = _to_array(b, dim, metrics if metrics is not None or not was_ds else list(da_a.coords["metric"].values))
     if dim not in da_a.dims:

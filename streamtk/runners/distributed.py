@@ -311,20 +311,21 @@ def _compare_block(y_true, y_pred_a, y_pred_b, **options):
     return compare(y_true, y_pred_a, y_pred_b, **options)
 
 
-def compare_dask(y_true, y_pred_a, y_pred_b=None, *, classes=None, model_dim=None, **options) -> xr.Dataset:
-    """Lazy :func:`streamtk.comparison.compare.compare` over dask-backed predictions.
+def compare_dask(y_true, y_pred_a, y_pred_b=None, *, classes=None, **options) -> xr.Dataset:
+    """Lazy :func:`streamtk.compare` over dask-backed predictions.
 
-    Blocks are taken along the leading dims other than ``model_dim`` (which must
-    be one chunk: it holds the models that are paired); ``time`` is one chunk.
+    Blocks are taken along the leading dims other than ``model`` when ``y_pred_b`` is None (the
+    ``model`` dim holds the models that are paired and must be one chunk); ``time`` is one chunk.
     ``classes`` as in :func:`evaluate_dask`; other keywords as in ``compare``.
     The result equals the in-memory ``compare`` exactly.
     """
     tdim = _time_dim(y_pred_a, "y_pred_a")
+    model_dim = "model" if y_pred_b is None else None
     if model_dim is not None and _is_dask(y_pred_a) and model_dim in y_pred_a.dims:
         chunks = y_pred_a.chunks[y_pred_a.dims.index(model_dim)]
         if len(chunks) > 1:
             raise ValueError(
-                f"y_pred_a is chunked along model_dim={model_dim!r} (chunks {chunks}); pairs need "
+                f"y_pred_a is chunked along its {model_dim!r} dim (chunks {chunks}); pairs need "
                 f"every model in one block: use .chunk({{{model_dim!r}: -1}})"
             )
     y_true = _as_dataarray(y_true, "y_true", tdim)
@@ -337,7 +338,6 @@ def compare_dask(y_true, y_pred_a, y_pred_b=None, *, classes=None, model_dim=Non
         dummies={"y_true": None, "y_pred_a": cls[0], "y_pred_b": cls[0]},
         lead_dims=lead,
         classes=cls,
-        model_dim=model_dim,
         **options,
     )
 
@@ -426,19 +426,17 @@ def _significance_block(block: xr.Dataset, *, options):
     return significance_curves(block["a"], block["b"], **options)
 
 
-def significance_curves_dask(
-    a, b=None, *, dim: str = "fold", metrics=None, model_dim: str = "model", models=None, **options
-) -> xr.Dataset:
+def significance_curves_dask(a, b=None, *, dim: str = "fold", metrics=None, models=None, **options) -> xr.Dataset:
     """Lazy :func:`streamtk.kfold.folds.significance_curves` of dask-backed per-fold results.
 
     Parameters
     ----------
     a, b : xarray.Dataset or DataArray
-        Per-fold results of classifiers A and B (``b=None``: both along
-        ``model_dim``), as for ``significance_curves``. ``dim`` (the folds) must be
-        one chunk, and so must ``model_dim`` when ``b`` is None; every other dim
-        (time, estimator, run, ...) may be chunked freely.
-    dim, metrics, model_dim, models
+        Per-fold results of classifiers A and B (``b=None``: both along the ``model``
+        dim), as for ``significance_curves``. ``dim`` (the folds) must be one chunk, and so
+        must ``model`` when ``b`` is None; every other dim (time, estimator, run, ...) may be
+        chunked freely.
+    dim, metrics, models
         As in ``significance_curves``: pairing the models and stacking the metrics
         along ``metric`` are done lazily up front.
     **options
@@ -479,17 +477,18 @@ def significance_curves_dask(
             raise TypeError(f"{name} must be an xarray Dataset or DataArray, got {type(x).__name__}")
     inputs = [x for x in (a, b) if x is not None]
     if not any(_lazy(x) for x in inputs):
-        return significance_curves(a, b, dim=dim, metrics=metrics, model_dim=model_dim, models=models, **options)
+        return significance_curves(a, b, dim=dim, metrics=metrics, models=models, **options)
     for name, x in zip(("a", "b"), inputs):
-        for d, what in ((dim, "dim"), (model_dim if b is None else None, "model_dim")):
+        for d, what in ((dim, "dim"), ("model" if b is None else None, "model")):
             chunks = _chunks_along(x, d)
             if len(chunks) > 1:
                 unit = "fold" if what == "dim" else "model"
+                where = f"dim={d!r}" if what == "dim" else f"its {d!r} dim"
                 raise ValueError(
-                    f"{name} is chunked along {what}={d!r} (chunks {chunks}); the tests need "
+                    f"{name} is chunked along {where} (chunks {chunks}); the tests need "
                     f"every {unit} in one block: use .chunk({{{d!r}: -1}})"
                 )
-    pa, pb = _as_pair(a, b, model_dim, models)
+    pa, pb = _as_pair(a, b, models)
     da_a, was_ds = _to_array(pa, dim, metrics)
     da_b, _ = _to_array(pb, dim, metrics if metrics is not None or not was_ds else list(da_a.coords["metric"].values))
     if dim not in da_a.dims:

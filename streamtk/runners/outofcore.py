@@ -41,7 +41,7 @@ import numpy as np
 import xarray as xr
 
 from .._core.validation import check_positive_int
-from ..evaluation.curves import Evaluator, _build_dataset
+from ..evaluation.curves import Evaluator
 
 __all__ = ["evaluate_store", "open_log"]
 
@@ -374,8 +374,7 @@ def evaluate_store(
             raise ValueError(f"{y_score} must have dims (..., {tdim}[, class]), got {scda.dims}")
         scda = scda.transpose(*[d for d in ypda.dims if d in scda.dims], *extra)
         options["scores"] = "multi" if extra else "binary"
-    ev = Evaluator(classes=classes, **options)
-    core = ev._core
+    ev = Evaluator(classes=classes, n_instances=n, **options)
     sink = _Sink(out, check_positive_int(out_chunk, "out_chunk"))
     bar = None
     if progress is True:
@@ -398,7 +397,7 @@ def evaluate_store(
             if adwin_hits is None:
                 adwin_hits = {k: [[] for _ in range(ev._lead.size)] for k in dets}
             _feed_detectors(dets, adwin_hits, _loss(yt, yp.values, ev._lead.size), ev._lead)
-        sink.write(_drain(ev, n))
+        sink.write(ev.drain(final=ev.n_seen == n))
         if bar is not None:
             bar.update(e - s)
         elif callable(progress):
@@ -407,7 +406,7 @@ def evaluate_store(
         bar.close()
     if dets:
         sink.add_vars(_detector_vars(dets, adwin_hits, ev._lead))
-    attrs = _build_dataset(core, ev._lead, *_empty_rows(core)).attrs
+    attrs = ev.drain(final=False).attrs
     attrs.update(chunk=chunk, log=str(source) if not isinstance(source, xr.Dataset) else "in-memory Dataset")
     return sink.finish(attrs)
 
@@ -424,28 +423,3 @@ def _loss(yt, yp, L) -> np.ndarray:
             f"chunk positions {np.flatnonzero(miss)[:5].tolist()}"
         )
     return (yp.reshape(L, -1) != yt[None, :]).astype(np.float64)
-
-
-def _drain(ev, n_total) -> xr.Dataset:
-    """Dataset of the finished checkpoint rows of the chunks processed since the last drain."""
-    from ..evaluation.score_engine import auc_variables
-
-    core = ev._core
-    final = core.n_seen == n_total
-    positions, out, outc = core.drain(final=final)
-    ds = _build_dataset(core, ev._lead, positions, out, outc)
-    if ev._auc is not None:
-        pos, arrays = ev._auc.drain(final=final)
-        if not np.array_equal(pos, positions):  # pragma: no cover - same checkpoint rule on both sides
-            raise AssertionError("AUC checkpoint rows differ from the engine's")
-        ds = ds.assign(auc_variables(core, ev._lead, arrays))
-    return ds
-
-
-def _empty_rows(core):
-    L, E = core.L, len(core.specs)
-    return (
-        np.zeros(0, dtype=np.int64),
-        np.zeros((L, E, len(core.scalar), 0)),
-        np.zeros((L, E, len(core.per_class), 0, core.k)),
-    )

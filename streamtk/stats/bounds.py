@@ -9,10 +9,9 @@
 * Window size for a confidence interval (Gama et al. 2013, section 3.4): the
   normal-approximation half-width ``z sqrt(p (1 - p) / n)``, worst case ``p = 1/2``,
   ``z = 2`` for 95%: ``n = 1000`` gives about 3%, ``n = 10000`` gives 1%.
-* Fading factors (section 3.4): an example ``k`` steps back has weight ``alpha^k``;
-  ignoring weights below ``eps`` leaves ``log(eps) / log(alpha)`` "important"
-  examples; the faded count ``N_alpha(n) = (1 - alpha^n) / (1 - alpha)`` tends to
-  ``1 / (1 - alpha)``.
+* Fading factors (section 3.4): an example ``k`` steps back has weight ``a^k`` (``a`` the
+  fading factor, ``fading=``); ignoring weights below ``eps`` leaves ``log(eps) / log(a)``
+  "important" examples; the faded count ``N_a(n) = (1 - a^n) / (1 - a)`` tends to ``1 / (1 - a)``.
 
 All functions broadcast over array arguments and return floats (real-valued sample
 sizes: round up yourself, see :func:`hoeffding_sample_size`).
@@ -132,40 +131,40 @@ def window_size_for_half_width(eps, *, z=2.0, p=0.5):
     return _out(z**2 * p * (1.0 - p) / eps**2)
 
 
-def fading_weight(alpha, k):
-    """Weight ``alpha^k`` of the example ``k`` steps in the past (Gama et al. 2013, 3.4).
+def fading_weight(fading, k):
+    """Weight ``fading^k`` of the example ``k`` steps in the past (Gama et al. 2013, 3.4).
 
-    ``alpha = 0.995`` and ``k = 3000`` give ``2.9e-7``.
+    ``fading = 0.995`` and ``k = 3000`` give ``2.9e-7``.
     """
-    alpha = _arr(alpha, "alpha", low=0, high=1, high_open=False)
+    fading = _arr(fading, "fading", low=0, high=1, high_open=False)
     k = _arr(k, "k", low=0, low_open=False)
-    return _out(alpha**k)
+    return _out(fading**k)
 
 
-def fading_horizon(alpha, eps):
-    """``log(eps) / log(alpha)``: how far back weights stay at least ``eps`` (Gama et al. 2013, 3.4).
+def fading_horizon(fading, eps):
+    """``log(eps) / log(fading)``: how far back weights stay at least ``eps`` (Gama et al. 2013, 3.4).
 
-    ``alpha`` must be in ``(0, 1)`` (``alpha = 1`` never forgets: infinite horizon is
+    ``fading`` must be in ``(0, 1)`` (``fading = 1`` never forgets: infinite horizon is
     refused rather than returned), ``eps`` in ``(0, 1)``.
     """
-    alpha = _arr(alpha, "alpha", low=0, high=1)
+    fading = _arr(fading, "fading", low=0, high=1)
     eps = _arr(eps, "eps", low=0, high=1)
-    return _out(np.log(eps) / np.log(alpha))
+    return _out(np.log(eps) / np.log(fading))
 
 
-def fading_effective_size(alpha, n=None):
-    """Faded count ``N_alpha(n) = sum_{k<n} alpha^k = (1 - alpha^n) / (1 - alpha)``.
+def fading_effective_size(fading, n=None):
+    """Faded count ``N_alpha(n) = sum_{k<n} fading^k = (1 - fading^n) / (1 - fading)``.
 
-    With ``n=None`` the limit ``1 / (1 - alpha)`` (e.g. 1000 for ``alpha = 0.999``);
-    ``alpha = 1`` gives ``n`` (and is refused without ``n``). This is the ``N_t`` of
+    With ``n=None`` the limit ``1 / (1 - fading)`` (e.g. 1000 for ``fading = 0.999``);
+    ``fading = 1`` gives ``n`` (and is refused without ``n``). This is the ``N_t`` of
     Gama et al. 2013, Algorithm 3.
     """
-    alpha = _arr(alpha, "alpha", low=0, high=1, high_open=False)
+    fading = _arr(fading, "fading", low=0, high=1, high_open=False)
     if n is None:
-        if np.any(alpha == 1.0):
-            raise ValueError("alpha = 1 has no finite limiting size; pass n")
-        return _out(1.0 / (1.0 - alpha))
+        if np.any(fading == 1.0):
+            raise ValueError("fading = 1 has no finite limiting size; pass n")
+        return _out(1.0 / (1.0 - fading))
     n = _arr(n, "n", low=0, low_open=False)
     with np.errstate(invalid="ignore", divide="ignore"):
-        val = np.where(alpha == 1.0, n, -np.expm1(n * np.log(alpha)) / (1.0 - alpha))
+        val = np.where(fading == 1.0, n, -np.expm1(n * np.log(fading)) / (1.0 - fading))
     return _out(val)

@@ -145,8 +145,13 @@ class ConfusionSums(Sums):
 
     @intermediate
     def proportions(self):
-        """``(c, r, q)``: ``C / W`` and the class proportions ``ROW_i / W``, ``COL_i / W`` (scale-free)."""
-        return self.table[F_C] / self.W, self.row / self.W, self.col / self.W
+        """``(c, r, q)``: hits and class weights as proportions of the class-vector totals (scale-free).
+
+        ``c = sum DIAG / sum ROW``, ``r_i = ROW_i / sum ROW``, ``q_i = COL_i / sum COL``: computed from the
+        class vectors alone, so that with one class held ``r`` and ``q`` are exactly one-hot.
+        """
+        total = self.row.sum(axis=0)
+        return self.diag.sum(axis=0) / total, self.row / total, self.col / self.col.sum(axis=0)
 
     def chance_corrected(self, p, base):
         """``(p - base) / (1 - base)``; NaN when ``base == 1`` (MOA: IEEE, and 0 before anything was observed)."""
@@ -252,11 +257,11 @@ def _mcc(s):
 
 
 def _cmd(s):
-    tp = s.diag[1] / s.W
-    tn = s.diag[0] / s.W
-    fn = s.row[1] / s.W - tp
-    fp = s.row[0] / s.W - tn
-    return tp * tn - fn * fp
+    _, r, _ = s.proportions
+    total = s.row.sum(axis=0)
+    tp = s.diag[1] / total
+    tn = s.diag[0] / total
+    return tp * tn - (r[1] - tp) * (r[0] - tn)
 
 
 def _n_instances(s):
@@ -448,7 +453,7 @@ METRICS = [
         "(TP TN - FN FP) / W^2",
         f"{_BI} sec. 5.1",
         _cmd,
-        ("diag", "row"),
+        ("proportions", "row", "diag"),
         needs="binary",
     ),
     Metric(

@@ -90,8 +90,11 @@ def _eval_value(sc, cv, nq, ql, y, p, w, r, sign):
 
 
 @nb.njit(cache=True, error_model="numpy")
-def block(kind, size, fade, ytrue, yp, wl, has_w, ql, b0, b1, sc, cv, pt, perhit, majh, ck, ci, snap):
-    """One estimator under MOA's conventions over ``[b0, b1)``; returns the next checkpoint."""
+def block(kind, size, fade, ytrue, yp, wl, has_w, ql, b0, b1, base, sc, cv, pt, perhit, majh, ck, ci, snap):
+    """One estimator under MOA's conventions over ``[b0, b1)``; returns the next checkpoint.
+
+    ``base``: the absolute position of index 0 (window tails are stored as absolute positions).
+    """
     nq = ql.shape[0]
     k = cv.shape[1]
     sliding = is_sliding(kind)
@@ -105,11 +108,11 @@ def block(kind, size, fade, ytrue, yp, wl, has_w, ql, b0, b1, sc, cv, pt, perhit
             if w > 0.0 and p >= 0:
                 if sliding:
                     if pt[P_HELD] == size:  # MOA's ring: the oldest value is forgotten first
-                        r = pt[P_TAIL]
+                        r = pt[P_TAIL] - base
                         while not (ytrue[r] >= 0 and yp[r] >= 0 and (wl[r] if has_w else 1.0) > 0.0):
                             r += 1
                         _eval_value(sc, cv, nq, ql, ytrue[r], yp[r], wl[r] if has_w else 1.0, r, -1.0)
-                        pt[P_TAIL] = r + 1
+                        pt[P_TAIL] = r + 1 + base
                     else:
                         pt[P_HELD] += 1
                     sc[S_NF] = float(pt[P_HELD])
@@ -131,13 +134,13 @@ def block(kind, size, fade, ytrue, yp, wl, has_w, ql, b0, b1, sc, cv, pt, perhit
             ph = perhit[t]
             if sliding:
                 if pt[P_HELD_BASE] == size:
-                    r = pt[P_TAIL_BASE]
+                    r = pt[P_TAIL_BASE] - base
                     while not (ytrue[r] >= 0 and (wl[r] if has_w else 1.0) >= 0.0):
                         r += 1
                     wr = wl[r] if has_w else 1.0
                     sc[S_BMH] -= wr * majh[r]
                     sc[S_BPH] -= wr * perhit[r]
-                    pt[P_TAIL_BASE] = r + 1
+                    pt[P_TAIL_BASE] = r + 1 + base
                 else:
                     pt[P_HELD_BASE] += 1
                 sc[S_BMH] += w * mh
@@ -200,6 +203,7 @@ def run(inputs, mech, state, span, which, ck, snap):
                     quantities[l],
                     b0,
                     b1,
+                    base,
                     sc[l, e],
                     cv[l, e],
                     pt[l, e],
@@ -210,4 +214,3 @@ def run(inputs, mech, state, span, which, ck, snap):
                     snap[l, e],
                 )
             ci0 = ci1
-    _ = base

@@ -282,6 +282,8 @@ def slide(
             lim = sliding_limit(kind, size, limits, t - lim0)
             while held > lim:
                 if tail < 0:  # compressed members of earlier chunks leave as whole segments
+                    sc[S_C], sc[S_M], sc[S_BMH], sc[S_BMM], sc[S_BPH], sc[S_BPM] = C, M, BMH, BMM, BPH, BPM
+                    sc[S_NC], sc[S_NM], sc[S_NBMH], sc[S_NBMM], sc[S_NBPH], sc[S_NBPM] = nC, nM, nBMH, nBMM, nBPH, nBPM
                     tail, held, best = _pop_segment(seg, sc, cv, tail, held)
                     C = sc[S_C]
                     M = sc[S_M]

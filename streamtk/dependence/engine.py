@@ -1,0 +1,155 @@
+"""numpy layer of the label-dependence family (:mod:`streamtk._kernels.dependence`).
+
+:class:`DependenceEngine` holds the label-dependence state of every estimator across chunks
+(chunked == one pass), computes the per-position events the kernel reads (:func:`label_events`)
+and runs the kernel in one of its modes: statistics at checkpoints, Majority Class predictions,
+Temporal Correction factors. ADWIN windows of the label stream are those of an ADWIN run on the
+Persistent classifier's 0/1 loss ``[y_t != y_(t-1)]`` (the window shrinks when the rate of label
+changes, the stream's temporal dependence, changes).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core.mechanisms import kernel_arrays
+from .._kernels import dependence as K
+from .._kernels.forgetting import ADWIN, WINDOW
+
+__all__ = ["DependenceEngine", "label_events", "MODES"]
+
+MODES = {"stats": K.STATS, "majority": K.MAJORITY, "factors": K.FACTORS}
+
+
+def label_events(codes: np.ndarray, cursor, max_lag: int):
+    """``(prev, bins, cursor)`` of a chunk of codes (-1 = missing).
+
+    ``prev[t]``: the last present label before ``t`` (-1 if none); ``bins[t]`` (present ``t``): the
+    run-length bin ``min(r, L + 1) - 1`` of the run of equal labels ending just before ``t``;
+    ``cursor = (label, run length)`` of the last run, carried across chunks ((-1, 0) initially).
+    """
+    T = codes.shape[0]
+    last, run = int(cursor[0]), int(cursor[1])
+    prev = np.full(T, -1, dtype=np.int64)
+    bins = np.zeros(T, dtype=np.int64)
+    idx = np.flatnonzero(codes >= 0)
+    if idx.size == 0:
+        prev[:] = last
+        return prev, bins, (last, run)
+    labels = codes[idx].astype(np.int64)
+    before = np.empty_like(labels)
+    before[0] = last
+    before[1:] = labels[:-1]
+    change = np.ones(labels.size, dtype=bool)
+    change[1:] = labels[1:] != labels[:-1]
+    starts = np.flatnonzero(change)
+    run_id = np.cumsum(change) - 1
+    length = np.arange(labels.size) - starts[run_id] + 1  # length of the run ending at each label
+    if labels[0] == last and last >= 0:
+        length[run_id == 0] += run
+    r = np.empty(labels.size, dtype=np.int64)
+    r[0] = run
+    r[1:] = length[:-1]
+    bins[idx] = np.where(r <= max_lag, r - 1, max_lag)
+    # the last present label strictly before every position
+    owner = np.full(T, -1, dtype=np.int64)
+    owner[idx] = idx
+    owner = np.maximum.accumulate(owner)
+    prev[1:] = np.where(owner[:-1] >= 0, codes[np.maximum(owner[:-1], 0)], last)
+    prev[0] = last
+    return prev, bins, (int(labels[-1]), int(length[-1]))
+
+
+class DependenceEngine:
+    """Label-dependence state of every estimator (``specs``) over ``k`` classes, chunk by chunk."""
+
+    def __init__(self, specs, k: int, max_lag: int, adwin_options: dict | None = None):
+        self.specs = specs
+        self.k = k
+        self.max_lag = max_lag
+        E, B = len(specs), max_lag + 1
+        self.kinds, self.sizes, self.fading, self.marks, self.mark_off = kernel_arrays(specs)
+        self.state = (
+            np.zeros((E, k)),
+            np.zeros((E, k, k)),
+            np.zeros((E, k, B)),
+            np.zeros((E, k, B)),
+            np.zeros((E, k)),
+            np.tile(np.array([0.0, 1.0]), (E, 1)),
+            np.zeros((E, 4), dtype=np.int64),
+        )
+        self.cursor = (-1, 0)
+        self.hist_start = 0
+        self.h_codes = np.zeros(0, dtype=np.int64)
+        self.h_prev = np.zeros(0, dtype=np.int64)
+        self.h_bins = np.zeros(0, dtype=np.int64)
+        self.n_seen = 0
+        deltas = [s.param for s in specs if s.kind == "adwin"]
+        self.adwins = None
+        if deltas:
+            from ..evaluation.adwin_windows import LossAdwins
+            from ..evaluation.plan import check_adwin_options
+
+            self.adwins = LossAdwins(1, deltas, check_adwin_options(adwin_options))
+            self.aslot = np.cumsum(self.kinds == ADWIN) - 1
+
+    def update(self, codes: np.ndarray, *, mode: str = "stats", ck=None):
+        """Process a chunk of codes; returns what ``mode`` produces (snapshots at ``ck``, or per position)."""
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        T = codes.shape[0]
+        prev, bins, self.cursor = label_events(codes, self.cursor, self.max_lag)
+        h = self.h_codes.shape[0]
+        cc = np.concatenate([self.h_codes, codes]) if h else codes
+        pp = np.concatenate([self.h_prev, prev]) if h else prev
+        bb = np.concatenate([self.h_bins, bins]) if h else bins
+        E, k, B = len(self.specs), self.k, self.max_lag + 1
+        m = MODES[mode]
+        ck = np.zeros(0, dtype=np.int64) if ck is None else np.asarray(ck, dtype=np.int64) + h
+        C = ck.size
+        out = (
+            np.empty((E, C, k)),
+            np.empty((E, C, k, k)),
+            np.empty((E, C, k, B)),
+            np.empty((E, C, k, B)),
+            np.empty((E, h + T if m == K.MAJORITY else 0), dtype=np.int64),
+            np.empty((E, h + T if m == K.FACTORS else 0, k)),
+        )
+        member = (cc >= 0).astype(np.uint8)
+        limits = self._limits(cc, pp, h)
+        K.run(
+            (cc, pp, bb),
+            member,
+            (self.kinds, self.sizes, self.fading, self.marks, self.mark_off, limits),
+            self.state,
+            (np.int64(self.hist_start), np.int64(h)),
+            m,
+            ck,
+            out,
+        )
+        self.n_seen += T
+        self._keep_history(cc, pp, bb)
+        if m == K.STATS:
+            return out[:4]
+        return out[4][:, h:] if m == K.MAJORITY else out[5][:, h:]
+
+    def _limits(self, cc, pp, h):
+        E = len(self.specs)
+        if self.adwins is None:
+            return np.zeros((E, 0), dtype=np.int64)
+        out = np.zeros((E, cc.shape[0] - h), dtype=np.int64)
+        new = cc[h:]
+        member = new >= 0
+        widths = np.zeros((self.adwins.deltas.size, new.shape[0]), dtype=np.int64)
+        self.adwins.limits(member, (new != pp[h:]).astype(np.float64), 0, widths)
+        for e in np.flatnonzero(self.kinds == ADWIN):
+            out[e] = widths[self.aslot[e]]
+        return out
+
+    def _keep_history(self, cc, pp, bb):
+        sliding = (self.kinds == WINDOW) | (self.kinds == ADWIN)
+        end = self.hist_start + cc.shape[0]
+        tails = self.state[6][sliding, K.TAIL]
+        keep_from = int(tails.min()) if tails.size else end
+        cut = keep_from - self.hist_start
+        self.h_codes, self.h_prev, self.h_bins = cc[cut:].copy(), pp[cut:].copy(), bb[cut:].copy()
+        self.hist_start = keep_from
