@@ -13,8 +13,8 @@ from scipy import stats
 
 import streamtk.comparison.compare as sc
 from streamtk._core.mechanisms import build_estimators
-from streamtk.evaluation.sums import SumsEngine
 from streamtk.evaluation.plan import check_adwin_options
+from streamtk.evaluation.sums import SumsEngine
 
 NAN = float("nan")
 
