@@ -7,6 +7,7 @@ import hashlib
 import os
 from pathlib import Path
 
+from .._kernels._cache import cache_root
 from .registry import DatasetInfo, info
 
 __all__ = ["ChecksumError", "DatasetNotFoundError", "ENV_CACHE", "ENV_DATA", "cache_dir", "find", "sha256_file"]
@@ -25,12 +26,8 @@ class ChecksumError(ValueError):
 
 def cache_dir() -> Path:
     """The per-user cache directory: ``$STREAMTK_CACHE``, else ``$XDG_CACHE_HOME/streamtk``,
-    else ``~/.cache/streamtk`` (it is not created here)."""
-    if os.environ.get(ENV_CACHE):
-        return Path(os.environ[ENV_CACHE]).expanduser()
-    if os.environ.get("XDG_CACHE_HOME"):
-        return Path(os.environ["XDG_CACHE_HOME"]).expanduser() / "streamtk"
-    return Path.home() / ".cache" / "streamtk"
+    else ``~/.cache/streamtk`` (it is not created here); compiled kernels live there too."""
+    return cache_root()
 
 
 def _candidates(entry: DatasetInfo, path) -> list[tuple[str, Path]]:

@@ -1,0 +1,89 @@
+"""Install hygiene: compiled kernels are cached per user (never in the package folder), a corrupt cache
+entry is recompiled with a warning, and install / uninstall / editable reinstall leave no folder that
+shadows the package."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SNIPPET = textwrap.dedent(
+    """
+    import numpy as np, streamtk
+    ds = streamtk.evaluate(np.array([0, 1, 1, 0]), np.array([0, 1, 0, 0]), windows=[2], metrics=["accuracy"])
+    print(ds.accuracy.values[1].tolist())
+    """
+)
+
+
+def _run(env, cwd, code=SNIPPET):
+    full = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    full.update(env)
+    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=full, capture_output=True, text=True)
+
+
+def _kernel_files(folder):
+    return sorted(p for p in Path(folder).rglob("*") if p.suffix in (".nbi", ".nbc"))
+
+
+def test_compiled_kernels_go_to_the_user_cache_not_the_package(tmp_path):
+    before = set(_kernel_files(ROOT / "streamtk"))
+    r = _run({"STREAMTK_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[1.0, 1.0, 0.5, 0.5]"
+    assert set(_kernel_files(ROOT / "streamtk")) == before  # nothing new next to the sources
+    cached = _kernel_files(tmp_path / "cache")
+    assert cached and all("numba-" in str(p) for p in cached)
+
+
+def test_numba_cache_dir_is_respected(tmp_path):
+    r = _run({"STREAMTK_CACHE": str(tmp_path / "ours"), "NUMBA_CACHE_DIR": str(tmp_path / "theirs"),
+              "PYTHONPATH": str(ROOT)}, tmp_path)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert _kernel_files(tmp_path / "theirs") and not _kernel_files(tmp_path / "ours")
+
+
+def test_a_corrupt_cache_entry_is_compiled_again_with_a_warning(tmp_path):
+    env = {"STREAMTK_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    assert _run(env, tmp_path).returncode == 0
+    files = _kernel_files(tmp_path / "cache")
+    for p in files:  # truncate every index and data file
+        p.write_bytes(b"\x80garbage")
+    r = _run(env, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[1.0, 1.0, 0.5, 0.5]"
+    assert "could not be read" in r.stderr and "compiled again" in r.stderr
+    r = _run(env, tmp_path)  # the fresh compilation was saved: no warning the third time
+    assert r.returncode == 0 and "could not be read" not in r.stderr, r.stderr
+
+
+@pytest.mark.slow
+def test_install_uninstall_editable_reinstall_leave_no_shadowing_folder(tmp_path):
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    pip = [str(py), "-m", "pip", "install", "--no-deps", "-q"]  # build isolation: setuptools>=68 and wheel
+    env = {"STREAMTK_CACHE": str(tmp_path / "cache"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    full = {**{k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "PYTHONPATH")}, **env}
+
+    def run(*cmd, cwd=tmp_path):
+        r = subprocess.run(cmd, cwd=cwd, env=full, capture_output=True, text=True)
+        assert r.returncode == 0, r.stdout + r.stderr
+        return r.stdout
+
+    site = Path(run(str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").strip())
+    run(*pip, str(ROOT))
+    assert run(str(py), "-c", SNIPPET).strip() == "[1.0, 1.0, 0.5, 0.5]"  # from another folder
+    assert not _kernel_files(site / "streamtk")
+    run(str(py), "-m", "pip", "uninstall", "-y", "-q", "streamtk")
+    assert not (site / "streamtk").exists()  # no orphan folder to shadow a later install
+    run(*pip, "-e", str(ROOT))
+    out = run(str(py), "-c", "import streamtk, streamtk.io; print(streamtk.__file__)")
+    assert Path(out.strip()).resolve() == (ROOT / "streamtk" / "__init__.py").resolve()
+    assert run(str(py), "-c", SNIPPET).strip() == "[1.0, 1.0, 0.5, 0.5]"
