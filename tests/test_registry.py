@@ -1,0 +1,166 @@
+"""The metric registry drives the outputs, the README's metric table and the reference tests.
+
+Every metric of :data:`streamtk.METRICS` is checked here against a slow reference implementation
+(:mod:`tests.reference`, the pair reference of ``tests/test_compare.py``, brute-force concordance for
+the AUC): a metric without a reference makes :func:`test_every_metric_matches_its_reference` fail.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import streamtk
+from streamtk._core.metrics import REGISTRY, markdown_table
+
+from .reference import reference_curves
+from .test_compare import ref_pair
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _close(a, b, atol=1e-12):
+    if isinstance(b, float) and math.isnan(b):
+        return math.isnan(a)
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=atol)
+
+
+def _stream(n=60, k=3, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    y = np.where(rng.random(n) < 0.5, np.roll(y, 1), y)
+    p = np.where(rng.random(n) < 0.7, y, rng.integers(0, k, n))
+    w = rng.choice([0.0, 0.5, 1.0, 2.0], size=n)
+    return y, p, w
+
+
+def check_confusion(name):
+    for k in (2, 3):
+        if REGISTRY[name].needs == "binary" and k != 2:
+            continue
+        y, p, w = _stream(k=k, seed=k)
+        ests = [("prequential", None), ("window", 7), ("fading", 0.9), ("tumbling", 11), ("landmarks", [20, 45])]
+        ds = streamtk.evaluate(y, p, weights=w, windows=7, fading=0.9, tumbling=11, landmarks=[20, 45],
+                               metrics=[name], classes=list(range(k)), every=1, pos_label=1)  # fmt: skip
+        ref = reference_curves(y, p, k, ests, weights=w)
+        atol = 1e-7 if name in ("kappa_plus", "kappa_se") else 1e-12
+        for e in range(len(ests)):
+            for t in range(len(y)):
+                want = ref[e][t][name]
+                got = ds[name].values[e, t]
+                for g, r in zip(np.atleast_1d(got), np.atleast_1d(want)):
+                    assert _close(float(g), float(r), atol), (name, ests[e], t, g, r)
+
+
+def check_quantity(name):
+    y, p, w = _stream(k=2, seed=5)
+    rng = np.random.default_rng(6)
+    s = np.clip(np.where(y == 1, 0.7, 0.3) + rng.normal(0, 0.2, y.size), 0.01, 0.99)
+    if name == "risk":
+        cost = np.array([[0.0, 2.0], [5.0, 0.0]])
+        ds = streamtk.evaluate(y, p, weights=w, cost=cost, metrics=[name], windows=7, every=1)
+        loss = cost[y, p]
+    else:
+        ds = streamtk.evaluate(y, p, weights=w, y_score=s, metrics=[name], windows=7, every=1)
+        prob = np.where(y == 1, s, 1 - s)
+        loss = -np.log(prob) if name == "log_loss" else (s - y) ** 2
+    for e, held in enumerate([lambda t: np.arange(t + 1), lambda t: _last_members(w, t, 7)]):
+        for t in range(y.size):
+            idx = held(t)
+            idx = idx[w[idx] > 0]
+            want = np.sum(w[idx] * loss[idx]) / np.sum(w[idx]) if idx.size else math.nan
+            assert _close(float(ds[name].values[e, t]), float(want)), (name, e, t)
+
+
+def _last_members(w, t, size):
+    members = np.flatnonzero(w[: t + 1] > 0)
+    return members[-size:]
+
+
+def check_auc(name):
+    rng = np.random.default_rng(7)
+    n = 50
+    y = rng.integers(0, 3, n)
+    scores = rng.random((n, 3)).round(1)  # ties
+    binary = name != "auc_macro"
+    for mode in ["binary", "multi"] if binary else ["multi"]:
+        yy = (y == 1).astype(int) if mode == "binary" else y
+        s = scores[:, 1] if mode == "binary" else scores
+        ds = streamtk.evaluate(yy, yy, y_score=s, metrics=[name], windows=9, every=1)
+        for e, lo in enumerate([lambda t: 0, lambda t: max(0, t - 8)]):
+            for t in range(n):
+                sl = slice(lo(t), t + 1)
+                want = _brute_auc(name, yy[sl], s[sl], mode)
+                got = np.atleast_1d(ds[name].values[e, t])
+                for g, r in zip(got, np.atleast_1d(want)):
+                    assert _close(float(g), float(r), 1e-9), (name, mode, e, t, g, r)
+
+
+def _brute_auc(name, y, s, mode):
+    """Every pair compared: U1, U0, AUC and the Mann-Whitney z (AMIDST eqs. 2.5-2.8), per column one-vs-rest."""
+    cols = [(y == 1, s)] if mode == "binary" else [(y == c, s[:, c]) for c in range(s.shape[1])]
+    out = []
+    for pos, q in cols:
+        qp, qn = q[pos], q[~pos]
+        u1 = sum((a > b) + 0.5 * (a == b) for a in qp for b in qn)
+        w0, w1 = float(qn.size), float(qp.size)
+        defined = qp.size and qn.size
+        auc = u1 / (w0 * w1) if defined else math.nan
+        z = ((w0 * w1 - u1) - w0 * w1 / 2) / math.sqrt(w0 * w1 * (w0 + w1 + 1) / 12) if defined else math.nan
+        out.append(
+            {"auc": auc, "auc_u1": float(u1), "auc_u0": w0 * w1 - u1, "auc_z": z}[
+                name if name != "auc_macro" else "auc"
+            ]
+        )
+    if name == "auc_macro":
+        vals = [v for v in out if not math.isnan(v)]
+        return sum(vals) / len(vals) if vals else math.nan
+    return out[0] if mode == "binary" else out
+
+
+def check_comparison(name):
+    rng = np.random.default_rng(8)
+    n = 40
+    la = (rng.random(n) < 0.3).astype(float)
+    lb = (rng.random(n) < 0.4).astype(float)
+    ds = streamtk.compare_losses(la, lb, windows=5, fading=0.8, every=1)
+    for e, (kind, param) in enumerate([("prequential", None), ("window", 5), ("fading", 0.8)]):
+        for t in range(n):
+            want = ref_pair(la, lb, t, kind, param)[name]
+            got = ds[name].values[e, t]
+            if name == "reject":
+                assert bool(got) == bool(want)
+            else:
+                assert _close(float(got), float(want), 1e-9), (name, kind, t, got, want)
+
+
+CHECKERS = {"confusion": check_confusion, "quantity": check_quantity, "auc": check_auc, "comparison": check_comparison}
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_every_metric_matches_its_reference(name):
+    family = REGISTRY[name].family
+    assert family in CHECKERS, f"metric {name!r} ({family}) has no reference implementation"
+    CHECKERS[family](name)
+
+
+def test_dataset_attrs_come_from_the_registry():
+    ds = streamtk.evaluate([0, 1, 1, 0], [0, 1, 0, 0], windows=2)
+    for v in ds.data_vars:
+        m = REGISTRY[v]
+        assert ds[v].attrs["long_name"] == m.long_name and ds[v].attrs["formula"] == m.formula
+        assert ds[v].attrs["higher_is_better"] in ("true", "false", "none")
+
+
+def test_readme_metric_table_is_the_registry():
+    text = (ROOT / "README.md").read_text()
+    found = re.search(r"<!-- metrics:start -->\n(.*?)\n<!-- metrics:end -->", text, re.S)
+    assert found, "README.md has no <!-- metrics:start --> ... <!-- metrics:end --> block"
+    assert found.group(1).strip() == markdown_table().strip(), (
+        "README.md's metric table is out of date; regenerate it with\n"
+        "python -c 'from streamtk._core.metrics import markdown_table; print(markdown_table())'"
+    )
