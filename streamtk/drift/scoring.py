@@ -413,12 +413,13 @@ def detection_table(scores: xr.Dataset, *, false_alarms=False, decimals=0) -> st
     dm = scores["delay_mean"]
     other = [d for d in dm.dims if d != "drift"]
     k = scores.sizes["drift"]
-    stacked = {v: scores[v].transpose(*other, "drift").values.reshape(-1, k)
+    n_rows = int(np.prod([scores.sizes[d] for d in other], dtype=np.int64))
+    stacked = {v: scores[v].transpose(*other, "drift").values.reshape(n_rows, k)
                for v in ("delay_mean", "delay_std", "n_missed")}  # fmt: skip
     runs = (scores["n_missed"] + scores["n_detected"]).max("drift") if k else scores["n_missed"].sum("drift")
-    runs = runs.transpose(*other).values.reshape(-1)
+    runs = runs.transpose(*other).values.reshape(n_rows)
     if "false_alarms" in scores:
-        fa = scores["false_alarms"].sum("run").transpose(*other).values.reshape(-1)
+        fa = scores["false_alarms"].sum("run").transpose(*other).values.reshape(n_rows)
     else:
         fa = np.zeros(runs.size, np.int64)
     labels = [""]
