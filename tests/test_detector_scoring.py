@@ -110,7 +110,7 @@ def test_netcdf_round_trip(tmp_path):
 @pytest.mark.parametrize(
     ("args", "kwargs", "match"),
     [
-        (([[1]], [5, 5]), {}, "strictly increasing"),
+        (([[1]], [5, 5]), {}, "must be ordered and must not overlap"),
         (([[1]], [5]), {"max_delay": 0}, "max_delay must be a positive integer, got 0"),
         (([[1]], [50]), {"n": 20}, r"true_drifts must lie inside the stream \(< n = 20\)"),
         (([[1.5]], [5]), {}, "integer indices"),
