@@ -30,7 +30,7 @@ _NOT_SETTINGS = {"run", "drift", "detection_number", "time"}
 
 def _setting_table(scores: xr.Dataset):
     """The setting dims of one detector's scores -> (dims, labels, {param: values}) in C order."""
-    dims = [d for d in scores["n_runs"].dims if d not in _NOT_SETTINGS]
+    dims = [d for d in scores["delay_mean"].dims if d not in _NOT_SETTINGS]
     values = [scores[d].values.tolist() if d in scores.coords else list(range(scores.sizes[d])) for d in dims]
     combos = list(itertools.product(*values)) if dims else [()]
     labels = [", ".join(f"{d}={v}" for d, v in zip(dims, c)) or "default" for c in combos]
