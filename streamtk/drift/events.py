@@ -113,10 +113,11 @@ def _from_dataset(ds: xr.Dataset, run_dim: str, name: str) -> Events:
         cnt_da, gdims, gshape, gcoords, runs = _grid_of(cnt, run_dim, ())
         idx_da = idx if run_dim in idx.dims else idx.expand_dims({run_dim: 1})
         idx_da = idx_da.transpose(*gdims, run_dim, "detection_number")
-        c = np.asarray(cnt_da.values).reshape(-1)
+        c = np.asarray(cnt_da.values).reshape(-1).astype(np.int64)
         i = np.asarray(idx_da.values).reshape(c.size, -1)
-        rows = [i[k, : c[k]] for k in range(c.size)]
-        ev = _from_rows(rows, gdims, gshape, gcoords, cnt_da.sizes[run_dim], runs, n)
+        flat = i[np.arange(i.shape[1])[None, :] < c[:, None]].astype(np.int64)
+        offsets = np.concatenate([[0], np.cumsum(c)]).astype(np.int64)
+        ev = Events(flat, offsets, gdims, gshape, gcoords, cnt_da.sizes[run_dim], runs, n)
         ev.flat = _sort_rows(ev)
         return ev
     if "detection" in ds and "time" in ds["detection"].dims:
