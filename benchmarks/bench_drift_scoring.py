@@ -8,8 +8,8 @@ Poisson false alarms (rate growing with the setting index, as a threshold sweep
 would give). Then, in the same process:
 
 * ``score_detections(convention="capymoa")`` on a detector-like Dataset
-  (``detection_index`` / ``n_detections`` over ``(setting, run)``) and on a list input, against capymoa's ``EvaluateDriftDetector`` called
-  once per (setting, run) - what a capymoa user writes - and the check that every
+  (``detection_index`` / ``n_detections`` over ``(setting, run)``) and on a list input,
+  against capymoa's ``EvaluateDriftDetector`` called once per (setting, run) - what a capymoa user writes - and the check that every
   field is equal;
 * ``score_detections(convention="streamtk")`` (all measures, the delay statistics
   across runs with their confidence intervals) and ``convention="moa"``;

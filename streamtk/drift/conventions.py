@@ -92,7 +92,7 @@ def score_capymoa(ev, truth, *, max_delay, early, rate_period, alpha):
     n = ev.n
     if np.any(truth.count == 0):
         raise ValueError("convention='capymoa' needs at least one drift in every run (capymoa fails without one)")
-    g, r_, k = ev.n_groups, ev.n_runs, truth.n_drifts
+    g, r_ = ev.n_groups, ev.n_runs
     keyed = Keyed(ev, n)
     rows, s, e, valid = _truth_rows(ev, truth)
     rr = np.broadcast_to(rows[:, None], s.shape)
@@ -166,7 +166,7 @@ def score_moa(ev, truth, warn_ev, *, alpha):
     """MOA's ``BasicConceptDriftPerformanceEvaluator`` on every row (module docstring)."""
     ev = ev.unique()
     n = ev.n
-    g, r_, k = ev.n_groups, ev.n_runs, truth.n_drifts
+    g, r_ = ev.n_groups, ev.n_runs
     keyed = Keyed(ev, n)
     rows, s, _, valid = _truth_rows(ev, truth)
     rr = np.broadcast_to(rows[:, None], s.shape)

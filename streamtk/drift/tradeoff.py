@@ -112,9 +112,10 @@ def tradeoff(results: dict, true_drifts, *, max_delay=None, max_early_detection=
         mtd = ds["mean_time_to_detection"].transpose("detector", "setting").values
         ds["pareto"] = (("detector", "setting"), _pareto(fa, mtd, np.array(labels) != ""))
         ds["pareto"].attrs = {"long_name": "not dominated on (false alarms per run, mean time to detection)"}
+    first = next(iter(per.values()))
     ds.attrs = base_attrs("drift detector trade-off curves", convention=convention,
                           detectors=list(per), max_delay=max_delay, max_early_detection=max_early_detection,
-                          rate_period=rate_period, true_drifts=next(iter(per.values())).attrs["true_drifts"])  # fmt: skip
+                          rate_period=rate_period, true_drifts=first.attrs["true_drifts"])  # fmt: skip
     return ds
 
 

@@ -60,7 +60,7 @@ def _sequence(value, name: str):
             f"DataArray, got {type(value).__name__}"
         )
     pairs = [_one_drift(item, f"{name}[{i}]") for i, item in enumerate(value)]
-    for (s0, e0), (s1, e1) in zip(pairs, pairs[1:]):
+    for (_, e0), (s1, _) in zip(pairs, pairs[1:]):
         if s1 <= e0:
             raise ValueError(
                 f"{name} must be ordered and must not overlap (start_k <= end_k < start_k+1), got "
