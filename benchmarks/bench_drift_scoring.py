@@ -9,8 +9,8 @@ would give). Then, in the same process:
 
 * ``score_detections(convention="capymoa")`` on a detector-like Dataset
   (``detection_index`` / ``n_detections`` over ``(setting, run)``) and on a list input,
-  against capymoa's ``EvaluateDriftDetector`` called once per (setting, run) - what a capymoa user writes - and the check that every
-  field is equal;
+  against capymoa's ``EvaluateDriftDetector`` called once per (setting, run) - what a
+  capymoa user writes - and the check that every field is equal;
 * ``score_detections(convention="streamtk")`` (all measures, the delay statistics
   across runs with their confidence intervals) and ``convention="moa"``;
 * a hand-written per-run Python loop of the streamtk matching (``match_detections``)
