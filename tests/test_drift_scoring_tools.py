@@ -191,3 +191,15 @@ def test_cli_score_errors(log_csv, capsys):
     assert rc == 2 and "start <= end" in capsys.readouterr().err
     rc = main(["drift", str(csv), "--drifts", "9000"])
     assert rc == 2 and "< n = 4000" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("convention", ["streamtk", "capymoa", "moa"])
+def test_plot_detection_delays_reads_every_convention(convention):
+    from streamtk.plot import plot_detection_delays
+
+    runs = [[150, 900, 2100], [120, 2050], [40]]
+    kwargs = {} if convention == "moa" else {"max_delay": 300}
+    s = score_detections(runs, [100, 2000], convention=convention, n=3000, **kwargs)
+    (bars,) = plot_detection_delays(s)
+    np.testing.assert_allclose([b.get_height() for b in bars], np.nan_to_num(s["delay_mean"].values))
+    plt.close("all")

@@ -58,6 +58,7 @@ def _per_drift(delay3, valid3, alpha):
 
 
 _COMMON = {
+    "n_runs": ("number of runs", "1", None),
     "delay_mean": ("mean delay over the runs that detected the drift", "instances", None),
     "delay_median": ("median delay over the runs that detected the drift", "instances", None),
     "delay_std": ("sample standard deviation (ddof=1) of the delay", "instances", None),
@@ -128,7 +129,7 @@ def score_capymoa(ev, truth, *, max_delay, early, rate_period, alpha):
                                         ("f1", f1), ("mdt", mdt), ("ndt", ndt), ("far", far), ("ar", ar),
                                         ("n_episodes", n_ep), ("n_alarms", n_alarms))}  # fmt: skip
     per_k = _per_drift(G(delay), G(valid), alpha)
-    return (per_rk, per_r, per_k, {}), CAPYMOA_ATTRS
+    return (per_rk, per_r, per_k, {"n_runs": np.full(g, r_, np.int64)}), CAPYMOA_ATTRS
 
 
 MOA_ATTRS = {
@@ -197,4 +198,4 @@ def score_moa(ev, truth, warn_ev, *, alpha):
             counts[i] = _moa_warnings(n, s[i][valid[i]], det, warn)
         per_r["detected_warnings"] = G(counts)
     per_k = _per_drift(G(delay), G(valid), alpha)
-    return ({"delay": G(delay)}, per_r, per_k, {}), MOA_ATTRS
+    return ({"delay": G(delay)}, per_r, per_k, {"n_runs": np.full(g, r_, np.int64)}), MOA_ATTRS
