@@ -36,7 +36,7 @@ def test_score_from_lists_by_hand():
     assert s["delay_std"].values[0] == pytest.approx(np.std([20, 30, 0], ddof=1))
     assert s["n_detected"].values.tolist() == [3] and s["n_missed"].values.tolist() == [1]
     assert int(s["false_alarms_before"]) == 1 and int(s["false_alarms_between"]) == 2
-    assert float(s["probability_true_detection"]) == 0.75 and float(s["missed_detection_rate"]) == 0.25
+    assert float(s["recall"]) == 0.75 and float(s["missed_detection_rate"]) == 0.25
     assert float(s["mean_time_to_detection"]) == pytest.approx(50 / 3)
     assert float(s["mean_time_between_false_alarms"]) == pytest.approx(4 * 1000 / 3)
     assert float(s["false_alarms_per_run"]) == 0.75
@@ -69,7 +69,7 @@ def test_counts_are_consistent(runs, max_delay):
     total_fa = int(s["false_alarms_before"]) + int(s["false_alarms_between"])
     assert int(s["n_detected"].sum()) + total_fa == n_unique
     assert (s["n_detected"] + s["n_missed"] == len(runs)).all()
-    assert (s["delay_mean"].fillna(0) < max_delay).all()
+    assert (s["delay_mean"].fillna(0) <= max_delay).all()  # max_delay is the longest delay that counts
 
 
 def test_dataset_input_keeps_grid_dims_and_runs():
@@ -110,10 +110,9 @@ def test_netcdf_round_trip(tmp_path):
 @pytest.mark.parametrize(
     ("args", "kwargs", "match"),
     [
-        (([[1]], [5, 5]), {}, "strictly increasing"),
-        (([[1]], []), {}, "at least one change point"),
+        (([[1]], [5, 5]), {}, "must be ordered and must not overlap"),
         (([[1]], [5]), {"max_delay": 0}, "max_delay must be a positive integer, got 0"),
-        (([[1]], [50]), {"n": 20}, "true_drifts must be < n = 20"),
+        (([[1]], [50]), {"n": 20}, r"true_drifts must lie inside the stream \(< n = 20\)"),
         (([[1.5]], [5]), {}, "integer indices"),
         (("abc", [5]), {}, "detections must be"),
     ],

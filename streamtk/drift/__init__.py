@@ -4,8 +4,12 @@ Detectors (each a numba kernel over ``(..., n)`` inputs, leading dims in paralle
 chunked state carry, labelled Dataset out): :func:`adwin`, :func:`page_hinkley`
 (Gama et al. 2013 and MOA's ``PageHinkleyDM``; on raw inputs, prequential /
 windowed / faded estimates, and ratios of estimates, Algorithm 4), :func:`ddm`,
-:func:`eddm`, :func:`random_detector`. Evaluation: :func:`score_detections`,
-:func:`detection_table`; synthetic error streams: :func:`error_stream`.
+:func:`eddm`, :func:`random_detector`. Evaluation of their alarms against known drifts
+(change points or gradual ``(start, end)`` drifts, :class:`DriftTruth`):
+:func:`score_detections` with ``convention="streamtk"`` (default), ``"capymoa"`` or
+``"moa"``, :func:`detection_table`; trade-off curves over a grid of settings:
+:func:`run_tradeoff`, :func:`tradeoff`; recovery of a classifier after a drift:
+:func:`recovery`. Synthetic error streams: :func:`error_stream`.
 """
 
 from .adwin import Adwin, adwin, adwin_detections
@@ -13,8 +17,11 @@ from .ddm import DDM, ddm
 from .eddm import EDDM, eddm
 from .page_hinkley import PageHinkley, page_hinkley
 from .random_detector import RandomDetector, random_detector
-from .scoring import detection_table, match_detections, score_detections
+from .recovery import recovery
+from .scoring import CONVENTIONS, detection_table, match_detections, score_detections
 from .synthetic import error_probability, error_stream
+from .tradeoff import run_tradeoff, tradeoff
+from .truth import DriftTruth
 
 __all__ = [
     "Adwin",
@@ -31,6 +38,11 @@ __all__ = [
     "detection_table",
     "match_detections",
     "score_detections",
+    "CONVENTIONS",
+    "DriftTruth",
+    "run_tradeoff",
+    "tradeoff",
+    "recovery",
     "error_probability",
     "error_stream",
 ]

@@ -1,7 +1,8 @@
 """Plotting: every function takes ``ax=None``, returns its artists and imports matplotlib lazily.
 
 Learning curves (:func:`plot_curves`, :func:`plot_baselines`), detectors
-(:func:`plot_detector`, :func:`plot_detection_delays`), model comparison
+(:func:`plot_detector`, :func:`plot_detection_delays`, :func:`plot_detections`,
+:func:`plot_tradeoff`), model comparison
 (:func:`plot_comparison`: Q statistic and signed McNemar with thresholds),
 significance over folds (:func:`plot_significance`, :func:`plot_fold_summary`,
 :func:`plot_cd` / :func:`cd_diagram`), temporal dependence (:func:`plot_dependence`,
@@ -12,10 +13,11 @@ plots are reachable as ``ds.streamtk.plot(...)``.
 from .cd_diagram import cd_diagram
 from .compare import plot_comparison
 from .curves import plot_baselines, plot_curves
-from .drift import plot_detection_delays, plot_detector
+from .drift import plot_detection_delays, plot_detections, plot_detector
 from .figure import result_figure
 from .significance import plot_cd, plot_fold_summary, plot_significance
 from .temporal import plot_dependence, plot_evidence
+from .tradeoff import plot_tradeoff
 
 __all__ = [
     "cd_diagram",
@@ -25,9 +27,11 @@ __all__ = [
     "plot_curves",
     "plot_dependence",
     "plot_detection_delays",
+    "plot_detections",
     "plot_detector",
     "plot_evidence",
     "plot_fold_summary",
     "plot_significance",
+    "plot_tradeoff",
     "result_figure",
 ]

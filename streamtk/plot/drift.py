@@ -6,9 +6,9 @@ import textwrap
 
 import numpy as np
 
-from ._common import draw_drifts, new_axes, require, select, x_of
+from ._common import TRUE_DRIFT_STYLE, draw_drifts, new_axes, require, select, x_of
 
-__all__ = ["plot_detector", "plot_detection_delays"]
+__all__ = ["plot_detector", "plot_detection_delays", "plot_detections"]
 
 
 def _alarm_indices(result, sel):
@@ -184,3 +184,90 @@ def plot_detection_delays(scores, *, ax=None, sel=None, title=None):
     if n_set > 1:
         ax.legend(fontsize="small", frameon=False)
     return containers
+
+
+def plot_detections(detections, true_drifts, *, ax=None, sel=None, max_delay=None, max_early_detection=0, n=None,
+                    warnings=None, run_dim="run", title=None):  # fmt: skip
+    """Alarms of every run against the true drifts: one row per run, true detections and false alarms apart.
+
+    Parameters
+    ----------
+    detections, true_drifts, max_delay, max_early_detection, n, warnings, run_dim
+        As in :func:`streamtk.drift.scoring.score_detections` (``"streamtk"`` matching);
+        a detector Dataset with setting dims needs ``sel`` to pick one setting.
+    sel : dict, optional
+        Labels of the setting dims (e.g. ``{"lambda": 50.0}``).
+
+    Returns
+    -------
+    list of artists: the true detections, the false alarms, the warning ticks (if
+    any), then one span per drift window and one line per drift start.
+
+    Notes
+    -----
+    A drift is drawn at ``instance = start + 1`` (dotted line); its detection window
+    ``[start - max_early_detection, end + max_delay]`` (up to the next window) is
+    shaded, a gradual drift's ``[start, end]`` darker. Filled markers are the first
+    alarm in a window (the true detection), crosses every other alarm (false alarms);
+    short grey ticks mark the warning zone.
+    """
+    import xarray as xr
+
+    from ..drift.events import as_events, as_warnings
+    from ..drift.scoring import score_detections
+    from ..drift.truth import as_truth
+
+    if isinstance(detections, xr.Dataset) and sel:
+        detections = detections.sel(sel)
+        if warnings is True:
+            warnings = detections["warning"]
+    elif isinstance(warnings, bool) and warnings and isinstance(detections, xr.Dataset):
+        warnings = detections["warning"]
+    ev = as_events(detections, run_dim=run_dim, n=n)
+    if ev.n_groups != 1:
+        raise ValueError(f"select one setting of the dims {list(ev.gdims)} first (sel={{...}})")
+    scores = score_detections(detections, true_drifts, max_delay=max_delay, max_early_detection=max_early_detection,
+                              n=n, run_dim=run_dim)  # fmt: skip
+    truth = as_truth(true_drifts).for_runs(ev.n_runs, ev.runs)
+    ax = new_axes(ax, figsize=(7.0, 1.0 + 0.35 * ev.n_runs))
+    tp_x, tp_y, fa_x, fa_y = [], [], [], []
+    delay = scores["delay"].values.reshape(ev.n_runs, -1)
+    for r in range(ev.n_runs):
+        alarms = np.unique(ev.flat[ev.offsets[r] : ev.offsets[r + 1]])
+        hits = {int(truth.start[r][j] + delay[r][j]) for j in range(delay.shape[1]) if np.isfinite(delay[r][j])}
+        for a in alarms.tolist():
+            (tp_x if a in hits else fa_x).append(a + 1)
+            (tp_y if a in hits else fa_y).append(r)
+    artists = [
+        ax.plot(tp_x, tp_y, ls="none", marker="o", ms=5, color="C2", label=f"true detections ({len(tp_x)})")[0],
+        ax.plot(fa_x, fa_y, ls="none", marker="x", ms=5, color="C3", label=f"false alarms ({len(fa_x)})")[0],
+    ]
+    if warnings is not None:
+        wev = as_warnings(warnings, ev, run_dim=run_dim, detections=detections)
+        row = wev.row_of_each()
+        artists.append(ax.plot(wev.flat + 1, row - 0.3, ls="none", marker="|", ms=4, color="0.6",
+                               label="warning zone")[0])  # fmt: skip
+    end_all = ev.n if ev.n is not None else (max(ev.flat.max(initial=0), truth.end.max(initial=0)) + 1)
+    shared = not truth.per_run
+    rows = [0] if shared else range(ev.n_runs)
+    for r in rows:
+        k_r = int(truth.count[r])
+        for j in range(k_r):
+            s, e = int(truth.start[r, j]), int(truth.end[r, j])
+            lo = max(s - max_early_detection, 0)
+            nxt = int(truth.start[r, j + 1]) - max_early_detection if j + 1 < k_r else end_all
+            hi = min(nxt, end_all) if max_delay is None else min(e + max_delay + 1, nxt, end_all)
+            y0, y1 = (-0.5, ev.n_runs - 0.5) if shared else (r - 0.5, r + 0.5)
+            artists.append(ax.fill_between([lo + 1, hi], y0, y1, color="C0", alpha=0.10, lw=0))
+            if e > s:
+                artists.append(ax.fill_between([s + 1, e + 1], y0, y1, color="C0", alpha=0.20, lw=0))
+            artists.append(ax.plot([s + 1, s + 1], [y0, y1], **TRUE_DRIFT_STYLE)[0])
+    ax.set_ylim(-0.7, ev.n_runs - 0.3)
+    ax.set_yticks(range(ev.n_runs), [str(v) for v in (ev.runs if ev.runs is not None else range(ev.n_runs))])
+    ax.set_ylabel("run")
+    ax.set_xlabel("instances")
+    ax.set_xlim(0, end_all + 1)
+    ax.set_title(title if title else "alarms against the true drifts (shaded: detection windows)")
+    ax.legend(handles=artists[: 3 if warnings is not None else 2], fontsize="small", frameon=False,
+              loc="upper left", bbox_to_anchor=(1.01, 1.0))  # fmt: skip
+    return artists
