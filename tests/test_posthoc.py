@@ -194,7 +194,9 @@ def test_all_pairs_step_procedures_match_scikit_posthocs_siegel(method, sp_name)
         np.testing.assert_allclose(_pairs(res.pvalue_adjusted, k), _pairs(adj, k), rtol=1e-10)
 
 
-@pytest.mark.parametrize(("method", "sm_name"), [("bonferroni", "bonferroni"), ("holm", "holm"), ("hochberg", "simes-hochberg")])
+@pytest.mark.parametrize(
+    ("method", "sm_name"), [("bonferroni", "bonferroni"), ("holm", "holm"), ("hochberg", "simes-hochberg")]
+)
 def test_adjust_pvalues_matches_statsmodels(method, sm_name):
     multitest = pytest.importorskip("statsmodels.stats.multitest", reason="statsmodels is the reference")
     rng = np.random.default_rng(5)
