@@ -38,8 +38,16 @@ def test_probabilities_agree_with_baycomp_and_autorank_within_monte_carlo_error(
     import pandas as pd
 
     data = pd.DataFrame({"A": A, "B": B})
-    res = autorank.autorank(data, alpha=0.05, approach="bayesian", rope=0.01, rope_mode="absolute",
-                            nsamples=50_000, random_state=5, verbose=False)  # fmt: skip
+    res = autorank.autorank(
+        data,
+        alpha=0.05,
+        approach="bayesian",
+        rope=0.01,
+        rope_mode="absolute",
+        nsamples=50_000,
+        random_state=5,
+        verbose=False,
+    )
     p_left, p_rope, p_right = res.posterior_matrix.loc["A", "B"]  # A is ordered first (larger median)
     ours = bayesian_signed_rank_test(A, B, rope=0.01, seed=5)
     np.testing.assert_allclose(ours.probabilities, [p_left, p_rope, p_right], atol=0.012)

@@ -273,8 +273,9 @@ def test_adjusted_pvalues_reject_exactly_what_the_stepwise_rule_rejects(k, data,
 def test_procedures_are_ordered_by_power(k, seed):
     m = k * (k - 1) // 2
     p = np.random.default_rng(seed).uniform(size=m) ** 3
-    bonf, holm, hoch, finner, shaffer = (adjust_pvalues(p, meth, k=k) for meth in
-                                         ("bonferroni", "holm", "hochberg", "finner", "shaffer"))  # fmt: skip
+    bonf, holm, hoch, finner, shaffer = (
+        adjust_pvalues(p, meth, k=k) for meth in ("bonferroni", "holm", "hochberg", "finner", "shaffer")
+    )
     tol = 1e-12
     assert np.all(holm <= bonf + tol)
     assert np.all(hoch <= holm + tol)

@@ -209,8 +209,15 @@ def _build(table, cells, *, metric, summary, estimator, runs, hib, method, contr
     names = [str(m) for m in table["model"].values]
     values = np.asarray(table.values, dtype=np.float64)
     fr_posthoc = "bonferroni-dunn" if method == "bonferroni-dunn" else "nemenyi"
-    fr = friedman_test(values, names=names, higher_is_better=hib, alpha=alpha, posthoc=fr_posthoc,
-                       control=control if fr_posthoc == "bonferroni-dunn" else None, omnibus=omnibus)  # fmt: skip
+    fr = friedman_test(
+        values,
+        names=names,
+        higher_is_better=hib,
+        alpha=alpha,
+        posthoc=fr_posthoc,
+        control=control if fr_posthoc == "bonferroni-dunn" else None,
+        omnibus=omnibus,
+    )
     ph = posthoc_test(values, names=names, method=method, control=control, alpha=alpha, higher_is_better=hib)
     return ManyComparison(fr, ph, table, cells, metric, summary, estimator, runs, hib, tuple(dropped))
 
@@ -267,15 +274,27 @@ def compare_many(
     >>> res.posthoc.average_ranks.tolist(), res.significant
     ([1.0, 2.2, 2.8], True)
     """
-    table, cells, dropped = block_table(collection, metric=metric, summary=summary, estimator=estimator, runs=runs,
-                                        missing=missing)  # fmt: skip
+    table, cells, dropped = block_table(
+        collection, metric=metric, summary=summary, estimator=estimator, runs=runs, missing=missing
+    )
     metric = str(table.name)
     hib = higher_is_better
     if hib is None:
         hib = bool(int(table.attrs.get("higher_is_better", int(_default_direction(metric)))))
-    return _build(table, cells, metric=metric, summary=str(table.attrs["summary"]),
-                  estimator=str(table.attrs["estimator"]), runs=runs, hib=bool(hib), method=posthoc,
-                  control=control, alpha=alpha, omnibus=omnibus, dropped=dropped)  # fmt: skip
+    return _build(
+        table,
+        cells,
+        metric=metric,
+        summary=str(table.attrs["summary"]),
+        estimator=str(table.attrs["estimator"]),
+        runs=runs,
+        hib=bool(hib),
+        method=posthoc,
+        control=control,
+        alpha=alpha,
+        omnibus=omnibus,
+        dropped=dropped,
+    )
 
 
 @dataclass(frozen=True)
@@ -306,9 +325,16 @@ class TwoComparison:
             },
             coords={"test": tests, "region": list(REGIONS)},
         )
-        ds.attrs = base_attrs("two models over many streams", model_a=self.names[0], model_b=self.names[1],
-                              metric=self.metric, higher_is_better=self.higher_is_better, alpha=self.wilcoxon.alpha,
-                              rope=self.bayesian.rope, decision=self.bayesian.decision)  # fmt: skip
+        ds.attrs = base_attrs(
+            "two models over many streams",
+            model_a=self.names[0],
+            model_b=self.names[1],
+            metric=self.metric,
+            higher_is_better=self.higher_is_better,
+            alpha=self.wilcoxon.alpha,
+            rope=self.bayesian.rope,
+            decision=self.bayesian.decision,
+        )
         return ds
 
     def __repr__(self) -> str:
@@ -326,17 +352,31 @@ class TwoComparison:
         )
 
 
-def compare_two(collection, a, b, *, metric=None, summary=None, estimator=None, alpha: float = 0.05,
-                rope: float = 0.01, seed=0, n_samples: int = 50_000, higher_is_better: bool | None = None,
-                runs: str = "mean", missing: str = "raise") -> TwoComparison:  # fmt: skip
+def compare_two(
+    collection,
+    a,
+    b,
+    *,
+    metric=None,
+    summary=None,
+    estimator=None,
+    alpha: float = 0.05,
+    rope: float = 0.01,
+    seed=0,
+    n_samples: int = 50_000,
+    higher_is_better: bool | None = None,
+    runs: str = "mean",
+    missing: str = "raise",
+) -> TwoComparison:
     """Two models over the streams of a collection: Wilcoxon, Sign and Bayesian signed-rank (ROPE ``rope``).
 
     ``rope`` is in the metric's units (0.01 = one point of accuracy or kappa). See
     :func:`streamtk.stats.wilcoxon_test`, :func:`streamtk.stats.sign_test` and
     :func:`streamtk.stats.bayesian_signed_rank_test`.
     """
-    table, _, _ = block_table(collection, metric=metric, summary=summary, estimator=estimator, runs=runs,
-                              missing=missing)  # fmt: skip
+    table, _, _ = block_table(
+        collection, metric=metric, summary=summary, estimator=estimator, runs=runs, missing=missing
+    )
     models = [str(m) for m in table["model"].values]
     for name, v in (("a", a), ("b", b)):
         if str(v) not in models:
@@ -357,15 +397,27 @@ def compare_two(collection, a, b, *, metric=None, summary=None, estimator=None, 
         sign=sign_test(d, alpha=alpha),
         bayesian=bayesian_signed_rank_test(
             x, y, rope=rope, seed=seed, n_samples=n_samples, higher_is_better=hib, names=(str(a), str(b))
-        ),  # fmt: skip
+        ),
         metric=metric,
         higher_is_better=hib,
     )
 
 
-def bayesian_pairs(collection, *, metric=None, summary=None, estimator=None, rope: float = 0.01, control=None,
-                   seed=0, n_samples: int = 50_000, threshold: float = 0.95, higher_is_better: bool | None = None,
-                   runs: str = "mean", missing: str = "raise") -> xr.Dataset:  # fmt: skip
+def bayesian_pairs(
+    collection,
+    *,
+    metric=None,
+    summary=None,
+    estimator=None,
+    rope: float = 0.01,
+    control=None,
+    seed=0,
+    n_samples: int = 50_000,
+    threshold: float = 0.95,
+    higher_is_better: bool | None = None,
+    runs: str = "mean",
+    missing: str = "raise",
+) -> xr.Dataset:
     """The Bayesian signed-rank test for every pair of models (or each against ``control``).
 
     Returns a Dataset with ``probability(pair, region)`` (regions ``a_better``, ``equivalent``,
@@ -373,8 +425,17 @@ def bayesian_pairs(collection, *, metric=None, summary=None, estimator=None, rop
     ordered by average rank (best first), so ``model_a`` is the better-ranked one. Every pair uses
     its own stream of draws spawned from ``seed``.
     """
-    res = compare_many(collection, metric=metric, summary=summary, estimator=estimator, posthoc="holm",
-                       control=None, runs=runs, missing=missing, higher_is_better=higher_is_better)  # fmt: skip
+    res = compare_many(
+        collection,
+        metric=metric,
+        summary=summary,
+        estimator=estimator,
+        posthoc="holm",
+        control=None,
+        runs=runs,
+        missing=missing,
+        higher_is_better=higher_is_better,
+    )
     names = list(res.posthoc.names)
     order = [names[i] for i in np.argsort(res.posthoc.average_ranks, kind="stable")]
     if control is not None:
@@ -386,9 +447,16 @@ def bayesian_pairs(collection, *, metric=None, summary=None, estimator=None, rop
     seeds = np.random.SeedSequence(seed if isinstance(seed, int) else None).spawn(len(pairs))
     probs, decisions = [], []
     for (a, b), ss in zip(pairs, seeds):
-        r = bayesian_signed_rank_test(res.table.sel(model=a).values, res.table.sel(model=b).values, rope=rope,
-                                      seed=np.random.default_rng(ss), n_samples=n_samples, threshold=threshold,
-                                      higher_is_better=res.higher_is_better, names=(a, b))  # fmt: skip
+        r = bayesian_signed_rank_test(
+            res.table.sel(model=a).values,
+            res.table.sel(model=b).values,
+            rope=rope,
+            seed=np.random.default_rng(ss),
+            n_samples=n_samples,
+            threshold=threshold,
+            higher_is_better=res.higher_is_better,
+            names=(a, b),
+        )
         probs.append(r.probabilities)
         decisions.append(r.decision)
     return xr.Dataset(
@@ -398,7 +466,7 @@ def bayesian_pairs(collection, *, metric=None, summary=None, estimator=None, rop
             "model_a": ("pair", [p[0] for p in pairs]),
             "model_b": ("pair", [p[1] for p in pairs]),
             "decision": ("pair", decisions),
-        },  # fmt: skip
+        },
         attrs=base_attrs(
             "Bayesian signed-rank tests of pairs of models",
             metric=res.metric,
@@ -408,5 +476,5 @@ def bayesian_pairs(collection, *, metric=None, summary=None, estimator=None, rop
             n_samples=n_samples,
             higher_is_better=res.higher_is_better,
             reference="Benavoli et al. 2017 (JMLR 18(77)) section 4.2",
-        ),  # fmt: skip
+        ),
     )

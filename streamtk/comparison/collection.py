@@ -126,8 +126,11 @@ def _curves_of(ds, src, metrics, estimators, summaries, evaluate_options):
             opts.setdefault("metrics", [m for m in metrics if m in REGISTRY])
         y_pred = ds["y_pred"]
         kw = {}
-        if "y_score" in ds and "metrics" in opts and any(REGISTRY[m].needs in ("scores", "multiscores")
-                                                           for m in opts["metrics"]):  # fmt: skip
+        if (
+            "y_score" in ds
+            and "metrics" in opts
+            and any(REGISTRY[m].needs in ("scores", "multiscores") for m in opts["metrics"])
+        ):
             kw["y_score"] = ds["y_score"]
         if "weights" in ds:
             kw["weights"] = ds["weights"]
@@ -191,6 +194,25 @@ def collect(
     {'summary': 2, 'estimator': 1, 'dataset': 2, 'model': 3, 'run': 2}
     """
     summaries = parse_summaries(summaries)
+    cells, metrics, estimators = gather(
+        sources,
+        reduce=lambda arr, inst: summarise_curves(arr, inst, summaries),
+        metrics=metrics,
+        estimators=estimators,
+        pattern=pattern,
+        run_dim=run_dim,
+        evaluate_options=evaluate_options,
+        summaries=summaries,
+    )
+    return _assemble(cells, metrics, estimators, ("summary", summaries), evaluate_options)
+
+
+def gather(sources, *, reduce, metrics, estimators, pattern, run_dim, evaluate_options, summaries=("final",)):
+    """Load every source and reduce each curve: ``{(dataset, model, run): ({metric: (L, E)}, length, source)}``.
+
+    ``reduce(values (model, run, estimator, time), instance (time,))`` returns ``(L, model, run, estimator)``.
+    Shared by :func:`collect` (summaries) and :func:`streamtk.comparison.over_time.collect_curves` (curves on a grid).
+    """
     estimators = (estimators,) if isinstance(estimators, str) else tuple(estimators)
     if not estimators:
         raise ValueError("estimators must name at least one estimator, e.g. 'prequential'")
@@ -202,7 +224,7 @@ def collect(
         items = [(None, s) for s in sources]
     if not items:
         raise ValueError("sources is empty: nothing to collect")
-    cells = {}  # (dataset, model, run) -> (values (S, E) per metric, length, source)
+    cells = {}
     for i, (key, item) in enumerate(items):
         ds, src = _load(item)
         labels = {}
@@ -217,11 +239,11 @@ def collect(
             metrics = [v for v in curves.data_vars if v in REGISTRY and "class" not in curves[v].dims]
             if not metrics:
                 raise ValueError(f"{src}: no metric variable found; pass metrics=")
-        _add_cells(cells, curves, src, labels, metrics, estimators, summaries, run_dim)
-    return _assemble(cells, metrics, estimators, summaries, evaluate_options)
+        _add_cells(cells, curves, src, labels, metrics, estimators, reduce, run_dim)
+    return cells, list(metrics), estimators
 
 
-def _add_cells(cells, curves, src, labels, metrics, estimators, summaries, run_dim):
+def _add_cells(cells, curves, src, labels, metrics, estimators, reduce, run_dim):
     missing = [m for m in metrics if m not in curves]
     if missing:
         raise ValueError(
@@ -271,7 +293,7 @@ def _add_cells(cells, curves, src, labels, metrics, estimators, summaries, run_d
             arr = arr[:, None]
         if "estimator" not in da.dims:
             arr = arr[:, :, None]
-        per_metric[m] = summarise_curves(arr, inst, summaries)  # (S, model, run, E)
+        per_metric[m] = reduce(arr, inst)  # (L, model, run, E)
     length = int(inst[-1]) if len(inst) else 0
     dataset = str(labels["dataset"])
     for a, model in enumerate(models):
@@ -290,7 +312,7 @@ def _run_label(run):
     return str(run)
 
 
-def _assemble(cells, metrics, estimators, summaries, evaluate_options) -> xr.Dataset:
+def _assemble(cells, metrics, estimators, lead, evaluate_options, extra_attrs=None) -> xr.Dataset:
     datasets = list(dict.fromkeys(c[0] for c in cells))
     models = list(dict.fromkeys(c[1] for c in cells))
     runs = list(dict.fromkeys(c[2] for c in cells))
@@ -299,7 +321,8 @@ def _assemble(cells, metrics, estimators, summaries, evaluate_options) -> xr.Dat
     else:
         runs = [str(r) for r in runs]
         cells = {(d, m, str(r)): v for (d, m, r), v in cells.items()}
-    shape = (len(summaries), len(estimators), len(datasets), len(models), len(runs))
+    lead_dim, lead_labels = lead
+    shape = (len(lead_labels), len(estimators), len(datasets), len(models), len(runs))
     data = {m: np.full(shape, np.nan) for m in metrics}
     length = np.full(shape[2:], np.nan)
     source = np.full(shape[2:], None, dtype=object)
@@ -312,11 +335,11 @@ def _assemble(cells, metrics, estimators, summaries, evaluate_options) -> xr.Dat
             data[name][(slice(None), slice(None)) + idx] = v
         length[idx] = n
         source[idx] = src
-    dims = ("summary", "estimator", "dataset", "model", "run")
+    dims = (lead_dim, "estimator", "dataset", "model", "run")
     out = xr.Dataset(
         {m: (dims, v, _metric_attrs(m)) for m, v in data.items()},
         coords={
-            "summary": np.array(summaries),
+            lead_dim: np.array(lead_labels),
             "estimator": np.array(estimators),
             "dataset": np.array(datasets),
             "model": np.array(models),
@@ -326,8 +349,22 @@ def _assemble(cells, metrics, estimators, summaries, evaluate_options) -> xr.Dat
     out["stream_length"] = (dims[2:], length, {"long_name": "instances in the stream", "units": "1"})
     out["source"] = (dims[2:], source, {"long_name": "file the cell was read from"})
     opts = {k: v for k, v in (evaluate_options or {}).items() if k != "cost"}
-    out.attrs = base_attrs(_TITLE, metrics=list(metrics), summaries=list(summaries), estimators=list(estimators),
-                           evaluate_options=opts)  # fmt: skip
+    if lead_dim == "summary":
+        out.attrs = base_attrs(
+            _TITLE,
+            metrics=list(metrics),
+            summaries=list(lead_labels),
+            estimators=list(estimators),
+            evaluate_options=opts,
+        )
+    else:
+        out.attrs = base_attrs(
+            "streamtk curves collection",
+            metrics=list(metrics),
+            estimators=list(estimators),
+            evaluate_options=opts,
+            **(extra_attrs or {}),
+        )
     return out
 
 
@@ -338,8 +375,17 @@ def _metric_attrs(m: str) -> dict:
     return attrs
 
 
-def collection_from_array(values, *, datasets, models, runs=None, metric="accuracy", summary="final",
-                          estimator="prequential", higher_is_better: bool | None = None) -> xr.Dataset:  # fmt: skip
+def collection_from_array(
+    values,
+    *,
+    datasets,
+    models,
+    runs=None,
+    metric="accuracy",
+    summary="final",
+    estimator="prequential",
+    higher_is_better: bool | None = None,
+) -> xr.Dataset:
     """A collection from a table of values ``(dataset, model)`` or ``(dataset, model, run)``.
 
     For results computed elsewhere (e.g. a published table); NaN marks missing cells.
@@ -368,7 +414,7 @@ def collection_from_array(values, *, datasets, models, runs=None, metric="accura
             "dataset": [str(d) for d in datasets],
             "model": [str(m) for m in models],
             "run": runs,
-        },  # fmt: skip
+        },
     )
     out["stream_length"] = (
         ("dataset", "model", "run"),

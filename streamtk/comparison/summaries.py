@@ -27,7 +27,7 @@ import re
 
 import numpy as np
 
-__all__ = ["SUMMARY_KINDS", "parse_summaries", "summarise_curves", "checkpoint_every"]
+__all__ = ["SUMMARY_KINDS", "parse_summaries", "summarise_curves", "checkpoint_every", "values_at"]
 
 SUMMARY_KINDS = ("final", "mean", "area", "at")
 _AT = re.compile(r"^at\s*=\s*(\d+)$")
@@ -133,3 +133,22 @@ def checkpoint_every(n: int, summaries, *, target: int = 10_000) -> int:
                     best = max(best, c)
         d += 1
     return best
+
+
+def values_at(values, instance, targets) -> np.ndarray:
+    """The curves' values at instance counts ``targets`` (the ``at=N`` rule), ``(len(targets), ...)``.
+
+    The checkpoint ``instance == N`` or else the last one before ``N``; NaN before the first
+    checkpoint and beyond the end of the stream.
+    """
+    v = np.asarray(values, dtype=np.float64)
+    inst = np.asarray(instance, dtype=np.int64)
+    t = np.asarray(targets, dtype=np.int64)
+    idx = np.searchsorted(inst, t, side="right") - 1
+    ok = (idx >= 0) & (t <= (inst[-1] if inst.size else 0))
+    out = np.moveaxis(v[..., np.clip(idx, 0, max(v.shape[-1] - 1, 0))], -1, 0) if v.shape[-1] else None
+    if out is None:
+        return np.full((t.size,) + v.shape[:-1], np.nan)
+    out = out.copy()
+    out[~ok] = np.nan
+    return out

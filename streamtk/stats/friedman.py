@@ -366,6 +366,9 @@ def friedman_statistics(ranks, *, tie_correction: bool = True) -> dict:
     den = n * (k - 1) - chi2
     with np.errstate(invalid="ignore", divide="ignore"):
         f_stat = np.where(den > 0, (n - 1) * chi2 / np.where(den > 0, den, 1.0), np.where(chi2 > 0, np.inf, np.nan))
-    f_p = np.where(np.isfinite(f_stat), _sps.f.sf(np.where(np.isfinite(f_stat), f_stat, 0.0), k - 1, (k - 1) * (n - 1)),
-                   np.where(f_stat == np.inf, 0.0, np.nan))  # fmt: skip
+    f_p = np.where(
+        np.isfinite(f_stat),
+        _sps.f.sf(np.where(np.isfinite(f_stat), f_stat, 0.0), k - 1, (k - 1) * (n - 1)),
+        np.where(f_stat == np.inf, 0.0, np.nan),
+    )
     return {"chi2": chi2, "pvalue": p_chi2, "f_statistic": f_stat, "f_pvalue": f_p, "average_ranks": avg}
