@@ -436,6 +436,9 @@ def write_collection(collection: xr.Dataset, path) -> Path:
     os.close(fd)
     try:
         to_netcdf(collection, tmp)
+        umask = os.umask(0)  # mkstemp made the file private; give it a new file's permissions
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):

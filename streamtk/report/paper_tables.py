@@ -256,6 +256,13 @@ def results_table(
     return "\n".join(out) + "\n"
 
 
+def public_mode(path) -> None:
+    """Give a temporary file (created private by ``mkstemp``) the permissions of a newly created file."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(path, 0o666 & ~umask)
+
+
 def write_table(text: str, path) -> Path:
     """Write a table (any text) to ``path``: a temporary file in the same folder, renamed on success."""
     path = Path(path)
@@ -265,6 +272,7 @@ def write_table(text: str, path) -> Path:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+        public_mode(tmp)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
