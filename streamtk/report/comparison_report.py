@@ -98,7 +98,9 @@ def write_report(
     if not overwrite and folder.is_dir():
         clash = [name for name in planned if (folder / name).exists()]
         if clash:
-            raise FileExistsError(f"output {folder}: {', '.join(clash)} exist(s); pass overwrite=True (--overwrite) to replace them")
+            raise FileExistsError(
+                f"output {folder}: {', '.join(clash)} exist(s); pass overwrite=True (--overwrite) to replace them"
+            )
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     if collection is not None:
