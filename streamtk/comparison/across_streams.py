@@ -200,9 +200,9 @@ class ManyComparison:
         )
         if not self.significant:
             omni += " -- the post-hoc results below should not be used to claim differences"
-        body = repr(self.posthoc).split("\n", 1)[1]
+        first, body = repr(self.posthoc).split("\n", 1)
         extra = f"\n  datasets left out (missing values): {', '.join(self.dropped)}" if self.dropped else ""
-        return f"{head}\n{omni}\n  post-hoc: {self.posthoc.method}\n{body}{extra}"
+        return f"{head}\n{omni}\n  post-hoc: {first.split(': ', 1)[1]}\n{body}{extra}"
 
 
 def _build(table, cells, *, metric, summary, estimator, runs, hib, method, control, alpha, omnibus, dropped):
