@@ -47,18 +47,16 @@ def block_table(collection, *, metric=None, summary=None, estimator=None, runs="
     # a run that no model has on a dataset is not missing (datasets may have different numbers of runs)
     present = cells.notnull().any("model")
     holes = cells.isnull() & present
-    bad_ds = [str(d) for d in cells["dataset"].values if bool(holes.sel(dataset=d).any())]
-    bad_ds += [
-        str(d) for d in cells["dataset"].values if not bool(present.sel(dataset=d).any()) and str(d) not in bad_ds
-    ]
+    names = [str(d) for d in cells["dataset"].values]
+    has_hole = holes.any(("model", "run")).values
+    empty = ~present.any("run").values
+    bad_ds = [d for d, h, e in zip(names, has_hole, empty) if h or e]
     dropped = []
     if bad_ds:
         if missing == "raise":
-            where = holes.where(holes, drop=True)
-            examples = []
-            if where.size:
-                st = holes.stack(cell=("dataset", "model", "run"))
-                examples = [tuple(str(x) for x in c) for c, h in zip(st["cell"].values, st.values) if h][:5]
+            st = holes.transpose("dataset", "model", "run")
+            idx = np.argwhere(st.values)[:5]
+            examples = [(names[a], str(cells["model"].values[b]), str(cells["run"].values[c])) for a, b, c in idx]
             raise ValueError(
                 f"missing values for {cells.name!r} on datasets {bad_ds} (e.g. (dataset, model, run) = {examples}); "
                 "pass missing='drop' to leave those datasets out"

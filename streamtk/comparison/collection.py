@@ -254,7 +254,8 @@ def _add_cells(cells, curves, src, labels, metrics, estimators, reduce, run_dim)
         bad = [e for e in estimators if e not in have]
         if bad:
             raise ValueError(f"{src}: estimators {bad} are not in the curves (they have {have})")
-        curves = curves.sel(estimator=list(estimators))
+        if have != list(estimators):  # select only the metrics used: the other variables are never copied
+            curves = curves[[m for m in metrics]].sel(estimator=list(estimators))
     elif estimators != ("prequential",):
         raise ValueError(f"{src}: the curves have no estimator dimension; only estimators='prequential' applies")
     if run_dim is None:

@@ -83,30 +83,58 @@ def summarise_curves(values, instance, summaries) -> np.ndarray:
     out = np.full((len(summaries),) + v.shape[:-1], np.nan)
     if inst.size == 0:
         return out
-    ok = ~np.isnan(v)
+    flat = v.reshape(-1, inst.size)
+    res = out.reshape(len(summaries), -1)
+    # mean and area are linear in the values: one matrix product reads every curve once; the rows
+    # holding a NaN (their product is NaN) are redone with the masked definitions
+    linear = [s for s, label in enumerate(summaries) if label in ("mean", "area")]
+    if linear:
+        weights = np.zeros((inst.size, len(linear)))
+        for c, s in enumerate(linear):
+            if summaries[s] == "mean":
+                weights[:, c] = 1.0 / inst.size
+            elif inst.size >= 2:
+                dx = np.diff(inst).astype(np.float64)
+                w = np.zeros(inst.size)
+                w[:-1] += dx / 2.0
+                w[1:] += dx / 2.0
+                weights[:, c] = w / dx.sum()
+            else:
+                weights[:, c] = np.nan  # one checkpoint: no segment, area undefined
+        prod = flat @ weights
+        bad = np.flatnonzero(np.isnan(prod).any(axis=1))
+        if bad.size:
+            prod[bad] = _masked_linear(flat[bad], inst, [summaries[s] for s in linear])
+        for c, s in enumerate(linear):
+            res[s] = prod[:, c]
     for s, label in enumerate(summaries):
         if label == "final":
-            out[s] = v[..., -1]
-        elif label == "mean":
+            res[s] = flat[:, -1]
+        elif label not in ("mean", "area"):
+            n = at_instance(label)
+            t = int(np.searchsorted(inst, n, side="right")) - 1
+            if n <= inst[-1] and t >= 0:  # else before the first checkpoint or beyond the end: undefined
+                res[s] = flat[:, t]
+    return out
+
+
+def _masked_linear(flat: np.ndarray, inst: np.ndarray, labels) -> np.ndarray:
+    """``mean`` / ``area`` of curves holding NaN, from their definitions (NaN checkpoints / segments left out)."""
+    ok = ~np.isnan(flat)
+    filled = np.where(ok, flat, 0.0)
+    out = np.full((flat.shape[0], len(labels)), np.nan)
+    for c, label in enumerate(labels):
+        if label == "mean":
             cnt = ok.sum(axis=-1)
             with np.errstate(invalid="ignore", divide="ignore"):
-                out[s] = np.where(cnt > 0, np.where(ok, v, 0.0).sum(axis=-1) / cnt, np.nan)
-        elif label == "area":
-            if inst.size < 2:
-                continue
+                out[:, c] = np.where(cnt > 0, filled.sum(axis=-1) / cnt, np.nan)
+        elif inst.size >= 2:
             dx = np.diff(inst).astype(np.float64)
-            seg = ok[..., 1:] & ok[..., :-1]
-            mid = np.where(seg, (np.where(ok, v, 0.0)[..., 1:] + np.where(ok, v, 0.0)[..., :-1]) / 2.0, 0.0)
+            seg = ok[:, 1:] & ok[:, :-1]
+            mid = np.where(seg, (filled[:, 1:] + filled[:, :-1]) / 2.0, 0.0)
             length = np.sum(seg * dx, axis=-1)
             with np.errstate(invalid="ignore", divide="ignore"):
-                out[s] = np.where(length > 0, np.sum(mid * dx, axis=-1) / length, np.nan)
-        else:
-            n = at_instance(label)
-            if n > inst[-1]:
-                continue  # beyond the end of this stream: undefined
-            t = int(np.searchsorted(inst, n, side="right")) - 1
-            if t >= 0:
-                out[s] = v[..., t]
+                out[:, c] = np.where(length > 0, np.sum(mid * dx, axis=-1) / length, np.nan)
     return out
 
 

@@ -15,6 +15,7 @@ Bonferroni-Dunn (each classifier against one control): ``q_alpha = z_{1 - alpha/
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 from scipy import stats as _sps
@@ -41,6 +42,12 @@ def nemenyi_q(k: int, alpha: float = 0.05) -> float:
     """
     k = _check_k(k)
     alpha = check_in_open_unit_interval(alpha, "alpha")
+    return _nemenyi_q(k, alpha)
+
+
+@lru_cache(maxsize=256)
+def _nemenyi_q(k: int, alpha: float) -> float:
+    # the Studentized range quantile is a slow numerical inversion: computed once per (k, alpha)
     return float(_sps.studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0))
 
 
