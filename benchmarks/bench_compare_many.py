@@ -112,7 +112,8 @@ def main():
     table = coll["kappa"].sel(summary="final", estimator="prequential").mean("run")
     df = pd.DataFrame(table.transpose("dataset", "model").values, columns=[str(m) for m in table["model"].values])
     print(f"\ncomparison of the {n_streams} x {k} table (final kappa, mean over runs), CPU s (best of 3):")
-    t_auto, ar = best_of(lambda: autorank.autorank(df, alpha=0.05, verbose=False, force_mode="nonparametric"))
+    with contextlib.redirect_stdout(io.StringIO()):  # autorank prints a note when the mode is forced
+        t_auto, ar = best_of(lambda: autorank.autorank(df, alpha=0.05, verbose=False, force_mode="nonparametric"))
     t_sp, _ = best_of(lambda: sp.posthoc_nemenyi_friedman(df.to_numpy()))
     rows = []
     for method in ("nemenyi", "bonferroni-dunn", "holm", "hochberg", "finner", "shaffer"):
