@@ -368,3 +368,24 @@ def test_bad_inputs_name_the_argument():
         adjust_pvalues([0.1, 0.2], "shaffer", k=3)
     with pytest.raises(ValueError, match="n_datasets"):
         posthoc_from_ranks([1.5, 1.5], 0)
+
+
+def test_paired_test_results_have_a_dataset_and_a_readable_repr(tmp_path):
+    from streamtk.io import open_dataset, to_netcdf
+    from streamtk.stats import mcnemar_test, sign_test, wilcoxon_test
+
+    rng = np.random.default_rng(1)
+    d = rng.normal(0.01, 0.02, size=(10, 3, 4))
+    res = wilcoxon_test(d)
+    ds = res.to_dataset(("checkpoint", "metric"))
+    np.testing.assert_array_equal(ds["pvalue"].values, res.pvalue)
+    assert ds.attrs["zero_method"] == "wilcox" and ds["reject"].dims == ("checkpoint", "metric")
+    back = open_dataset(to_netcdf(ds, tmp_path / "w.nc"))
+    np.testing.assert_array_equal(back["statistic"].values, res.statistic)
+    assert "12 tests of shape (3, 4)" in repr(res)
+    one = sign_test(d[:, 0, 0])
+    assert "SignResult: Sign test" in repr(one) and f"pvalue           {float(one.pvalue)!r}" in repr(one)
+    mc = mcnemar_test([3, 5], [10, 2])
+    assert mc.to_dataset("pair")["a"].values.tolist() == [3.0, 5.0]
+    with pytest.raises(ValueError, match="dims"):
+        res.to_dataset("checkpoint")

@@ -85,7 +85,7 @@ def summarise_curves(values, instance, summaries) -> np.ndarray:
         return out
     flat = v.reshape(-1, inst.size)
     res = out.reshape(len(summaries), -1)
-    # mean and area are linear in the values: one matrix product reads every curve once; the rows
+    # mean and area are linear in the values: one matrix-vector product each; the rows
     # holding a NaN (their product is NaN) are redone with the masked definitions
     linear = [s for s, label in enumerate(summaries) if label in ("mean", "area")]
     if linear:
@@ -101,7 +101,7 @@ def summarise_curves(values, instance, summaries) -> np.ndarray:
                 weights[:, c] = w / dx.sum()
             else:
                 weights[:, c] = np.nan  # one checkpoint: no segment, area undefined
-        prod = flat @ weights
+        prod = np.stack([flat @ weights[:, c] for c in range(len(linear))], axis=1)  # gemv: faster than a thin gemm
         bad = np.flatnonzero(np.isnan(prod).any(axis=1))
         if bad.size:
             prod[bad] = _masked_linear(flat[bad], inst, [summaries[s] for s in linear])
