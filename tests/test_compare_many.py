@@ -366,3 +366,22 @@ def test_figures_from_every_result():
     arts = plot_ranks_over_time(compare_over_time(curves))
     assert len(arts) == 7
     plt.close("all")
+
+
+def test_figures_in_one_call_from_the_collection():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from streamtk.plot import cd_diagram, plot_posterior
+
+    coll = collection_from_array(GH_2008_TABLE_2, datasets=[f"d{i}" for i in range(30)], models=GH_NAMES)
+    fig, ax = plt.subplots()
+    art = cd_diagram(coll, ax=ax, posthoc="shaffer")
+    assert len(art["groups"]) == len(compare_many(coll, posthoc="shaffer").posthoc.cliques)
+    arts = plot_posterior(coll, ax=ax, rope=0.02, n_samples=1000, control="C4.5")
+    assert len(arts[0].patches) == 4
+    with pytest.raises(TypeError, match="apply to a results collection"):
+        cd_diagram(compare_many(coll), ax=ax, posthoc="holm")
+    plt.close("all")

@@ -17,15 +17,19 @@ from .collection import (
     select_table,
     write_collection,
 )
+from .over_time import collect_curves, compare_over_time, compare_two_over_time
 
 __all__ = [
     "ManyComparison",
     "TwoComparison",
     "bayesian_pairs",
     "collect",
+    "collect_curves",
     "collection_from_array",
     "compare_many",
+    "compare_over_time",
     "compare_two",
+    "compare_two_over_time",
     "higher_is_better",
     "read_collection",
     "select_table",

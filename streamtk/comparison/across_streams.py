@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import xarray as xr
 
-from .._core.validation import check_choice
+from .._core.validation import as_rng, check_choice
 from .._labelled import base_attrs
 from ..stats.bayesian import REGIONS, bayesian_signed_rank_test
 from ..stats.friedman import FriedmanResult, friedman_test
@@ -442,14 +442,15 @@ def bayesian_pairs(
         pairs = [(str(control), m) for m in order if m != str(control)]
     else:
         pairs = [(order[i], order[j]) for i in range(len(order)) for j in range(i + 1, len(order))]
-    seeds = np.random.SeedSequence(seed if isinstance(seed, int) else None).spawn(len(pairs))
+    rng = as_rng(seed)
+    seeds = rng.integers(0, 2**63, size=len(pairs))  # one reproducible stream of draws per pair
     probs, decisions = [], []
     for (a, b), ss in zip(pairs, seeds):
         r = bayesian_signed_rank_test(
             res.table.sel(model=a).values,
             res.table.sel(model=b).values,
             rope=rope,
-            seed=np.random.default_rng(ss),
+            seed=int(ss),
             n_samples=n_samples,
             threshold=threshold,
             higher_is_better=res.higher_is_better,

@@ -90,7 +90,7 @@ def _bars(rows, ax):
 
 
 def plot_posterior(
-    result, *, kind: str | None = None, ax=None, title: str | None = None, max_points: int = 5000, seed=0
+    result, *, kind: str | None = None, ax=None, title: str | None = None, max_points: int = 5000, seed=0, **options
 ):
     """Plot the posterior of the Bayesian signed-rank test.
 
@@ -99,7 +99,8 @@ def plot_posterior(
     result : BayesianResult, TwoComparison or Dataset
         One test (:func:`streamtk.stats.bayesian_signed_rank_test`,
         :func:`streamtk.comparison.compare_two`, or their ``to_dataset()``), or many pairs
-        (:func:`streamtk.comparison.bayesian_pairs`).
+        (:func:`streamtk.comparison.bayesian_pairs`); a results collection is passed to
+        ``bayesian_pairs(result, **options)`` first (``rope``, ``control``, ``metric``...).
     kind : {"simplex", "bars"}, optional
         ``simplex`` (one test only): the posterior draws of ``(theta_A, theta_rope, theta_B)``
         in barycentric coordinates, coloured by the most probable region, with the
@@ -113,14 +114,20 @@ def plot_posterior(
     -------
     list of artists
     """
+    import xarray as xr
+
+    if isinstance(result, xr.Dataset) and "model" in result.dims and "summary" in result.dims:
+        from ..comparison.across_streams import bayesian_pairs
+
+        result = bayesian_pairs(result, **options)
+    elif options:
+        raise TypeError(f"options {sorted(options)} apply to a results collection, not to a computed result")
     single = _single(result)
     if kind is None:
         kind = "simplex" if single is not None else "bars"
     if kind not in ("simplex", "bars"):
         raise ValueError(f"kind must be 'simplex' or 'bars', got {kind!r}")
     if single is None:
-        import xarray as xr
-
         if not (isinstance(result, xr.Dataset) and "probability" in result and "pair" in result.dims):
             raise TypeError(
                 "result must be a BayesianResult, a TwoComparison or the Dataset of comparison.bayesian_pairs, "

@@ -15,9 +15,9 @@ import numpy as np
 __all__ = ["cd_diagram"]
 
 
-def _normalise(result):
+def _normalise(result, options):
     """``(names, average ranks, cd, cliques, significant, omnibus text, control, method, alpha)`` of a result."""
-    from ..comparison.across_streams import ManyComparison
+    from ..comparison.across_streams import ManyComparison, compare_many
     from ..stats.friedman import FriedmanResult
     from ..stats.posthoc import PosthocResult
 
@@ -25,8 +25,12 @@ def _normalise(result):
         import xarray as xr
     except ImportError:  # pragma: no cover - xarray is a dependency
         xr = None
+    if options and not (xr is not None and isinstance(result, xr.Dataset) and "pvalue_adjusted" not in result):
+        raise TypeError(f"options {sorted(options)} apply to a results collection, not to a computed result")
     if xr is not None and isinstance(result, xr.Dataset):
-        if "pvalue_adjusted" in result and "value" in result:
+        if "pvalue_adjusted" not in result:  # a results collection: compare its models first
+            result = compare_many(result, **options)
+        elif "pvalue_adjusted" in result and "value" in result:
             result = ManyComparison.from_dataset(result)
         elif "pvalue_adjusted" in result:
             result = PosthocResult.from_dataset(result)
@@ -56,15 +60,18 @@ def cd_diagram(
     force: bool = False,
     title: str | None = None,
     label_fmt: str = "{name} ({rank:.2f})",
+    **options,
 ):
-    """Draw the critical-difference diagram of a Friedman / post-hoc result.
+    """Draw the critical-difference diagram of a Friedman / post-hoc result (or of a results collection).
 
     Parameters
     ----------
-    result : FriedmanResult, PosthocResult or ManyComparison
+    result : FriedmanResult, PosthocResult, ManyComparison or results collection
         From :func:`streamtk.stats.friedman_test`, :func:`streamtk.stats.posthoc_test` or
         :func:`streamtk.comparison.compare_many` (or the latter two's ``to_dataset()``,
-        e.g. read back from netCDF).
+        e.g. read back from netCDF); a collection (:func:`streamtk.comparison.collect`) is
+        compared first with ``compare_many(result, **options)`` (``metric``, ``summary``,
+        ``estimator``, ``posthoc``, ``control``, ``alpha``, ``runs``, ``missing``).
     ax : matplotlib Axes, optional
         Drawn into a new figure when omitted.
     force : bool
@@ -85,7 +92,7 @@ def cd_diagram(
         (Text per classifier, in input order), ``groups`` (one Line2D per clique),
         ``title`` (Text or None).
     """
-    names, avg, cd, cliques, significant, omni, control, method, alpha = _normalise(result)
+    names, avg, cd, cliques, significant, omni, control, method, alpha = _normalise(result, options)
     if not significant and not force:
         raise ValueError(
             f"the Friedman test is not significant at alpha={alpha} ({omni}); a critical-difference diagram "
