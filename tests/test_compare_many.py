@@ -385,3 +385,15 @@ def test_figures_in_one_call_from_the_collection():
     with pytest.raises(TypeError, match="apply to a results collection"):
         cd_diagram(compare_many(coll), ax=ax, posthoc="holm")
     plt.close("all")
+
+
+def test_orientation_from_attrs_or_registry():
+    from streamtk.comparison.collection import direction
+
+    assert direction({"higher_is_better": "false"}, "kappa") is False
+    assert direction({"higher_is_better": "true"}, "error") is True
+    assert direction({"higher_is_better": 0}, "kappa") is False
+    assert direction({}, "error") is False and direction({}, "kappa") is True
+    assert direction({"higher_is_better": "none"}, "n_instances", given=False) is False
+    with pytest.raises(ValueError, match="no orientation"):
+        direction({"higher_is_better": "none"}, "n_instances")

@@ -27,8 +27,7 @@ from ..stats.friedman import FriedmanResult, friedman_test
 from ..stats.posthoc import PosthocResult, posthoc_test
 from ..stats.sign import sign_test
 from ..stats.wilcoxon import wilcoxon_test
-from .collection import higher_is_better as _default_direction
-from .collection import select_table
+from .collection import direction, select_table
 
 __all__ = ["ManyComparison", "compare_many", "compare_two", "TwoComparison", "bayesian_pairs", "block_table"]
 
@@ -276,9 +275,7 @@ def compare_many(
         collection, metric=metric, summary=summary, estimator=estimator, runs=runs, missing=missing
     )
     metric = str(table.name)
-    hib = higher_is_better
-    if hib is None:
-        hib = bool(int(table.attrs.get("higher_is_better", int(_default_direction(metric)))))
+    hib = direction(table.attrs, metric, higher_is_better)
     return _build(
         table,
         cells,
@@ -382,9 +379,7 @@ def compare_two(
     if str(a) == str(b):
         raise ValueError(f"a and b must be two different models, got {a!r} twice")
     metric = str(table.name)
-    hib = higher_is_better
-    if hib is None:
-        hib = bool(int(table.attrs.get("higher_is_better", int(_default_direction(metric)))))
+    hib = direction(table.attrs, metric, higher_is_better)
     pair = table.sel(model=[str(a), str(b)])
     x, y = pair.values[:, 0], pair.values[:, 1]
     d = x - y if hib else y - x  # positive: A better

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
-from .._core.registry import REGISTRY
+from .. import METRICS as REGISTRY
 from .._labelled import base_attrs
 from .summaries import checkpoint_every, parse_summaries, summarise_curves
 
@@ -40,6 +40,7 @@ __all__ = [
     "read_collection",
     "select_table",
     "higher_is_better",
+    "direction",
     "LOWER_IS_BETTER",
 ]
 
@@ -49,9 +50,35 @@ _TITLE = "streamtk results collection"
 _EST = re.compile(r"^(window|fading|adwin)=(.+)$")
 
 
-def higher_is_better(metric: str) -> bool:
-    """Whether a larger value of ``metric`` is better (False for errors, losses, costs, time and memory)."""
+def higher_is_better(metric: str) -> bool | None:
+    """Whether a larger value of ``metric`` is better: the registry's orientation when it records one, else
+    False for errors, losses, costs, time and memory and True otherwise; None for a value without orientation."""
+    entry = REGISTRY.get(str(metric))
+    if entry is not None and hasattr(entry, "higher_is_better"):
+        return entry.higher_is_better
     return str(metric) not in LOWER_IS_BETTER
+
+
+def direction(attrs, metric: str, given=None) -> bool:
+    """The orientation to rank ``metric`` with: ``given``, else its ``higher_is_better`` attribute, else the registry's.
+
+    The attribute may be a bool, an int or the text ``"true"``/``"false"``/``"none"``; a metric without
+    orientation (counts, test statistics) is refused unless ``given``.
+    """
+    if given is not None:
+        return bool(given)
+    value = attrs.get("higher_is_better", "missing")
+    if isinstance(value, str):
+        value = {"true": True, "1": True, "false": False, "0": False, "none": None}.get(
+            value.strip().lower(), higher_is_better(metric)
+        )
+    elif isinstance(value, (bool, int, np.integer, np.bool_)):
+        value = bool(value)
+    else:
+        value = higher_is_better(metric)
+    if value is None:
+        raise ValueError(f"{metric!r} has no orientation (higher or lower is better); pass higher_is_better=")
+    return value
 
 
 def _estimator_options(estimators) -> dict:
@@ -370,7 +397,8 @@ def _assemble(cells, metrics, estimators, lead, evaluate_options, extra_attrs=No
 
 
 def _metric_attrs(m: str) -> dict:
-    attrs = {"higher_is_better": int(higher_is_better(m))}
+    hib = higher_is_better(m)
+    attrs = {"higher_is_better": "none" if hib is None else str(bool(hib)).lower()}
     if m in REGISTRY:
         attrs.update(long_name=REGISTRY[m].long_name, units=REGISTRY[m].units)
     return attrs
@@ -406,7 +434,7 @@ def collection_from_array(
             raise ValueError(f"{name} must hold {n} distinct labels, got {list(labels)!r}")
     attrs = _metric_attrs(str(metric))
     if higher_is_better is not None:
-        attrs["higher_is_better"] = int(bool(higher_is_better))
+        attrs["higher_is_better"] = str(bool(higher_is_better)).lower()
     out = xr.Dataset(
         {str(metric): (("summary", "estimator", "dataset", "model", "run"), v[None, None], attrs)},
         coords={

@@ -22,8 +22,7 @@ from .._labelled import base_attrs
 from ..kfold.folds import significance_curves
 from ..stats.friedman import friedman_statistics
 from ..stats.posthoc import POSTHOC_METHODS, family_pvalues
-from .collection import _assemble, gather
-from .collection import higher_is_better as _default_direction
+from .collection import _assemble, direction, gather
 from .summaries import values_at
 
 __all__ = ["collect_curves", "compare_over_time", "compare_two_over_time"]
@@ -182,9 +181,7 @@ def compare_over_time(
     alpha = check_in_open_unit_interval(alpha, "alpha")
     check_choice(posthoc, "posthoc", POSTHOC_METHODS)
     metric, estimator, table, _ = _tables(curves, metric, estimator, runs)
-    hib = higher_is_better
-    if hib is None:
-        hib = bool(int(curves[metric].attrs.get("higher_is_better", int(_default_direction(metric)))))
+    hib = direction(curves[metric].attrs, metric, higher_is_better)
     models = [str(m) for m in table["model"].values]
     k, n = len(models), table.sizes["block"]
     if k < 2 or n < 2:
