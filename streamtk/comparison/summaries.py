@@ -85,23 +85,26 @@ def summarise_curves(values, instance, summaries) -> np.ndarray:
         return out
     flat = v.reshape(-1, inst.size)
     res = out.reshape(len(summaries), -1)
-    # mean and area are linear in the values: one matrix-vector product each; the rows
+    # mean and area are linear in the values: one sum (even checkpoints) or a matrix-vector product; the rows
     # holding a NaN (their product is NaN) are redone with the masked definitions
     linear = [s for s, label in enumerate(summaries) if label in ("mean", "area")]
     if linear:
-        weights = np.zeros((inst.size, len(linear)))
+        dx = np.diff(inst).astype(np.float64)
+        even = inst.size >= 2 and bool(np.all(dx == dx[0]))
+        total = flat.sum(axis=-1) if even or any(summaries[s] == "mean" for s in linear) else None
+        prod = np.empty((flat.shape[0], len(linear)))
         for c, s in enumerate(linear):
             if summaries[s] == "mean":
-                weights[:, c] = 1.0 / inst.size
-            elif inst.size >= 2:
-                dx = np.diff(inst).astype(np.float64)
+                prod[:, c] = total / inst.size
+            elif inst.size < 2:
+                prod[:, c] = np.nan  # one checkpoint: no segment, area undefined
+            elif even:  # trapezoid rule on an even grid: dx (sum - (first + last) / 2), over (T - 1) dx
+                prod[:, c] = (total - (flat[:, 0] + flat[:, -1]) / 2.0) / (inst.size - 1)
+            else:
                 w = np.zeros(inst.size)
                 w[:-1] += dx / 2.0
                 w[1:] += dx / 2.0
-                weights[:, c] = w / dx.sum()
-            else:
-                weights[:, c] = np.nan  # one checkpoint: no segment, area undefined
-        prod = np.stack([flat @ weights[:, c] for c in range(len(linear))], axis=1)  # gemv: faster than a thin gemm
+                prod[:, c] = flat @ (w / dx.sum())
         bad = np.flatnonzero(np.isnan(prod).any(axis=1))
         if bad.size:
             prod[bad] = _masked_linear(flat[bad], inst, [summaries[s] for s in linear])
