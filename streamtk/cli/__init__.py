@@ -13,7 +13,7 @@ import argparse
 import sys
 
 from .._version import __version__
-from . import compare, demo, drift, evaluate, figures, plot
+from . import compare, compare_many, demo, drift, evaluate, figures, plot
 from ._common import UsageError
 
 __all__ = ["main", "build_parser", "UsageError"]
@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"streamtk {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in (evaluate, compare, drift, plot, figures, demo):
+    for command in (evaluate, compare, compare_many, drift, plot, figures, demo):
         command.register(sub)
     return parser
 

@@ -5,16 +5,20 @@ Learning curves (:func:`plot_curves`, :func:`plot_baselines`), detectors
 :func:`plot_tradeoff`), model comparison
 (:func:`plot_comparison`: Q statistic and signed McNemar with thresholds),
 significance over folds (:func:`plot_significance`, :func:`plot_fold_summary`,
-:func:`plot_cd` / :func:`cd_diagram`), temporal dependence (:func:`plot_dependence`,
+:func:`plot_cd` / :func:`cd_diagram` for Friedman and any post-hoc procedure), the Bayesian
+signed-rank posterior (:func:`plot_posterior`), ranks over time (:func:`plot_ranks_over_time`),
+temporal dependence (:func:`plot_dependence`,
 :func:`plot_evidence`) and :func:`result_figure` for any streamtk Dataset. The same
 plots are reachable as ``ds.streamtk.plot(...)``.
 """
 
+from .bayesian import plot_posterior
 from .cd_diagram import cd_diagram
 from .compare import plot_comparison
 from .curves import plot_baselines, plot_curves
 from .drift import plot_detection_delays, plot_detections, plot_detector
 from .figure import result_figure
+from .over_time import plot_ranks_over_time
 from .significance import plot_cd, plot_fold_summary, plot_significance
 from .temporal import plot_dependence, plot_evidence
 from .tradeoff import plot_tradeoff
@@ -31,6 +35,8 @@ __all__ = [
     "plot_detector",
     "plot_evidence",
     "plot_fold_summary",
+    "plot_posterior",
+    "plot_ranks_over_time",
     "plot_significance",
     "plot_tradeoff",
     "result_figure",

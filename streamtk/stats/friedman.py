@@ -15,13 +15,21 @@ Bonferroni-Dunn (each classifier against one control): ``q_alpha = z_{1 - alpha/
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 from scipy import stats as _sps
 
 from .._core.validation import as_float_array, check_choice, check_in_open_unit_interval
 
-__all__ = ["FriedmanResult", "friedman_test", "critical_difference", "nemenyi_q", "bonferroni_dunn_q"]
+__all__ = [
+    "FriedmanResult",
+    "friedman_test",
+    "friedman_statistics",
+    "critical_difference",
+    "nemenyi_q",
+    "bonferroni_dunn_q",
+]
 
 _POSTHOC = ("nemenyi", "bonferroni-dunn")
 _OMNIBUS = ("iman-davenport", "chi2")
@@ -34,6 +42,12 @@ def nemenyi_q(k: int, alpha: float = 0.05) -> float:
     """
     k = _check_k(k)
     alpha = check_in_open_unit_interval(alpha, "alpha")
+    return _nemenyi_q(k, alpha)
+
+
+@lru_cache(maxsize=256)
+def _nemenyi_q(k: int, alpha: float) -> float:
+    # the Studentized range quantile is a slow numerical inversion: computed once per (k, alpha)
     return float(_sps.studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0))
 
 
@@ -111,6 +125,25 @@ class FriedmanResult:
     @property
     def n_classifiers(self) -> int:
         return len(self.names)
+
+    def __repr__(self) -> str:
+        k = len(self.names)
+        p_omni = self.f_pvalue if self.omnibus == "iman-davenport" else self.pvalue
+        verdict = "significant" if self.significant else "not significant"
+        lines = [
+            f"FriedmanResult: N = {self.n_datasets} datasets, k = {k} classifiers, alpha = {self.alpha:g}",
+            f"  Friedman chi2_F = {self.statistic:.4g} (p = {self.pvalue:.4g}); "
+            f"Iman-Davenport F_F = {self.f_statistic:.4g} (p = {self.f_pvalue:.4g}); "
+            f"{self.omnibus}: {verdict} (p = {p_omni:.4g})",
+            f"  {self.posthoc} CD = {self.cd:.3f} (q_alpha = {self.q_alpha:.3f})"
+            + (f", control {self.control!r}" if self.control is not None else ""),
+        ]
+        w = max(5, *(len(n) for n in self.names))
+        for i in np.argsort(self.average_ranks, kind="stable"):
+            lines.append(f"  {self.names[i]:<{w}}  {self.average_ranks[i]:7.3f}")
+        groups = "; ".join("{" + ", ".join(g) + "}" for g in self.groups) or "none"
+        lines.append(f"  groups not significantly different: {groups}")
+        return "\n".join(lines)
 
     def to_dataset(self):
         """The result as an ``xarray.Dataset`` (dims ``classifier``, ``dataset``, ``group``)."""
@@ -314,3 +347,35 @@ def _index_of(names, control) -> int:
     if str(control) not in names:
         raise ValueError(f"control must be one of {names!r}, got {control!r}")
     return names.index(str(control))
+
+
+def friedman_statistics(ranks, *, tie_correction: bool = True) -> dict:
+    """Friedman's and Iman-Davenport's statistics from per-dataset ranks, vectorised over leading axes.
+
+    ``ranks`` has shape ``(..., N, k)`` (N datasets, k classifiers, average ranks for
+    ties). Returns a dict of arrays of shape ``(...)``: ``chi2``, ``pvalue``,
+    ``f_statistic``, ``f_pvalue`` and ``average_ranks`` ``(..., k)``, with the same
+    formulas and conventions as :func:`friedman_test` (``F_F = inf`` and p-value 0 when
+    every dataset ranks the classifiers identically; NaN when every rank is tied).
+    """
+    r = np.asarray(ranks, dtype=np.float64)
+    n, k = r.shape[-2], r.shape[-1]
+    avg = r.mean(axis=-2)
+    chi2 = 12.0 * n / (k * (k + 1)) * (np.sum(avg**2, axis=-1) - k * (k + 1) ** 2 / 4.0)
+    if tie_correction:
+        # sum over tie groups of t^3 - t = sum over members of (t^2 - 1), t = group size of each member
+        equal = np.sum(r[..., :, :, None] == r[..., :, None, :], axis=-1).astype(np.float64)
+        ties = np.sum(equal**2 - 1.0, axis=(-2, -1))
+        denom = 1.0 - ties / (n * k * (k * k - 1.0))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            chi2 = np.where(denom > 0, chi2 / np.where(denom > 0, denom, 1.0), np.nan)
+    p_chi2 = _sps.chi2.sf(chi2, k - 1)
+    den = n * (k - 1) - chi2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f_stat = np.where(den > 0, (n - 1) * chi2 / np.where(den > 0, den, 1.0), np.where(chi2 > 0, np.inf, np.nan))
+    f_p = np.where(
+        np.isfinite(f_stat),
+        _sps.f.sf(np.where(np.isfinite(f_stat), f_stat, 0.0), k - 1, (k - 1) * (n - 1)),
+        np.where(f_stat == np.inf, 0.0, np.nan),
+    )
+    return {"chi2": chi2, "pvalue": p_chi2, "f_statistic": f_stat, "f_pvalue": f_p, "average_ranks": avg}

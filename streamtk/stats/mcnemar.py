@@ -18,12 +18,13 @@ from scipy import stats as _sps
 
 from .._core.validation import as_float_array, check_in_open_unit_interval
 from ._common import reject_from_pvalue
+from ._result import ArrayResult
 
 __all__ = ["McNemarResult", "mcnemar_test", "mcnemar_counts"]
 
 
-@dataclass(frozen=True)
-class McNemarResult:
+@dataclass(frozen=True, repr=False)
+class McNemarResult(ArrayResult):
     """Result of :func:`mcnemar_test` (arrays shaped like the broadcast counts).
 
     Attributes
@@ -37,6 +38,8 @@ class McNemarResult:
     a, b : ndarray
         The discordant counts used.
     """
+
+    _title = "signed McNemar test"
 
     statistic: np.ndarray
     pvalue: np.ndarray

@@ -14,6 +14,7 @@ from scipy import stats as _sps
 
 from .._core.validation import check_choice
 from ._common import check_test_options, paired_differences, reject_from_pvalue
+from ._result import ArrayResult
 
 __all__ = ["SignResult", "sign_test", "sign_critical_wins"]
 
@@ -21,8 +22,8 @@ _METHODS = ("exact", "normal")
 _ZERO_METHODS = ("drop", "split")
 
 
-@dataclass(frozen=True)
-class SignResult:
+@dataclass(frozen=True, repr=False)
+class SignResult(ArrayResult):
     """Result of :func:`sign_test`; every field has the input's shape without the fold axis.
 
     Attributes
@@ -45,6 +46,8 @@ class SignResult:
     reject : ndarray of bool
         ``pvalue <= alpha``.
     """
+
+    _title = "Sign test"
 
     statistic: np.ndarray
     losses: np.ndarray

@@ -21,6 +21,7 @@ from scipy import stats as _sps
 
 from .._core.validation import check_choice
 from ._common import check_test_options, paired_differences, reject_from_pvalue
+from ._result import ArrayResult
 
 __all__ = ["WilcoxonResult", "wilcoxon_test", "wilcoxon_null_distribution"]
 
@@ -30,8 +31,8 @@ _ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 EXACT_MAX_FOLDS = 50
 
 
-@dataclass(frozen=True)
-class WilcoxonResult:
+@dataclass(frozen=True, repr=False)
+class WilcoxonResult(ArrayResult):
     """Result of :func:`wilcoxon_test`; every field has the input's shape without the fold axis.
 
     Attributes
@@ -59,6 +60,8 @@ class WilcoxonResult:
     exact : ndarray of bool
         Whether the p-value of that element came from the exact distribution.
     """
+
+    _title = "Wilcoxon signed-rank test"
 
     statistic: np.ndarray
     r_plus: np.ndarray
