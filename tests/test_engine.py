@@ -187,6 +187,21 @@ def test_metric_declarations_match_what_the_formulas_read():
             sums.reads = set()
             sums.evaluate(m)
             assert sums.reads == set(m.reads), (m.name, sums.reads, m.reads)
+    from streamtk._core.metrics.comparison import PairSums
+    from streamtk._core.metrics.dependence import DependenceSums
+
+    for m in REGISTRY.values():
+        if m.family == "comparison":
+            sums = PairSums(np.abs(rng.normal(size=(6, 5))) + 0.1, threshold=3.84)
+        elif m.family == "dependence":
+            cnt, trans = np.abs(rng.normal(size=(6, 3))), np.abs(rng.normal(size=(6, 3, 3)))
+            ev = np.abs(rng.normal(size=(2, 6, 3, 5)))
+            sums = DependenceSums(cnt, trans, ev[0] + ev[1], ev[0], 4)
+        else:
+            continue
+        sums.reads = set()
+        sums.evaluate(m)
+        assert sums.reads == set(m.reads), (m.name, sums.reads, m.reads)
 
 
 def test_bifet_table5_published_numbers():

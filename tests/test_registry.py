@@ -19,6 +19,7 @@ from streamtk._core.metrics import REGISTRY, markdown_table
 
 from .reference import reference_curves
 from .test_compare import ref_pair
+from .test_temporal import ref_stats
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -138,7 +139,42 @@ def check_comparison(name):
                 assert _close(float(got), float(want), 1e-9), (name, kind, t, got, want)
 
 
-CHECKERS = {"confusion": check_confusion, "quantity": check_quantity, "auc": check_auc, "comparison": check_comparison}
+def check_dependence(name):
+    rng = np.random.default_rng(9)
+    codes = np.where(rng.random(45) < 0.7, np.repeat(rng.integers(0, 3, 15), 3), rng.integers(-1, 3, 45))
+    y = np.where(codes < 0, np.nan, codes)
+    k, max_lag = 3, 3
+    ds = streamtk.label_dependence(y, max_lag=max_lag, windows=6, fading=0.8, every=1, classes=[0, 1, 2])
+    for e, (kind, param) in enumerate([("prequential", None), ("window", 6), ("fading", 0.8)]):
+        for t in range(codes.size):
+            cnt, trans, big_n, big_h = ref_stats(codes, k, max_lag, kind, param, t + 1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                tot, rows, ntr = cnt.sum(), trans.sum(1), trans.sum()
+                prior = cnt / tot if tot > 0 else np.full(k, np.nan)
+                p_run = np.where(big_n > 0, big_h / big_n, np.nan)
+                want = {
+                    "n_labels": tot,
+                    "prior": prior,
+                    "majority_class": int(np.argmax(cnt)),
+                    "p_m": prior.max() if tot > 0 else np.nan,
+                    "transition": np.where(rows[:, None] > 0, trans / rows[:, None], np.nan),
+                    "n_transitions": ntr,
+                    "p_t": np.trace(trans) / ntr if ntr > 0 else np.nan,
+                    "n_run": big_n,
+                    "p_run": p_run,
+                    "evidence": p_run - np.vstack((prior[None], p_run[:-1])),
+                }[name]
+            got = ds[name].values[e, t]
+            np.testing.assert_allclose(np.asarray(got, float), want, rtol=1e-9, atol=1e-12, equal_nan=True)
+
+
+CHECKERS = {
+    "confusion": check_confusion,
+    "quantity": check_quantity,
+    "auc": check_auc,
+    "comparison": check_comparison,
+    "dependence": check_dependence,
+}
 
 
 @pytest.mark.parametrize("name", list(REGISTRY))

@@ -32,6 +32,8 @@ from .._core.mechanisms import (
     forgetting_parameters,
     resolve_every,
 )
+from .._core.metrics import family
+from .._core.metrics.dependence import DependenceSums
 from .._core.validation import check_positive_int
 from .._labelled import base_attrs, time_coords
 from .engine import DependenceEngine
@@ -157,131 +159,39 @@ class LabelDependence:
 
 
 def finalise(cnt, trans, ev_n, ev_h, max_lag):
-    """Statistics from the sufficient statistics (pure numpy; leading dims ``(...)``).
+    """The registry's dependence metrics from the sufficient statistics (pure numpy; leading dims ``(...)``).
 
-    ``cnt (..., k)``, ``trans (..., k, k)``, ``ev_n / ev_h (..., k, L+1)`` as in
-    :func:`streamtk._kernels.temporal.dependence_pass`. Undefined values are NaN:
-    priors with no label in memory, transition rows with no transition out of the
-    class, ``P_l`` with no run of ``l`` equal labels of the class.
+    ``cnt (..., k)``, ``trans (..., k, k)``, ``ev_n / ev_h (..., k, L+1)`` as produced by
+    :class:`~streamtk.dependence.engine.DependenceEngine`; the formulas are those of
+    :mod:`streamtk._core.metrics.dependence`. Undefined values are NaN: priors with no label in
+    memory, transition rows with no transition out of the class, ``P_l`` with no run of ``l``
+    equal labels of the class.
     """
-    with np.errstate(invalid="ignore", divide="ignore"):
-        n_labels = cnt.sum(-1)
-        prior = np.where(n_labels[..., None] > 0, cnt / n_labels[..., None], np.nan)
-        majority = np.argmax(cnt, axis=-1)
-        p_m = np.where(n_labels > 0, np.max(prior, axis=-1, initial=-np.inf), np.nan)
-        rows = trans.sum(-1)
-        transition = np.where(rows[..., None] > 0, trans / rows[..., None], np.nan)
-        n_trans = rows.sum(-1)
-        same = np.trace(trans, axis1=-2, axis2=-1)
-        p_t = np.where(n_trans > 0, same / n_trans, np.nan)
-        big_n = np.flip(np.cumsum(np.flip(ev_n, -1), -1), -1)[..., :max_lag]
-        big_h = np.flip(np.cumsum(np.flip(ev_h, -1), -1), -1)[..., :max_lag]
-        p_run = np.where(big_n > 0, big_h / big_n, np.nan)  # (..., k, L), lag l = index + 1
-        lower = np.concatenate((prior[..., None], p_run[..., :-1]), axis=-1)
-        evidence = p_run - lower
-    return {
-        "n_labels": n_labels,
-        "prior": prior,
-        "majority": majority,
-        "p_m": p_m,
-        "transition": transition,
-        "n_transitions": n_trans,
-        "p_t": p_t,
-        "n_run": np.swapaxes(big_n, -1, -2),
-        "p_run": np.swapaxes(p_run, -1, -2),
-        "evidence": np.swapaxes(evidence, -1, -2),
-    }
+    sums = DependenceSums(cnt, trans, ev_n, ev_h, max_lag)
+    return {m.name: sums.evaluate(m) for m in family("dependence")}
+
+
+#: dims of a dependence metric after ``(estimator, time)``, by the registry's ``shape``
+_SHAPE_DIMS = {"scalar": (), "class": ("class",), "transition": ("previous_class", "class"), "lag": ("lag", "class")}
 
 
 def _to_dataset(a, acc: LabelDependence) -> xr.Dataset:
     classes = acc.encoding.classes
-    lags = np.arange(1, acc.max_lag + 1)
     coords = estimator_coords(acc.specs)
     coords.update(time_coords(a["instance"]))
     coords["class"] = ("class", classes)
     coords["previous_class"] = ("previous_class", classes)
-    coords["lag"] = ("lag", lags)
-    et = ("estimator", "time")
-    v = {
-        "n_labels": (
-            et,
-            a["n_labels"],
-            {"long_name": "labels in memory (effective weight for fading factors)", "units": "1"},
-        ),
-        "prior": (
-            et + ("class",),
-            a["prior"],
-            {
-                "long_name": "class prior P(y = i)",
-                "units": "1",
-                "formula": "count_i / sum_j count_j over the estimator's memory",
-            },
-        ),
-        "majority_class": (
-            et,
-            classes[a["majority"]],
-            {"long_name": "majority class M (lowest class on ties; the first class when no label is in memory)"},
-        ),
-        "p_m": (
-            et,
-            a["p_m"],
-            {
-                "long_name": "P(M), prior of the majority class",
-                "units": "1",
-                "formula": "max_i P(y = i)",
-                "reference": REFERENCE + ", Table 3",
-            },
-        ),
-        "transition": (
-            et + ("previous_class", "class"),
-            a["transition"],
-            {
-                "long_name": "transition probability P(y_t = i | y_{t-1} = j)",
-                "units": "1",
-                "formula": "count(y_{t-1}=j, y_t=i) / count(y_{t-1}=j); NaN when no transition out of j",
-                "reference": REFERENCE + ", Definition 1",
-            },
-        ),
-        "n_transitions": (
-            et,
-            a["n_transitions"],
-            {"long_name": "transitions (pairs of consecutive present labels) in memory", "units": "1"},
-        ),
-        "p_t": (
-            et,
-            a["p_t"],
-            {
-                "long_name": "P(T), probability that a label repeats the previous one",
-                "units": "1",
-                "formula": "sum_i P(y_t = i, y_{t-1} = i)",
-                "reference": REFERENCE + ", Table 3, Proposition 7",
-            },
-        ),
-        "n_run": (
-            et + ("lag", "class"),
-            a["n_run"],
-            {"long_name": "instances preceded by at least l consecutive labels of class i", "units": "1"},
-        ),
-        "p_run": (
-            et + ("lag", "class"),
-            a["p_run"],
-            {
-                "long_name": "P_l(i) = P(y_t = i | y_{t-1} = ... = y_{t-l} = i)",
-                "units": "1",
-                "formula": "runs continued / runs of length >= l; NaN when no such run",
-            },
-        ),
-        "evidence": (
-            et + ("lag", "class"),
-            a["evidence"],
-            {
-                "long_name": "order-l evidence Delta(l) = P_l(i) - P_{l-1}(i), P_0(i) = P(y = i)",
-                "units": "1",
-                "reference": REFERENCE + ", section 6.8, Figure 5 (index shifted, see label_dependence)",
-            },
-        ),
-    }
-    ds = xr.Dataset({k: xr.Variable(d, val, attrs) for k, (d, val, attrs) in v.items()}, coords=coords)
+    coords["lag"] = ("lag", np.arange(1, acc.max_lag + 1))
+    variables = {}
+    for m in family("dependence"):
+        values = a[m.name]
+        if m.extra.get("class_label"):
+            values = classes[values]
+        attrs = m.attrs()
+        if m.extra.get("class_label"):
+            del attrs["units"], attrs["higher_is_better"]
+        variables[m.name] = xr.Variable(("estimator", "time", *_SHAPE_DIMS[m.shape]), values, attrs)
+    ds = xr.Dataset(variables, coords=coords)
     ds.attrs = base_attrs(
         "label temporal dependence",
         max_lag=acc.max_lag,
