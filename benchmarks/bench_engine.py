@@ -19,7 +19,9 @@ Baselines measured in the same process:
 
 Also reports the first-call compile time (fresh cache directory) and the warm time.
 
-    python benchmarks/bench_engine.py [--n 10000000] [--river-n 100000]
+Last, every metric of the registry (``streamtk.METRICS``) alone, so each metric's cost is visible.
+
+    python benchmarks/bench_engine.py [--n 10000000] [--river-n 100000] [--per-metric-n 1000000]
 """
 
 from __future__ import annotations
@@ -185,6 +187,38 @@ def fresh_write_floor(points: int, repeat: int):
     return fresh, warm
 
 
+def per_metric(streamtk, y, p, repeat):
+    """Throughput of each registry metric alone (binary labels, the same estimators, every=1000).
+
+    Driven by the registry (``streamtk.METRICS``): a new metric of the confusion family is timed
+    here without touching this file. Metrics that need a cost matrix or class scores get one.
+    """
+    from streamtk._core.metrics import REGISTRY
+
+    rng = np.random.default_rng(1)
+    score = np.clip(np.where(y == 1, 0.7, 0.3) + rng.normal(0, 0.2, y.size), 0.0, 1.0)
+    cost = np.array([[0.0, 1.0], [5.0, 0.0]])
+    kw = dict(windows=WINDOWS, fading=FADING, every=1000)
+    rows = []
+    for m in REGISTRY.values():
+        if m.family not in ("confusion", "quantity", "auc") or m.needs == "multiscores":
+            continue
+        extra = {"cost": cost} if m.needs == "cost" else {}
+        if m.needs == "scores" or m.family == "auc":
+            extra["y_score"] = score
+        head = {key: (v[:5000] if key == "y_score" else v) for key, v in extra.items()}
+        streamtk.evaluate(y[:5000], p[:5000], metrics=[m.name], **kw, **head)  # compile
+        best = np.inf
+        for _ in range(repeat):
+            c0 = time.process_time()
+            streamtk.evaluate(y, p, metrics=[m.name], **kw, **extra)
+            best = min(best, time.process_time() - c0)
+        rows.append((m.name, m.family, y.size / best))
+    print(f"each registry metric alone on {y.size:,} instances (same estimators, every=1000), M inst/s CPU:")
+    for name, fam, rate in rows:
+        print(f"  {name:18s} {fam:10s} {rate / 1e6:8.1f}")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=10_000_000)
@@ -193,6 +227,7 @@ def main(argv=None):
     ap.add_argument("--skip-compile", action="store_true")
     ap.add_argument("--moa-n", type=int, default=1_000_000, help="instances fed to MOA's evaluators")
     ap.add_argument("--no-moa", action="store_true", help="skip MOA's evaluators (capymoa's jar, timed in the JVM)")
+    ap.add_argument("--per-metric-n", type=int, default=1_000_000, help="instances per metric timing (0: skip)")
     args = ap.parse_args(argv)
 
     import streamtk
@@ -298,6 +333,9 @@ def main(argv=None):
     )
     for every in (1, 1000):
         print(f"  streamtk every={every} / river = {args.n / results[every][1] / river_rate:,.0f}x")
+    if args.per_metric_n:
+        m = min(args.per_metric_n, args.n)
+        per_metric(streamtk, y[:m], p[:m], args.repeat)
     if not args.skip_compile:
         cold, warm = compile_time_fresh()
         print(
