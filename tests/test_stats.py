@@ -394,7 +394,7 @@ def test_friedman_groups_and_different():
     assert bd.different[0].tolist() == [False, False, True, True, True]
     ds = res2.to_dataset()
     assert ds.group_member.values.tolist() == [[True, True, False, False, False], [False, False, True, True, True]]
-    assert ds.average_rank.sel(classifier="C").item() == pytest.approx(3.6)
+    assert ds.average_rank.sel(model="C").item() == pytest.approx(3.6)
 
 
 def test_friedman_dataset_roundtrips_through_netcdf(tmp_path):

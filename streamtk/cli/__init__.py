@@ -22,6 +22,7 @@ EPILOG = """examples:
   streamtk demo                                     simulate, evaluate, compare, detect; write netCDF + PNG
   streamtk evaluate run.csv --window 1000 --fading 0.999 --every 100 -o curves.nc
   streamtk compare run.csv --models HT NB --window 1000 -o compare.nc
+  streamtk compare-many logs/*.nc --metric kappa --posthoc holm -o report/
   streamtk drift run.csv --detector ddm --detector adwin --drifts 5000
   streamtk plot curves.nc -o curves.png
   streamtk figures --list

@@ -146,7 +146,7 @@ class FriedmanResult:
         return "\n".join(lines)
 
     def to_dataset(self):
-        """The result as an ``xarray.Dataset`` (dims ``classifier``, ``dataset``, ``group``)."""
+        """The result as an ``xarray.Dataset`` (dims ``model``, ``dataset``, ``group``)."""
         import xarray as xr
 
         from .._labelled import base_attrs
@@ -158,14 +158,14 @@ class FriedmanResult:
                 member[g, self.names.index(nm)] = True
         ds = xr.Dataset(
             {
-                "average_rank": ("classifier", self.average_ranks, {"long_name": "average rank (1 = best)"}),
-                "rank": (("dataset", "classifier"), self.ranks, {"long_name": "rank on each dataset"}),
+                "average_rank": ("model", self.average_ranks, {"long_name": "average rank (1 = best)"}),
+                "rank": (("dataset", "model"), self.ranks, {"long_name": "rank on each dataset"}),
                 "different": (
-                    ("classifier", "classifier_other"),
+                    ("model", "model_other"),
                     self.different,
                     {"long_name": f"average ranks differ by at least CD ({self.posthoc})"},
                 ),
-                "group_member": (("group", "classifier"), member, {"long_name": "indistinguishable group"}),
+                "group_member": (("group", "model"), member, {"long_name": "indistinguishable group"}),
                 "statistic": ((), self.statistic, {"long_name": "Friedman chi-square statistic"}),
                 "pvalue": ((), self.pvalue, {"long_name": "Friedman chi-square p-value"}),
                 "f_statistic": ((), self.f_statistic, {"long_name": "Iman-Davenport F statistic"}),
@@ -180,7 +180,7 @@ class FriedmanResult:
                 ),
                 "q_alpha": ((), self.q_alpha),
             },
-            coords={"classifier": names, "classifier_other": names, "dataset": np.arange(self.ranks.shape[0])},
+            coords={"model": names, "model_other": names, "dataset": np.arange(self.ranks.shape[0])},
             attrs=base_attrs(
                 "Friedman test with post-hoc critical difference",
                 reference="Bifet et al. 2015 (seed 000) section 4; Demsar 2006",
