@@ -27,6 +27,7 @@ KINDS = {
     "folds": ("significance", "plot_fold_summary"),
     "dependence": ("temporal", "plot_dependence"),
     "evidence": ("temporal", "plot_evidence"),
+    "tradeoff": ("tradeoff", "plot_tradeoff"),
 }
 
 
@@ -34,7 +35,8 @@ def dataset_kind(ds: xr.Dataset) -> str:
     """What a streamtk Dataset holds, from its variables and dims.
 
     Returns one of ``"comparison"`` (:func:`streamtk.comparison.compare.compare`), ``"delays"``
-    (:func:`streamtk.drift.scoring.score_detections`), ``"significance"``
+    (:func:`streamtk.drift.scoring.score_detections`), ``"tradeoff"``
+    (:func:`streamtk.drift.tradeoff.tradeoff`), ``"significance"``
     (:func:`streamtk.kfold.folds.significance_curves`), ``"dependence"``
     (:func:`streamtk.dependence.label_dependence.label_dependence`), ``"detector"`` (a drift detector's
     run), ``"folds"`` (per-fold curves or their :func:`streamtk.kfold.folds.fold_summary`),
@@ -45,6 +47,8 @@ def dataset_kind(ds: xr.Dataset) -> str:
     v = set(map(str, ds.variables))
     if {"q", "loss_a", "loss_b"} <= v:
         return "comparison"
+    if "setting_label" in v:  # before "delays": a trade-off also holds the delay measures
+        return "tradeoff"
     if "delay_mean" in v:
         return "delays"
     if {"pvalue", "reject"} <= v and "test" in ds.dims:
