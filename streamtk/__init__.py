@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import importlib
 
+from . import accessor as _accessor  # noqa: F401  (registers the ``ds.streamtk`` accessor)
 from ._core.metrics import REGISTRY as METRICS
 from ._version import __version__
 from .evaluation.curves import Evaluator, evaluate, evaluate_holdout
-from .plot import accessor as _accessor  # noqa: F401  (registers the ``ds.streamtk`` accessor)
 
 _SUBMODULES = {
     "comparison",

@@ -17,12 +17,11 @@ from streamtk.comparison import (
     collection_from_array,
     compare_many,
     compare_two,
-    read_collection,
     select_table,
-    write_collection,
 )
 from streamtk.comparison.over_time import collect_curves, compare_over_time, compare_two_over_time
 from streamtk.comparison.summaries import checkpoint_every, parse_summaries, summarise_curves, values_at
+from streamtk.io import read_collection, write_collection
 from streamtk.stats import bayesian_signed_rank_test, friedman_test, posthoc_test, sign_test, wilcoxon_test
 
 from .test_posthoc import GH_2008_TABLE_2, GH_NAMES

@@ -15,8 +15,8 @@ from streamtk.comparison import (
     ManyComparison,
     collection_from_array,
     compare_many,
-    read_collection,
 )
+from streamtk.io import read_collection
 from streamtk.report import results_table, write_report
 
 MODELS = ["HT", "NB", "ARF_1", "kNN"]
@@ -100,8 +100,7 @@ def test_latex_and_html_are_well_formed_and_lower_is_better_bolds_the_minimum(ta
 
 
 def test_one_call_from_the_collection_and_from_the_comparisons_netcdf(tmp_path, table_coll):
-    from streamtk.comparison import write_collection
-    from streamtk.io import open_dataset
+    from streamtk.io import open_dataset, write_collection
 
     res = compare_many(table_coll, posthoc="shaffer")
     direct = results_table(res, fmt="latex")

@@ -145,7 +145,7 @@ def test_plot_tradeoff_one_line_per_detector(trade):
     assert len(roc) == 3
     with pytest.raises(ValueError, match="detectors"):
         plot_tradeoff(trade, detectors=["kswin"])
-    from streamtk.plot.accessor import dataset_kind
+    from streamtk.plot.kinds import dataset_kind
 
     assert dataset_kind(trade) == "tradeoff"
     assert [ln.get_label() for ln in trade.streamtk.plot()[:3]] == ["ddm", "page_hinkley", "adwin"]

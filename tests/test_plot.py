@@ -13,7 +13,7 @@ import pytest  # noqa: E402
 import xarray as xr  # noqa: E402
 
 import streamtk  # noqa: E402
-import streamtk.plot.accessor  # noqa: E402,F401  (registers ds.streamtk)
+import streamtk.accessor  # noqa: E402,F401  (registers ds.streamtk)
 from streamtk.comparison.compare import compare  # noqa: E402
 from streamtk.datasets.simulate import simulate_log  # noqa: E402
 from streamtk.dependence.label_dependence import label_dependence  # noqa: E402

@@ -21,7 +21,8 @@ from streamtk.drift.page_hinkley import PageHinkley, page_hinkley
 from streamtk.evaluation.scores import auc_curves
 from streamtk.io import to_netcdf, to_zarr
 from streamtk.kfold.folds import fold_summary
-from streamtk.runners.distributed import auc_dask, compare_dask, detect_dask, evaluate_dask, fold_summary_dask
+from streamtk.runners.dask_folds import fold_summary_dask
+from streamtk.runners.distributed import auc_dask, compare_dask, detect_dask, evaluate_dask
 from streamtk.runners.outofcore import evaluate_store
 
 OPTS = dict(windows=[7, 40], fading=0.98, adwin=0.05, every=5)
@@ -328,7 +329,7 @@ def per_fold(runs):
 @pytest.mark.parametrize("chunks", [{"time": 5}, {"time": 3, "estimator": 1}, {"estimator": 2}])
 def test_significance_curves_dask_equals_in_memory(per_fold, chunks):
     from streamtk.kfold.folds import significance_curves
-    from streamtk.runners.distributed import significance_curves_dask
+    from streamtk.runners.dask_folds import significance_curves_dask
 
     opts = dict(models=("A", "C"), alpha=0.1, alternative="greater")
     got = significance_curves_dask(per_fold.chunk(chunks), **opts)
@@ -341,7 +342,7 @@ def test_significance_curves_dask_equals_in_memory(per_fold, chunks):
 
 def test_significance_curves_dask_dataarrays_and_pairs(per_fold):
     from streamtk.kfold.folds import significance_curves
-    from streamtk.runners.distributed import significance_curves_dask
+    from streamtk.runners.dask_folds import significance_curves_dask
 
     acc = per_fold.accuracy
     a, b = acc.sel(model="B", drop=True), acc.sel(model="A", drop=True)
@@ -368,7 +369,7 @@ def test_significance_curves_dask_dataarrays_and_pairs(per_fold):
 def test_significance_curves_dask_on_local_cluster(per_fold):
     distributed = pytest.importorskip("distributed", reason="dask.distributed is needed for the cluster test")
     from streamtk.kfold.folds import significance_curves
-    from streamtk.runners.distributed import significance_curves_dask
+    from streamtk.runners.dask_folds import significance_curves_dask
 
     cluster = client = None
     try:

@@ -9,7 +9,8 @@ def _cmd_compare_many(args) -> int:
     from pathlib import Path
 
     from ..comparison.across_streams import compare_many
-    from ..comparison.collection import collect, read_collection
+    from ..comparison.collection import collect
+    from ..io.collection import read_collection
     from ..report.comparison_report import write_report
     from ..report.paper_tables import results_table
 

@@ -13,9 +13,7 @@ from .collection import (
     collect,
     collection_from_array,
     higher_is_better,
-    read_collection,
     select_table,
-    write_collection,
 )
 from .over_time import collect_curves, compare_over_time, compare_two_over_time
 
@@ -31,7 +29,5 @@ __all__ = [
     "compare_two",
     "compare_two_over_time",
     "higher_is_better",
-    "read_collection",
     "select_table",
-    "write_collection",
 ]

@@ -238,7 +238,7 @@ def compare_many(
     Parameters
     ----------
     collection : xarray.Dataset
-        From :func:`streamtk.comparison.collect` (or read back with ``read_collection``).
+        From :func:`streamtk.comparison.collect` (or read back with :func:`streamtk.io.read_collection`).
     metric, summary, estimator : str, optional
         Which values to compare; each may be omitted when the collection holds only one.
     posthoc : {"nemenyi", "bonferroni-dunn", "holm", "hochberg", "finner", "shaffer"}

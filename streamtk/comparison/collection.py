@@ -14,15 +14,14 @@ variable             dims                                             meaning
 ==================== ================================================ ==========================
 
 with the metric's ``long_name`` and ``higher_is_better`` in its attrs. ``run`` holds seeds,
-folds or repetitions. The collection round-trips through netCDF (:func:`write_collection`,
-:func:`read_collection`) and every comparison, table and figure is computed from it.
+folds or repetitions. The collection round-trips through netCDF (:func:`streamtk.io.write_collection`,
+:func:`streamtk.io.read_collection`) and every comparison, table and figure is computed from it.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -36,8 +35,6 @@ from .summaries import checkpoint_every, parse_summaries, summarise_curves
 __all__ = [
     "collect",
     "collection_from_array",
-    "write_collection",
-    "read_collection",
     "select_table",
     "higher_is_better",
     "direction",
@@ -452,38 +449,6 @@ def collection_from_array(
     )
     out.attrs = base_attrs(_TITLE, metrics=[str(metric)], summaries=[summary], estimators=[estimator])
     return out
-
-
-def write_collection(collection: xr.Dataset, path) -> Path:
-    """Write a collection (or any result Dataset) to netCDF: a temporary file in the same folder, renamed on success."""
-    from ..io import to_netcdf
-
-    path = Path(path)
-    if not path.parent.is_dir():
-        raise FileNotFoundError(f"path: the folder {path.parent} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        to_netcdf(collection, tmp)
-        umask = os.umask(0)  # mkstemp made the file private; give it a new file's permissions
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return path
-
-
-def read_collection(path) -> xr.Dataset:
-    """Read a collection written by :func:`write_collection` (refuses files that are not collections)."""
-    from ..io import open_dataset
-
-    ds = open_dataset(path)
-    dims = {"summary", "estimator", "dataset", "model", "run"}
-    if not any(dims <= set(ds[v].dims) for v in ds.data_vars):
-        raise ValueError(f"{path}: not a results collection (no variable with dims {sorted(dims)})")
-    return ds
 
 
 def select_table(collection, *, metric=None, summary=None, estimator=None) -> xr.DataArray:

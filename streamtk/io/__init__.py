@@ -21,7 +21,8 @@ it directly.
 Readers: :func:`read_csv` (CSV/TSV, optionally gzip), :func:`read_parquet` (needs pyarrow),
 :func:`read_npz`, :func:`read_moa_predictions` (MOA's ``EvaluatePrequential -o`` dump),
 :func:`from_capymoa`, :func:`from_river`, and :func:`read_log` which picks a reader from the
-file name. Writers: :func:`write_csv`, :func:`write_parquet`, :func:`write_npz`, and
+file name. Results collections of many runs: :func:`write_collection`, :func:`read_collection`.
+Writers: :func:`write_csv`, :func:`write_parquet`, :func:`write_npz`, and
 :func:`to_netcdf` / :func:`to_zarr` for logs and result Datasets (read back with
 :func:`open_dataset`). Malformed files raise :class:`LogFormatError` naming the file, the line
 (1-based) and the column (1-based field number, with its name).
@@ -39,6 +40,7 @@ table layout), :mod:`~streamtk.io.csv`, :mod:`~streamtk.io.parquet`, :mod:`~stre
 from __future__ import annotations
 
 from .capymoa import from_capymoa
+from .collection import read_collection, write_collection
 from .csv import read_csv, write_csv
 from .dispatch import read_log
 from .log import MISSING_TOKENS, LogFormatError, make_log  # noqa: F401 (MISSING_TOKENS is documented)
@@ -54,6 +56,7 @@ __all__ = [
     "from_river",
     "make_log",
     "open_dataset",
+    "read_collection",
     "read_csv",
     "read_log",
     "read_moa_predictions",
@@ -61,6 +64,7 @@ __all__ = [
     "read_parquet",
     "to_netcdf",
     "to_zarr",
+    "write_collection",
     "write_csv",
     "write_npz",
     "write_parquet",

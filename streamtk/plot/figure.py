@@ -58,13 +58,13 @@ def result_figure(ds, *, metric=None, model=None, kind=None):
     model : sequence of str, optional
         Models to show (default all, at most six panels).
     kind : str, optional
-        Force the kind (see :data:`streamtk.plot.accessor.KINDS`).
+        Force the kind (see :data:`streamtk.plot.kinds.KINDS`).
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    from streamtk.plot.accessor import KINDS, dataset_kind
+    from streamtk.plot.kinds import KINDS, dataset_kind
 
     kind = kind or dataset_kind(ds)
     if kind == "log":

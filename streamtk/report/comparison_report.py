@@ -74,7 +74,7 @@ def write_report(
         Run :func:`streamtk.comparison.bayesian_pairs` with this ROPE and write its results.
     """
     from ..comparison.across_streams import ManyComparison, bayesian_pairs
-    from ..comparison.collection import write_collection
+    from ..io.collection import write_collection
 
     if not isinstance(comparison, ManyComparison):
         raise TypeError(f"comparison must be a ManyComparison, got {type(comparison).__name__}")

@@ -13,11 +13,12 @@ from . import auc as _auc
 from . import comparison as _comparison
 from . import confusion as _confusion
 from . import dependence as _dependence
+from . import quantity as _quantity
 from .base import Metric, Sums, intermediate
 
 __all__ = ["Metric", "Sums", "intermediate", "REGISTRY", "resolve_metrics", "markdown_table", "describe", "family"]
 
-_ALL = [*_confusion.METRICS, *_confusion.QUANTITY_METRICS, *_auc.METRICS, *_comparison.METRICS, *_dependence.METRICS]
+_ALL = [*_confusion.METRICS, *_quantity.METRICS, *_auc.METRICS, *_comparison.METRICS, *_dependence.METRICS]
 
 REGISTRY: dict[str, Metric] = {}
 for _m in _ALL:

@@ -24,7 +24,7 @@ import numpy as np
 from ..._kernels.confusion.layout import F_BM, F_BMW, F_BP, F_BPW, F_C, F_DEN, F_N, F_Q, F_W
 from .base import Metric, Sums, intermediate
 
-__all__ = ["ConfusionSums", "METRICS", "QUANTITY_METRICS"]
+__all__ = ["ConfusionSums", "METRICS"]
 
 _BI = "Bifet et al. 2015 (seed 000)"
 _ZL = "Zliobaite et al. 2015 (seed 003)"
@@ -497,42 +497,5 @@ METRICS = [
         _class_f1,
         ("diag", "row", "col"),
         shape="class",
-    ),
-]
-
-#: weighted means of an extra per-instance quantity of the engine's pass (the quantity has the metric's name)
-QUANTITY_METRICS = [
-    Metric(
-        "risk",
-        "quantity",
-        "empirical risk (mean misclassification cost)",
-        "sum_s w_s L(x_s, yhat_s, y_s) / sum_s w_s with L = cost[y_s, yhat_s] or cost[s, y_s, yhat_s]",
-        f"{_AM} eqs. 2.2-2.3, 2.11",
-        lambda s: s.quantity_mean("risk"),
-        ("den",),
-        needs="cost",
-        higher_is_better=False,
-    ),
-    Metric(
-        "log_loss",
-        "quantity",
-        "logarithmic loss",
-        "mean of -log p_y (binary: -(y log p + (1 - y) log(1 - p))), p clipped to [1e-15, 1 - 1e-15]",
-        f"{_AM} eq. 2.11 with the log loss",
-        lambda s: s.quantity_mean("log_loss"),
-        ("den",),
-        needs="scores",
-        higher_is_better=False,
-    ),
-    Metric(
-        "brier",
-        "quantity",
-        "Brier score",
-        "mean of (p - y)^2 (binary) or sum_c (p_c - [y == c])^2 (class scores)",
-        f"Brier 1950; {_AM} eq. 2.11",
-        lambda s: s.quantity_mean("brier"),
-        ("den",),
-        needs="scores",
-        higher_is_better=False,
     ),
 ]

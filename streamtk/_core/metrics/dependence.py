@@ -48,7 +48,7 @@ class DependenceSums(Sums):
 
     @intermediate
     def runs(self):
-        """``(N_l, H_l)``, shape ``(..., k, L)``: events after a run of at least ``l`` labels of the class, and continued."""
+        """``(N_l, H_l)``, shape ``(..., k, L)``: events after a run of ``>= l`` labels of the class, and continued."""
         big_n = np.flip(np.cumsum(np.flip(self.run_events, -1), -1), -1)[..., : self.max_lag]
         big_h = np.flip(np.cumsum(np.flip(self.run_continued, -1), -1), -1)[..., : self.max_lag]
         return big_n, big_h

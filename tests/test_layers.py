@@ -1,0 +1,113 @@
+"""The layout keeps its layers: imports go one way (down), kernels are numba only, modules stay small.
+
+Ranks (``../shared/DESIGN.md`` section 2): kernels < numpy layer (``_core``) < labelled layer
+(``_labelled``) < domain packages and the readers/writers that consume the labelled layer <
+plots and runners < reports (tables and figures together) < the accessor, CLI and demo. A
+package may import its own rank or below, never above, and two packages never import each
+other. Every import counts, also one inside a function.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "streamtk"
+
+RANK = {
+    "_kernels": 0,
+    "_version": 0,
+    "_core": 1,
+    "_labelled": 2,
+    **dict.fromkeys(("evaluation", "comparison", "drift", "dependence", "kfold", "stats", "io", "datasets"), 3),
+    **dict.fromkeys(("plot", "runners", "recorders"), 4),
+    "report": 5,
+    **dict.fromkeys(("accessor", "cli", "demo", "__main__", "__init__"), 6),
+}
+#: what kernels may import besides themselves
+KERNEL_IMPORTS = {"numba", "numpy", "llvmlite"} | set(sys.stdlib_module_names)
+MAX_LINES = 500
+
+
+def _modules():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE.parent).with_suffix("")
+        parts = rel.parts  # ("streamtk", ..., module); relative imports start from parts[:-1] (also for __init__)
+        yield path, ".".join(parts), parts[:-1], parts[1]
+
+
+def _imports(path, package):
+    """Absolute names of everything a module imports (module-level or inside functions)."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = list(package[: len(package) - (node.level - 1)])
+                if node.module:
+                    yield ".".join(base + [node.module]), node.lineno
+                else:
+                    for alias in node.names:
+                        yield ".".join(base + [alias.name]), node.lineno
+            else:
+                yield node.module, node.lineno
+
+
+def test_every_top_level_module_has_a_rank():
+    tops = {top for _, _, _, top in _modules()}
+    assert tops <= set(RANK), f"give these a rank in tests/test_layers.py: {sorted(tops - set(RANK))}"
+
+
+def test_imports_go_down_and_packages_never_import_each_other():
+    upward, edges = [], {}
+    for path, name, package, top in _modules():
+        for target, line in _imports(path, package):
+            parts = target.split(".")
+            if parts[0] != "streamtk" or len(parts) < 2:
+                continue
+            other = parts[1]
+            if other == top or other not in RANK:
+                continue
+            edges.setdefault((top, other), f"{name}:{line}")
+            if RANK[other] > RANK[top]:
+                upward.append(f"{name}:{line} imports {target} ({top} rank {RANK[top]} -> {other} rank {RANK[other]})")
+    assert not upward, "imports that run upward:\n" + "\n".join(upward)
+    cycles = [f"{a} <-> {b} ({edges[a, b]}, {edges[b, a]})" for (a, b) in edges if (b, a) in edges and a < b]
+    assert not cycles, "packages that import each other:\n" + "\n".join(cycles)
+
+
+def test_kernels_are_numba_only():
+    bad = []
+    for path, name, package, top in _modules():
+        if top != "_kernels":
+            continue
+        for target, line in _imports(path, package):
+            root = target.split(".")[0]
+            if root == "streamtk":
+                if target.split(".")[1] not in ("_kernels", "_version"):
+                    bad.append(f"{name}:{line} imports {target}")
+            elif root not in KERNEL_IMPORTS:
+                bad.append(f"{name}:{line} imports {target}")
+    assert not bad, "kernels import only numba, numpy, llvmlite and the standard library:\n" + "\n".join(bad)
+
+
+def test_xarray_only_from_the_labelled_layer_up():
+    bad = [
+        f"{name}:{line}"
+        for path, name, package, top in _modules()
+        if RANK[top] < RANK["_labelled"]
+        for target, line in _imports(path, package)
+        if target.split(".")[0] in ("xarray", "pandas", "matplotlib")
+    ]
+    assert not bad, "xarray, pandas and matplotlib stay out of the kernels and the numpy layer:\n" + "\n".join(bad)
+
+
+def test_modules_stay_small():
+    big = {
+        str(p.relative_to(PACKAGE.parent)): n
+        for p, *_ in _modules()
+        if (n := len(p.read_text().splitlines())) > MAX_LINES
+    }
+    assert not big, f"modules over {MAX_LINES} lines (split them by responsibility): {big}"
