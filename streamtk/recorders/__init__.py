@@ -14,10 +14,10 @@ memory. The log it returns goes straight into :func:`streamtk.evaluate`::
                  streamtk.datasets.load("electricity"))
     curves = streamtk.evaluate(log.y_true, log.y_pred, windows=1000)
 
-Modules: :mod:`~streamtk.recorders.record` (the loop), ``_learners`` (one adapter per
+Modules: :mod:`~streamtk.recorders.recorder` (:func:`record`, the loops), ``_learners`` (one adapter per
 library), ``_streams`` (one adapter per kind of stream), ``_sink`` (memory or zarr).
 """
 
-from .record import record
+from .recorder import record
 
 __all__ = ["record"]

@@ -24,16 +24,18 @@ class Chunk:
         self.m, self.size = m, size
         self.y = np.full(size, -1, np.int32)
         self.pred = np.full((m, size), -1, np.int32)
-        self.score = np.full((m, size, max(k, 1)), np.nan) if scores else None
+        self.score = np.zeros((m, size, max(k, 1))) if scores else None
         self.time = np.full((m, size), np.nan)
         self.mem = np.full((m, size), np.nan)
         self.n = 0
 
     def widen(self, k: int) -> None:
-        """Room for ``k`` score columns (new columns NaN)."""
+        """Room for ``k`` score columns: new columns 0 (a class a model has not scored), NaN in NaN rows."""
         if self.score is not None and k > self.score.shape[2]:
-            wider = np.full((self.m, self.size, max(k, 2 * self.score.shape[2])), np.nan)
-            wider[:, :, : self.score.shape[2]] = self.score
+            old = self.score
+            wider = np.zeros((self.m, self.size, max(k, 2 * old.shape[2])))
+            wider[:, :, : old.shape[2]] = old
+            wider[np.isnan(old[:, :, 0])] = np.nan
             self.score = wider
 
     def trimmed(self, k: int):
@@ -42,8 +44,10 @@ class Chunk:
         sc = None
         if self.score is not None:
             sc = self.score[:, :n, :k]
-            if sc.shape[2] < k:
-                sc = np.concatenate([sc, np.full((self.m, n, k - sc.shape[2]), np.nan)], axis=2)
+            if sc.shape[2] < k:  # classes that appeared after this chunk: score 0 (NaN in NaN rows)
+                pad = np.zeros((self.m, n, k - sc.shape[2]))
+                pad[np.isnan(sc[:, :, 0])] = np.nan
+                sc = np.concatenate([sc, pad], axis=2)
         return self.y[:n], self.pred[:, :n], sc, self.time[:, :n], self.mem[:, :n]
 
 
@@ -78,12 +82,17 @@ class MemorySink:
         pred = np.concatenate(parts[1], axis=1)
         sc = None
         if parts[2][0] is not None:
-            sc = np.concatenate(
-                [s if s.shape[2] == k else np.concatenate([s, np.full(s.shape[:2] + (k - s.shape[2],), np.nan)], 2)
-                 for s in parts[2]],
-                axis=1,
-            )  # fmt: skip
+            sc = np.concatenate([_pad(s, k) for s in parts[2]], axis=1)
         return y, pred, sc, np.concatenate(parts[3], axis=1), np.concatenate(parts[4], axis=1)
+
+
+def _pad(sc, k):
+    """Score columns up to ``k``: 0 for classes that appeared later (NaN in rows without scores)."""
+    if sc.shape[2] == k:
+        return sc
+    pad = np.zeros(sc.shape[:2] + (k - sc.shape[2],))
+    pad[np.isnan(sc[:, :, 0])] = np.nan
+    return np.concatenate([sc, pad], axis=2)
 
 
 class ZarrSink:

@@ -12,7 +12,7 @@ import xarray as xr
 
 from ._learners import ClassIndex, as_learner
 from ._sink import Chunk, MemorySink, ZarrSink, label_array
-from ._streams import as_source, is_missing
+from ._streams import as_source
 
 __all__ = ["record"]
 
@@ -251,8 +251,9 @@ def record(
         classes = list(np.asarray(classes).tolist()) if hasattr(classes, "dtype") else list(classes)
     index = ClassIndex(classes if classes is not None else source.classes)
     learners = [as_learner(m, index) for m in named.values()]
-    blocks = source.blocks(max_instances)
-    first = next(blocks, None)  # iterables say their form of x with their first block
+    runner = _java_runner(source, learners, index)
+    blocks = source.blocks(max_instances) if runner is None else iter(())
+    first = next(blocks, None) if source.kind == "iterable" else None  # iterables say their form of x with it
     if out is not None and not index.fixed:
         raise ValueError(
             "out= needs the class order before the first write, and this stream does not declare it: pass classes=[...]"
@@ -268,6 +269,7 @@ def record(
         "stream": source.description,
         "protocol": _PROTOCOL,
         **{f"model_{name}": L.describe() for name, L in zip(named, learners)},
+        "loop": "MOA learners in a Java loop (streamtk.recorders._moa_loop)" if runner is not None else "Python loop",
         **{k: v for k, v in (attrs or {}).items()},
     }
     sink = (
@@ -277,21 +279,70 @@ def record(
     )
     total = source.n if max_instances is None else (min(source.n, max_instances) if source.n else max_instances)
     bar = _progress(progress, total, "record")
-    m = len(learners)
-    ch = Chunk(m, chunk, len(index), want_scores)
+    run = _Run(learners, index, sink, chunk, want_scores, memory_every, bar)
     t_run = time.perf_counter()
-    n_seen = 0
-    perf = time.perf_counter
-    code = index.code
     try:
-        for block in _chain(first, blocks):
-            xs, ys = block
+        if runner is not None:
+            run.java(runner, max_instances)
+        else:
+            run.python(_chain(first, blocks) if first is not None else blocks, convs)
+        run.finish()
+    finally:
+        if bar is not None:
+            bar.close()
+    n_seen = run.n_seen
+    seconds = time.perf_counter() - t_run
+    if isinstance(sink, ZarrSink):
+        if n_seen == 0:
+            raise ValueError(f"stream {source.description} yielded no instance; nothing was written to {out}")
+        path = sink.close()
+        return xr.open_zarr(path, consolidated=True)
+    return _build_log(sink, index, list(named), meta, want_scores, seconds, n_seen)
+
+
+class _Run:
+    """The chunk being filled, and the two loops that fill it."""
+
+    def __init__(self, learners, index, sink, chunk, want_scores, memory_every, bar):
+        self.learners, self.index, self.sink, self.size = learners, index, sink, chunk
+        self.want_scores, self.memory_every, self.bar = want_scores, memory_every, bar
+        self.m = len(learners)
+        self.ch = Chunk(self.m, chunk, len(index), want_scores)
+        self.n_seen = 0
+        self.last_mem = np.full(self.m, np.nan)
+
+    def _fill_memory(self):
+        """Between two measurements a model's size is the last one measured (a step function)."""
+        mem = self.ch.mem[:, : self.ch.n]
+        pos = np.arange(mem.shape[1])
+        for j in range(self.m):
+            idx = np.where(np.isnan(mem[j]), -1, pos)
+            np.maximum.accumulate(idx, out=idx)
+            mem[j] = np.where(idx >= 0, mem[j][np.maximum(idx, 0)], self.last_mem[j])
+            if mem.shape[1]:
+                self.last_mem[j] = mem[j, -1]
+
+    def _room(self):
+        if self.ch.n == self.size:
+            self._fill_memory()
+            self.sink.flush(self.ch, len(self.index))
+            self.ch = Chunk(self.m, self.size, len(self.index), self.want_scores)
+        return self.ch
+
+    def _memory(self, row):
+        for j, L in enumerate(self.learners):
+            self.ch.mem[j, row] = L.memory()
+
+    def python(self, blocks, convs):
+        learners, index, m = self.learners, self.index, self.m
+        perf, code, every = time.perf_counter, index.code, self.memory_every
+        want = self.want_scores
+        nan = math.nan
+        for xs, ys in blocks:
             for x, y in zip(xs, ys):
-                if ch.n == chunk:
-                    sink.flush(ch, len(index))
-                    ch = Chunk(m, chunk, len(index), want_scores)
+                ch = self.ch if self.ch.n < self.size else self._room()
                 i = ch.n
-                lab = None if is_missing(y) else y
+                lab = None if (y is None or y != y) else y  # None or NaN: no label
                 yc = -1 if lab is None else code(lab, "the label")
                 ch.y[i] = yc
                 for j in range(m):
@@ -304,54 +355,97 @@ def record(
                         L.learn(xx, y, yc)
                     ch.time[j, i] = perf() - t0
                     ch.pred[j, i] = c
-                    if sc is not None and want_scores:
-                        _write_scores(ch, j, i, sc, index)
+                    if want:
+                        if sc is None:
+                            ch.score[j, i] = nan
+                        else:
+                            _write_scores(ch, j, i, sc, index)
                 ch.n += 1
-                n_seen += 1
-                if memory_every is not None and n_seen % memory_every == 0:
-                    for j in range(m):
-                        ch.mem[j, i] = learners[j].memory()
-            if bar is not None:
-                bar.update(len(ys))
-        if memory_every is not None and ch.n and n_seen % memory_every != 0:
-            for j in range(m):
-                ch.mem[j, ch.n - 1] = learners[j].memory()
+                self.n_seen += 1
+                if every is not None and (self.n_seen % every == 0 or self.n_seen == 1):
+                    self._memory(i)
+            if self.bar is not None:
+                self.bar.update(len(ys))
+
+    def java(self, runner, limit):
+        every = self.memory_every
+        while limit is None or self.n_seen < limit:
+            ch = self._room()
+            want = min(runner.block, self.size - ch.n)
+            if limit is not None:
+                want = min(want, limit - self.n_seen)
+            if every is not None:
+                want = min(want, every - self.n_seen % every, 1 if self.n_seen == 0 else want)
+            got, y, pred, score, secs = runner.run(want)
+            a, b = ch.n, ch.n + got
+            ch.y[a:b] = y
+            ch.pred[:, a:b] = pred
+            ch.time[:, a:b] = secs
+            if ch.score is not None:
+                ch.score[:, a:b, : score.shape[2]] = score
+            ch.n = b
+            self.n_seen += got
+            if got and every is not None and (self.n_seen % every == 0 or self.n_seen == 1):
+                self._memory(b - 1)
+            if self.bar is not None:
+                self.bar.update(got)
+            if got < want:
+                return
+
+    def finish(self):
+        ch = self.ch
+        if self.memory_every is not None and ch.n and self.n_seen % self.memory_every != 0:
+            self._memory(ch.n - 1)
         if ch.n:
-            sink.flush(ch, len(index))
-    finally:
-        if bar is not None:
-            bar.close()
-    seconds = time.perf_counter() - t_run
-    if isinstance(sink, ZarrSink):
-        if n_seen == 0:
-            raise ValueError(f"stream {source.description} yielded no instance; nothing was written to {out}")
-        path = sink.close()
-        return xr.open_zarr(path, consolidated=True)
-    return _build_log(sink, index, list(named), meta, want_scores, seconds, n_seen)
+            self._fill_memory()
+            self.sink.flush(ch, len(self.index))
+
+
+def _java_runner(source, learners, index):
+    """The Java loop when every model is a MOA learner on the capymoa stream's own schema, else None."""
+    from ._learners import MoaLearner
+
+    if source.kind != "capymoa" or not all(isinstance(L, MoaLearner) and L.identity for L in learners):
+        return None
+    if not all(_same_schema(L.schema, source.schema) for L in learners):
+        return None
+    try:
+        moa_stream = source.stream.get_moa_stream()
+    except Exception:  # noqa: BLE001
+        return None
+    from jpype import JClass
+
+    if moa_stream is None or not isinstance(moa_stream, JClass("moa.streams.InstanceStream")):
+        return None
+    from ._moa_loop import JavaBlockRunner, java_loop
+
+    cls = java_loop()
+    if cls is None:
+        return None
+    source.stream.restart()
+    return JavaBlockRunner(cls, moa_stream, [L.ml for L in learners], len(index), 4096)
 
 
 def _chain(first, rest):
-    if first is None:
-        return
     yield first
     yield from rest
 
 
 def _write_scores(ch, j, i, sc, index):
+    """Scores of model ``j`` at row ``i`` (the row holds zeros): an array in code order or a mapping."""
     if isinstance(sc, np.ndarray):
         if sc.shape[0] > ch.score.shape[2]:
             ch.widen(len(index))
-        row = ch.score[j, i]
-        row[:] = 0.0
-        row[: sc.shape[0]] = sc
+        ch.score[j, i, : sc.shape[0]] = sc
         return
-    codes = [index.code(label, "a predicted class") for label in sc]
-    if len(index) > ch.score.shape[2]:
+    get = index.codes.get
+    if len(sc) > ch.score.shape[2] or any(get(label) is None for label in sc):
+        for label in sc:
+            index.code(label, "a predicted class")
         ch.widen(len(index))
     row = ch.score[j, i]
-    row[: len(index)] = 0.0
-    for c, p in zip(codes, sc.values()):
-        row[c] = p
+    for label, p in sc.items():
+        row[get(label)] = p
 
 
 def _safe(attrs):
