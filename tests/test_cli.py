@@ -67,7 +67,7 @@ def test_evaluate_adwin_option(files, capsys, tmp_path):
     rc, _, _ = run(capsys, "evaluate", files["nc"], "--adwin", 0.002, "--metrics", "accuracy", "-o", out, "-q")
     assert rc == 0
     log = files["log"]
-    ref = streamtk.evaluate(log.y_true.values, log.y_pred, adwin=[0.002], metrics=["accuracy"], every=N // 1000)
+    ref = streamtk.evaluate(log.y_true.values, log.y_pred, adwin=[0.002], metrics=["accuracy"], every=-(-N // 10_000))
     np.testing.assert_array_equal(open_dataset(out).accuracy.values, ref.accuracy.values)
     rc, _, err = run(capsys, "evaluate", files["csv"], "--adwin", 1.5)
     assert_one_line_error(rc, err, "1.5")

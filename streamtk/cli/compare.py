@@ -22,11 +22,11 @@ def _cmd_compare(args) -> int:
     from ..report.tables import comparison_table
 
     _check_output(args.output)
-    log = _read_log(args.log, args.format)
+    log = _read_log(args.log, args.format, args)
     n = log.sizes["time"]
     every = _every(args, n)
     models = [str(m) for m in log.model.values]
-    options = dict(windows=args.window or (), fading=args.fading or (), every=every, significance=args.significance)
+    options = dict(windows=args.window or (), fading=args.fading or (), every=every, significance=args.alpha)
     if args.models:
         bad = [m for m in args.models if m not in models]
         if bad:
@@ -58,13 +58,18 @@ def register(sub) -> None:
         "log(S_A/S_B) and signed McNemar statistic over the prequential estimator, windows and fading "
         "factors (Gama et al. 2013, section 4). Positive values: A makes more errors.",
         "  streamtk compare run.csv --models HT NB --window 1000 --fading 0.999 -o compare.nc\n"
-        "  streamtk compare run.csv --significance 0.05\n",
+        "  streamtk compare run.csv --alpha 0.01   (the paper's 99%: threshold 6.635)\n",
     )
-    _add_log_args(p)
+    _add_log_args(p, mapping=True)
     _add_estimator_args(p, adwin=False)
     p.add_argument("--models", nargs=2, metavar=("A", "B"), help="the two models (default: every pair)")
     p.add_argument(
-        "--significance", type=float, default=0.01, help="level of the McNemar test (default 0.01: threshold 6.635)"
+        "--alpha",
+        "--significance",
+        dest="alpha",
+        type=float,
+        default=0.05,
+        help="significance level of the McNemar test (default 0.05, as the API: threshold 3.841)",
     )
     p.add_argument("--drifts", help="comma-separated true drift positions (0-based), stored for plotting")
     p.add_argument("-o", "--output", help="write the comparison to this .nc or .zarr file")

@@ -50,8 +50,11 @@ def with_class_order(log: xr.Dataset, classes) -> xr.Dataset:
                  if v not in known]  # fmt: skip
         if extra:
             raise ValueError(f"{var} holds the label {extra[0]!r}, which is not in classes {cls.tolist()!r}")
-    if "class" in log.coords and log.sizes.get("class") not in (None, len(cls)):
-        raise ValueError(f"the log has {log.sizes['class']} score columns but classes has {len(cls)} labels")
+    if "class" in log.coords:
+        have = log["class"].values.tolist()
+        if sorted(map(repr, have)) != sorted(map(repr, cls.tolist())):
+            raise ValueError(f"the log's classes {have!r} are not the labels of classes {cls.tolist()!r}")
+        log = log.sel({"class": [have[[repr(h) for h in have].index(repr(c))] for c in cls.tolist()]})
     out = log.assign_coords({"class": ("class", cls)})
     value = _attr_value(cls)
     for var in ("y_true", "y_pred"):
