@@ -297,7 +297,9 @@ def robust_limits(values, natural=(None, None), *, quantile=0.01, factor=3.0):
     if not v.size:
         return None, None, False
     lo, hi = float(v.min()), float(v.max())
-    qlo, qhi = (float(q) for q in np.quantile(v, [quantile, 1.0 - quantile]))
+    # the quantiles round inwards, so that one spike among a few dozen checkpoints is not "the bulk"
+    qlo = float(np.quantile(v, quantile, method="higher"))
+    qhi = float(np.quantile(v, 1.0 - quantile, method="lower"))
     spread = qhi - qlo
     if spread > 0 and (hi - lo) > factor * spread:
         lo, hi = max(lo, qlo - 0.5 * spread), min(hi, qhi + 0.5 * spread)
