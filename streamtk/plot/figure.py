@@ -69,6 +69,8 @@ def result_figure(ds, *, metric=None, model=None, kind=None, estimator=None):
     from streamtk.plot.accessor import KINDS, dataset_kind
 
     kind = kind or dataset_kind(ds)
+    if estimator is not None and kind != "curves":
+        raise ValueError(f"estimator= chooses panels of evaluation curves; this Dataset holds {kind!r}")
     if kind == "log":
         raise ValueError(
             "this file is a log of recorded predictions: run `streamtk evaluate LOG -o curves.nc` and plot the curves"
