@@ -157,3 +157,10 @@ def test_moa_convention_uses_the_log_class_order(tmp_path):
     codes = streamtk.evaluate(np.array([1, 1, 0, 1]), np.array([1, 1, 0, 1]), convention="moa", metrics=["kappa_per"],
                               classes=[0, 1])  # fmt: skip
     np.testing.assert_array_equal(ds.kappa_per.values, codes.kappa_per.values)
+
+
+def test_boolean_classes_keep_both_score_columns():
+    steps = [{"Step": 1, "Prediction": {}}, {"Step": 2, "Prediction": {True: 0.7, False: 0.3}}]
+    log = sio.from_river(steps, y_true=[True, False])
+    assert log["class"].values.tolist() == [False, True]
+    np.testing.assert_array_equal(log.y_score.values[0, 1], [0.3, 0.7])

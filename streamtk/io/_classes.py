@@ -54,7 +54,8 @@ def with_class_order(log: xr.Dataset, classes) -> xr.Dataset:
         have = log["class"].values.tolist()
         if sorted(map(repr, have)) != sorted(map(repr, cls.tolist())):
             raise ValueError(f"the log's classes {have!r} are not the labels of classes {cls.tolist()!r}")
-        log = log.sel({"class": [have[[repr(h) for h in have].index(repr(c))] for c in cls.tolist()]})
+        reprs = [repr(h) for h in have]
+        log = log.isel({"class": [reprs.index(repr(c)) for c in cls.tolist()]})  # positions: bool labels are no mask
     out = log.assign_coords({"class": ("class", cls)})
     value = _attr_value(cls)
     for var in ("y_true", "y_pred"):
