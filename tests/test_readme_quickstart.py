@@ -37,6 +37,6 @@ def test_quickstart_runs(data_dir, tmp_path, monkeypatch):
     scope = {}
     exec(compile(code, str(README), "exec"), scope)  # noqa: S102 - the README's own code
     assert (tmp_path / "curves.nc").is_file()
-    assert list(scope["curves"].model.values) == ["HT (MOA)", "HT (river)", "NB (river)"]
+    assert list(scope["curves"].model.values) == ["HT (MOA)", "NB (river)"]
     ax = matplotlib.pyplot.gca()
-    assert [ln.get_label() for ln in ax.get_lines()[:3]] == ["HT (MOA)", "HT (river)", "NB (river)"]
+    assert [ln.get_label() for ln in ax.get_lines()[:2]] == ["HT (MOA)", "NB (river)"]
