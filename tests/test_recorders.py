@@ -394,3 +394,22 @@ def test_bad_arguments_are_named(kwargs, error, match):
 def test_out_needs_classes_for_an_undeclared_stream(tmp_path):
     with pytest.raises(ValueError, match="classes="):
         record(Echo(["a"]), iter([({"x": 1.0}, "a")]), out=tmp_path / "r.zarr")
+
+
+def test_a_class_first_seen_as_a_label_widens_the_scores():
+    class Last:
+        def __init__(self):
+            self.prev = None
+
+        def predict(self, x):
+            return self.prev
+
+        def predict_proba(self, x):
+            return None if self.prev is None else {self.prev: 1.0}
+
+        def learn(self, x, y):
+            self.prev = y
+
+    log = record(Last(), iter([({"x": 0.0}, "a"), ({"x": 1.0}, "b"), ({"x": 2.0}, "c"), ({"x": 3.0}, "a")]))
+    assert log["class"].values.tolist() == ["a", "b", "c"]
+    np.testing.assert_array_equal(log.y_score.values[0, 1:], [[1, 0, 0], [0, 1, 0], [0, 0, 1]])

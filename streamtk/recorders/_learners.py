@@ -94,7 +94,9 @@ class RiverLearner(_Base):
         if self.has_scores:
             proba = m.predict_proba_one(x) or None
             if proba is not None and not self._own_predict:
-                return self.classes.code(max(proba, key=proba.get), "a predicted class"), proba
+                best = max(proba, key=proba.get)
+                code = self.classes.codes.get(best)
+                return (self.classes.code(best, "a predicted class") if code is None else code), proba
         pred = m.predict_one(x) if self._own_predict else None
         return (-1 if pred is None else self.classes.code(pred, "a predicted class")), proba
 

@@ -438,14 +438,17 @@ def _write_scores(ch, j, i, sc, index):
             ch.widen(len(index))
         ch.score[j, i, : sc.shape[0]] = sc
         return
-    get = index.codes.get
-    if len(sc) > ch.score.shape[2] or any(get(label) is None for label in sc):
+    codes, score = index.codes, ch.score
+    try:
+        for label, p in sc.items():
+            score[j, i, codes[label]] = p
+    except (KeyError, IndexError):  # a class not seen before, or more classes than the chunk has columns
         for label in sc:
             index.code(label, "a predicted class")
-        ch.widen(len(index))
-    row = ch.score[j, i]
-    for label, p in sc.items():
-        row[get(label)] = p
+        if len(index) > ch.score.shape[2]:
+            ch.widen(len(index))
+        for label, p in sc.items():
+            ch.score[j, i, codes[label]] = p
 
 
 def _safe(attrs):
