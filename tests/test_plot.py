@@ -80,7 +80,7 @@ def test_plot_curves_draws_the_dataset_values(curves):
         np.testing.assert_array_equal(line.get_ydata(), curves.kappa.sel(model="static", estimator=est).values)
         assert line.get_label() == str(est)
     ax = lines[0].axes
-    assert ax.get_ylabel() == curves.kappa.attrs["long_name"]
+    assert ax.get_ylabel() == r"$\kappa$"  # the papers' symbol
     assert_drawn(ax.figure)
 
 
@@ -110,8 +110,8 @@ def test_plot_curves_with_explicit_ax_and_sel(curves):
     "kwargs, exc, match",
     [
         ({"metric": "nope"}, ValueError, r"variables \['nope'\]"),
-        ({"metric": "accuracy"}, ValueError, r"select the dims \['model'\]"),
-        ({"metric": "accuracy", "model": "zzz"}, ValueError, r"model='zzz' is not in accuracy"),
+        ({"metric": "accuracy", "model": "static", "models": ["static"]}, ValueError, "model= or models="),
+        ({"metric": "accuracy", "model": "zzz"}, ValueError, r"models \['zzz'\] are not in the Dataset"),
         ({"metric": "accuracy", "model": "static", "estimators": ["window=7"]}, ValueError, "window=7"),
         ({"metric": "accuracy", "model": "static", "sel": {"fold": 0}}, ValueError, "no dimension 'fold'"),
         ({"metric": "accuracy", "model": "static", "width": "nope"}, ValueError, "width='nope'"),
@@ -356,7 +356,8 @@ def test_accessor_table(curves):
 
 def test_result_figure_panels(log, curves, errors):
     fig = result_figure(curves, metric="kappa")
-    assert sum(ax.get_visible() for ax in fig.axes) == 3  # one panel per model
+    assert sum(ax.get_visible() for ax in fig.axes) == 3  # one panel per estimator, every model on each
+    assert [len(ax.get_lines()) >= 3 for ax in fig.axes] == [True] * 3
     assert_drawn(fig)
     fig = result_figure(curves, model=["static"], kind="baselines")
     assert len([a for a in fig.axes if a.get_visible()]) == 1

@@ -46,16 +46,75 @@ def _say(args, *lines):
             print(line)
 
 
-def _read_log(path, fmt):
+_TABLE_FORMATS = ("csv", "tsv", "parquet")
+_MAPPING_FLAGS = (("y_true", "--y-true"), ("y_pred", "--y-pred"), ("y_score", "--y-score"), ("weights", "--weights"))
+
+
+def _column_mapping(args, path, fmt) -> dict:
+    """Reader options from --y-true/--y-pred/--y-score/--weights (tables only)."""
+    given = {key: getattr(args, key, None) for key, _ in _MAPPING_FLAGS}
+    given = {k: v for k, v in given.items() if v}
+    if not given:
+        return {}
+    from ..io.dispatch import read_log  # noqa: F401 - the reader that takes these options
+
+    name = Path(path).name.lower()
+    name = name[:-3] if name.endswith(".gz") else name
+    kind = fmt or {".csv": "csv", ".txt": "csv", ".tsv": "tsv", ".tab": "tsv", ".parquet": "parquet",
+                   ".pq": "parquet"}.get(Path(name).suffix)  # fmt: skip
+    if kind not in _TABLE_FORMATS:
+        flag = dict(_MAPPING_FLAGS)[next(iter(given))]
+        raise UsageError(f"{flag} maps columns of a CSV/TSV/Parquet table; {path} is not one (use --format)")
+    opts = {}
+    if "y_true" in given:
+        opts["y_true"] = given["y_true"]
+    if "y_pred" in given:
+        pairs = [item.strip() for item in given["y_pred"].split(",") if item.strip()]
+        if not pairs:
+            raise UsageError(f"--y-pred needs a column name, got {given['y_pred']!r}")
+        if all("=" in item for item in pairs):
+            opts["y_pred"] = {k.strip(): v.strip() for k, v in (item.split("=", 1) for item in pairs)}
+        elif any("=" in item for item in pairs):
+            raise UsageError(f"--y-pred: give every model as NAME=COLUMN or none, got {given['y_pred']!r}")
+        else:
+            opts["y_pred"] = pairs if len(pairs) > 1 else pairs[0]
+    if "y_score" in given:
+        opts["y_score"] = _split_list(given["y_score"], "--y-score")
+        if not getattr(args, "classes", None):
+            raise UsageError("--y-score needs --classes (the class of each score column, in the same order)")
+        opts["classes"] = _split_list(args.classes, "--classes")
+    if "weights" in given:
+        opts["weights"] = given["weights"]
+    return opts
+
+
+def _read_log(path, fmt, args=None):
     from ..io import read_log
 
-    log = read_log(path, format=fmt)
+    log = read_log(path, format=fmt, **(_column_mapping(args, path, fmt) if args is not None else {}))
     missing = [v for v in ("y_true", "y_pred") if v not in log]
     if missing:
         raise ValueError(f"{path}: not a log of recorded predictions (no {', '.join(missing)})")
     if "model" not in log.y_pred.dims:
         log["y_pred"] = log.y_pred.expand_dims(model=["model"])
+    if args is not None and getattr(args, "classes", None):
+        log = _apply_classes(log, args.classes)
     return log
+
+
+def _apply_classes(log, text):
+    """The log with the class order given by --classes (labels parsed like the log's own: numbers or text)."""
+    from ..io._classes import with_class_order
+    from ..io.log import _parse_labels
+
+    items = _split_list(text, "--classes")
+    if not items:
+        raise UsageError(f"--classes needs comma-separated labels, got {text!r}")
+    classes = _parse_labels(items, "--classes").tolist()
+    try:
+        return with_class_order(log, classes)
+    except ValueError as err:
+        raise UsageError(f"--classes {text}: {err}") from None
 
 
 def _check_output(path):
@@ -95,8 +154,13 @@ def _split_list(text, name, cast=str):
 
 
 def _log_classes(log):
+    """The log's own class order (coordinate or array attrs), else every label sorted (the API's default)."""
     from .._core.labels import encode_labels
+    from ..io._classes import class_order_of
 
+    order = class_order_of(log)
+    if order is not None:
+        return order
     enc, _ = encode_labels(log.y_true.values, log.y_pred.values)
     return enc.classes
 
@@ -111,12 +175,29 @@ def _drifts_of(args, log):
     return []
 
 
-def _add_log_args(p):
+def _add_log_args(p, mapping: bool = False):
+    """LOG and --format; with ``mapping``, also the column mapping and --classes (read by _read_log(..., args))."""
     p.add_argument("log", metavar="LOG", help="recorded predictions: .csv/.tsv/.parquet/.npz/.pred/.nc/.zarr")
     p.add_argument(
         "--format",
         choices=["csv", "tsv", "parquet", "npz", "moa", "netcdf", "zarr"],
         help="log format (default: from the file name)",
+    )
+    if not mapping:
+        return
+    g = p.add_argument_group("columns of a CSV/TSV/Parquet log (default: y_true, y_pred or y_pred:<model>, ...)")
+    g.add_argument("--y-true", metavar="COL", help="column of the true labels")
+    g.add_argument(
+        "--y-pred",
+        metavar="COLS",
+        help="column of the predictions, or NAME=COL,NAME=COL,... for several models",
+    )
+    g.add_argument("--y-score", metavar="COLS", help="score columns of a single model, in --classes order")
+    g.add_argument("--weights", metavar="COL", help="column of the instance weights")
+    p.add_argument(
+        "--classes",
+        metavar="LABELS",
+        help="class order, code 0 first, e.g. UP,DOWN (default: the log's own order, else sorted labels)",
     )
 
 

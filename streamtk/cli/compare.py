@@ -22,7 +22,7 @@ def _cmd_compare(args) -> int:
     from ..report.tables import comparison_table
 
     _check_output(args.output)
-    log = _read_log(args.log, args.format)
+    log = _read_log(args.log, args.format, args)
     n = log.sizes["time"]
     every = _every(args, n)
     models = [str(m) for m in log.model.values]
@@ -58,9 +58,9 @@ def register(sub) -> None:
         "log(S_A/S_B) and signed McNemar statistic over the prequential estimator, windows and fading "
         "factors (Gama et al. 2013, section 4). Positive values: A makes more errors.",
         "  streamtk compare run.csv --models HT NB --window 1000 --fading 0.999 -o compare.nc\n"
-        "  streamtk compare run.csv --alpha 0.01\n",
+        "  streamtk compare run.csv --alpha 0.01   (the paper's 99%: threshold 6.635)\n",
     )
-    _add_log_args(p)
+    _add_log_args(p, mapping=True)
     _add_estimator_args(p, adwin=False)
     p.add_argument("--models", nargs=2, metavar=("A", "B"), help="the two models (default: every pair)")
     p.add_argument(

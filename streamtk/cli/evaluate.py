@@ -25,7 +25,7 @@ def _cmd_evaluate(args) -> int:
     from ..report.tables import summary_table
 
     _check_output(args.output)
-    log = _read_log(args.log, args.format)
+    log = _read_log(args.log, args.format, args)
     n = log.sizes["time"]
     every = _every(args, n)
     metrics = _split_list(args.metrics, "--metrics") if args.metrics else None
@@ -97,10 +97,17 @@ def register(sub) -> None:
         "write the curves.",
         "  streamtk evaluate run.csv --window 1000 --fading 0.999 --every 100 -o curves.nc\n"
         "  streamtk evaluate run.pred --convention moa --window 1000 --metrics accuracy,kappa,kappa_per\n"
-        "  streamtk evaluate run.parquet --scores --fading 0.999 -o curves.nc   (adds AUC, log loss, Brier)\n",
+        "  streamtk evaluate run.parquet --scores --fading 0.999 -o curves.nc   (adds AUC, log loss, Brier)\n"
+        "  streamtk evaluate run.csv --y-true label --y-pred prediction --classes UP,DOWN --drifts 1000,5000\n"
+        "  streamtk evaluate run.csv --y-pred HT=pred_ht,NB=pred_nb -o curves.nc\n",
     )
-    _add_log_args(p)
+    _add_log_args(p, mapping=True)
     _add_estimator_args(p, adwin=True)
+    p.add_argument(
+        "--drifts",
+        metavar="I,J,...",
+        help="true drift positions (0-based indices), stored in the output for plots (default: the log's)",
+    )
     p.add_argument("--metrics", help="comma-separated metric names (default: every applicable one)")
     p.add_argument(
         "--convention",

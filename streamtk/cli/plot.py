@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ._common import _add_common, _say, _sub
+from ._common import UsageError, _add_common, _say, _sub
 
 
 def _open_group(path, group):
@@ -35,9 +35,16 @@ def _cmd_plot(args) -> int:
     else:
         ds = open_dataset(path)
     out = Path(args.output) if args.output else path.with_suffix(".png")
+    if out.suffix.lower() not in (".png", ".pdf", ".svg", ".eps", ".ps", ".jpg", ".jpeg", ".tif", ".tiff"):
+        raise UsageError(f"-o {out}: use .png, .pdf, .svg or .eps (PDF/SVG/EPS are vector graphics)")
+    if args.drifts is not None:
+        from ._common import _split_list
+
+        ds = ds.copy()
+        ds.attrs["drifts"] = _split_list(args.drifts, "--drifts", int)
     from ..plot.figure import result_figure
 
-    fig = result_figure(ds, metric=args.metric, model=args.model, kind=args.kind)
+    fig = result_figure(ds, metric=args.metric, model=args.model, kind=args.kind, estimator=args.estimator)
     fig.savefig(out, dpi=args.dpi)
     import matplotlib.pyplot as plt
 
@@ -55,14 +62,25 @@ def register(sub) -> None:
         "Plot a netCDF/zarr result written by streamtk: evaluation curves (one panel per model), "
         "a comparison (McNemar or Q per pair), a detector run, detection delays, significance curves "
         "or temporal dependence.",
-        "  streamtk plot curves.nc -o curves.png --metric kappa_per\n"
+        "  streamtk plot curves.nc -o curves.pdf --metric kappa --estimator window=1000   (the paper figure)\n"
+        "  streamtk plot curves.nc -o curves.png --metric kappa_per --drifts 1000,5000\n"
         "  streamtk plot streamtk-demo.nc --group comparison -o comparison.png\n"
         "  streamtk plot compare.nc --metric q\n",
     )
     p.add_argument("file", metavar="FILE", help="a .nc or .zarr result written by streamtk")
-    p.add_argument("-o", "--output", help="PNG (or PDF/SVG) to write (default: FILE with .png)")
+    p.add_argument("-o", "--output", help="figure to write: .png, or .pdf/.svg for vector output (default FILE.png)")
     p.add_argument("--metric", help="variable to plot (curves: default accuracy; comparison: mcnemar or q)")
-    p.add_argument("--model", action="append", help="model(s) to show (default all, up to 6)")
+    p.add_argument("--model", action="append", help="model(s) to show (default all)")
+    p.add_argument(
+        "--estimator",
+        action="append",
+        help="curves: estimator(s) to show, one panel each with every model (default all, up to 6)",
+    )
+    p.add_argument(
+        "--drifts",
+        metavar="I,J,...",
+        help="true drift positions (0-based indices) to mark (default: the file's attrs['drifts'])",
+    )
     p.add_argument("--kind", help="force the plot kind (curves, baselines, comparison, detector, ...)")
     p.add_argument(
         "--group", help="netCDF group to plot (e.g. comparison, dependence, drift_adwin of streamtk-demo.nc)"

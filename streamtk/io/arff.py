@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["ArffAttribute", "ArffData", "ArffError", "read_arff"]
+__all__ = ["ArffAttribute", "ArffData", "ArffError", "iter_arff", "read_arff"]
 
 _NUMERIC_TYPES = ("numeric", "real", "integer")
 
@@ -295,6 +295,15 @@ def read_arff(source, *, name: str | None = None) -> ArffData:
 
 def _parse(text: str, path: str) -> ArffData:
     lines = text.splitlines()
+    relation, attributes, data_start = _parse_header(lines, path)
+    if data_start is None:
+        raise ArffError("no @data section", path=path, line=len(lines))
+    columns = _parse_data(lines, data_start, attributes, path)
+    return ArffData(relation, tuple(attributes), tuple(columns), path)
+
+
+def _parse_header(lines, path):
+    """``(relation, attributes, index of the first data line or None)`` from the header lines."""
     relation = None
     attributes: list[ArffAttribute] = []
     data_start = None
@@ -326,13 +335,78 @@ def _parse(text: str, path: str) -> ArffData:
             raise ArffError(
                 f"expected @relation, @attribute or @data, found {s[:30]!r}", path=path, line=line_no, column=lead + 1
             )
-    if data_start is None:
-        raise ArffError("no @data section", path=path, line=len(lines))
-    columns = _parse_data(lines, data_start, attributes, path)
-    return ArffData(relation, tuple(attributes), tuple(columns), path)
+    return relation, attributes, data_start
 
 
-def _parse_data(lines, start, attributes, path):
+def iter_arff(source, *, chunk_rows: int = 65536):
+    """Read a dense ARFF file block by block, for files larger than memory.
+
+    Parameters
+    ----------
+    source : str or os.PathLike
+        Plain or gzip-compressed ARFF file.
+    chunk_rows : int
+        Data lines per block (the last block may be shorter).
+
+    Yields
+    ------
+    ArffData
+        One block at a time, with the same ``relation`` and ``attributes`` as
+        :func:`read_arff` and the columns of that block's rows; errors name the file, the
+        line of the whole file and the column, as with :func:`read_arff`.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> text = "@relation r\\n@attribute x numeric\\n@attribute c {a,b}\\n@data\\n1,a\\n2,b\\n3,a\\n"
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "r.arff"
+    >>> _ = path.write_text(text)
+    >>> [block.n_rows for block in iter_arff(path, chunk_rows=2)]
+    [2, 1]
+    """
+    if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, (int, np.integer)) or chunk_rows < 1:
+        raise ValueError(f"chunk_rows must be a positive integer, got {chunk_rows!r}")
+    path = Path(source)
+    with open(path, "rb") as fh:
+        gz = fh.read(2) == b"\x1f\x8b"
+    opener = gzip.open if gz else open
+    label = str(path)
+    try:
+        with opener(path, "rt", encoding="utf-8-sig", newline=None) as fh:
+            header = []
+            for raw in fh:
+                header.append(raw.rstrip("\r\n"))
+                if raw.strip().lower().startswith("@data"):
+                    break
+            relation, attributes, data_start = _parse_header(header, label)
+            if data_start is None:
+                raise ArffError("no @data section", path=label, line=len(header))
+            attributes = tuple(attributes)
+            first = len(header) + 1
+            block, n_data = [], 0
+            for raw in fh:
+                block.append(raw.rstrip("\r\n"))
+                s = raw.strip()
+                if s and s[0] != "%":
+                    n_data += 1
+                    if n_data == chunk_rows:
+                        yield ArffData(
+                            relation, attributes, tuple(_parse_data(block, 0, attributes, label, first)), label
+                        )
+                        first += len(block)
+                        block, n_data = [], 0
+            if n_data:
+                yield ArffData(relation, attributes, tuple(_parse_data(block, 0, attributes, label, first)), label)
+    except UnicodeDecodeError:
+        raise ArffError("the file is not valid UTF-8", path=label) from None
+    except (OSError, EOFError) as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise
+        raise ArffError(f"cannot read the file ({exc})", path=label) from None
+
+
+def _parse_data(lines, start, attributes, path, first_line=1):
+    """Parse ``lines[start:]``; ``lines[i]`` is line ``first_line + i`` of the file."""
     k = len(attributes)
     rows: list[list[str]] = []
     line_nos: list[int] = []
@@ -341,7 +415,7 @@ def _parse_data(lines, start, attributes, path):
         s = raw.strip()
         if not s or s[0] == "%":
             continue
-        line_no = idx + 1
+        line_no = idx + first_line
         if s[0] == "{":
             raise ArffError(
                 "sparse ARFF rows ('{index value, ...}') are not supported; convert the file to the dense format",
@@ -370,7 +444,7 @@ def _parse_data(lines, start, attributes, path):
     for j, (att, col) in enumerate(zip(attributes, cols)):
         missing = col == "?"
         if att.kind == "numeric":
-            out.append(_numeric_column(col, missing, j, att, lines, line_nos, path))
+            out.append(_numeric_column(col, missing, j, att, lines, line_nos, path, first_line))
         elif att.kind == "nominal":
             lookup = {v: i for i, v in enumerate(att.values)}
             lookup["?"] = -1
@@ -383,7 +457,7 @@ def _parse_data(lines, start, attributes, path):
                     f"value {bad!r} is not declared for nominal attribute {att.name!r} (declared: {list(att.values)})",
                     path=path,
                     line=line_nos[i],
-                    column=_field_column(lines[line_nos[i] - 1], j, path, line_nos[i]),
+                    column=_field_column(lines[line_nos[i] - first_line], j, path, line_nos[i]),
                 ) from None
             out.append(codes)
         else:  # string
@@ -393,7 +467,7 @@ def _parse_data(lines, start, attributes, path):
     return out
 
 
-def _numeric_column(col, missing, j, att, lines, line_nos, path):
+def _numeric_column(col, missing, j, att, lines, line_nos, path, first_line=1):
     values = np.where(missing, "nan", col).astype(str)
     try:
         arr = values.astype(np.float64)
@@ -408,7 +482,7 @@ def _numeric_column(col, missing, j, att, lines, line_nos, path):
                     f"cannot read {v!r} as a number for numeric attribute {att.name!r}",
                     path=path,
                     line=line_nos[i],
-                    column=_field_column(lines[line_nos[i] - 1], j, path, line_nos[i]),
+                    column=_field_column(lines[line_nos[i] - first_line], j, path, line_nos[i]),
                 ) from None
         raise  # pragma: no cover - numpy and float() disagree
     if att.declared_type == "integer":
@@ -419,7 +493,7 @@ def _numeric_column(col, missing, j, att, lines, line_nos, path):
                 f"integer attribute {att.name!r} holds the non-integer value {col[i]!r}",
                 path=path,
                 line=line_nos[i],
-                column=_field_column(lines[line_nos[i] - 1], j, path, line_nos[i]),
+                column=_field_column(lines[line_nos[i] - first_line], j, path, line_nos[i]),
             )
     return arr
 

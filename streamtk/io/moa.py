@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
 import xarray as xr
 
+from ._classes import with_class_order
 from .csv import _open_text
 from .log import LogFormatError, make_log
 
 __all__ = ["read_moa_predictions"]
+
+_MAX_INDEX = 2**31 - 1  # MOA's class indices are Java ints
 
 
 def read_moa_predictions(path, *, classes=None, model="MOA") -> xr.Dataset:
@@ -25,9 +29,23 @@ def read_moa_predictions(path, *, classes=None, model="MOA") -> xr.Dataset:
     path : str or os.PathLike
     classes : sequence, optional
         Class labels in MOA's order (the class attribute's declared values, e.g.
-        ``streamtk.io.arff.read_arff(f).attributes[-1].values``); default: the indices.
+        ``streamtk.io.arff.read_arff(f).attributes[-1].values``); default: the indices
+        ``0 .. largest index seen``.
     model : str
         Name of the model.
+
+    Returns
+    -------
+    xarray.Dataset
+        A log (:func:`streamtk.io.make_log`) whose class order -- MOA's -- is the ``class``
+        coordinate and ``attrs["classes"]`` of ``y_true`` and ``y_pred``, so that
+        ``convention="moa"`` uses MOA's order rather than sorted labels.
+
+    Raises
+    ------
+    LogFormatError
+        A field that is not a class index (negative, fractional, infinite, beyond a Java int
+        or beyond ``classes``); the message names the file, the line and the column.
 
     See Also
     --------
@@ -35,6 +53,7 @@ def read_moa_predictions(path, *, classes=None, model="MOA") -> xr.Dataset:
         replaced it with ``PredictionLoggerEvaluator``.
     """
     path = Path(path)
+    k = None if classes is None else len(list(classes))
     pred, true = [], []
     with _open_text(path) as fh:
         for line_no, line in enumerate(fh, start=1):
@@ -45,43 +64,44 @@ def read_moa_predictions(path, *, classes=None, model="MOA") -> xr.Dataset:
                 raise LogFormatError(f"expected '<predicted>,<true>', found {len(fields)} fields", path=path,
                                      line=line_no, column=1)  # fmt: skip
             pos = 1
-            for field, out in zip(fields, (pred, true)):
-                out.append(_moa_index(field, path, line_no, pos))
+            for field, out, what in zip(fields, (pred, true), ("predicted", "true")):
+                out.append(_moa_index(field, path, line_no, pos, what, classes, k))
                 pos += len(field) + 1
     yp = np.array(pred, dtype=np.float64)
     yt = np.array(true, dtype=np.float64)
     if classes is not None:
         cls = np.array(list(classes), dtype=object)
-        for arr, name in ((yp, "predicted"), (yt, "true")):
-            bad = arr[~np.isnan(arr)] >= len(cls)
-            if bad.any():
-                raise ValueError(
-                    f"a {name} class index {int(arr[~np.isnan(arr)][bad][0])} is beyond classes {list(cls)}"
-                )
         yp, yt = _index_to_label(yp, cls), _index_to_label(yt, cls)
+        order = list(classes)
     else:
+        seen = np.concatenate([yp[~np.isnan(yp)], yt[~np.isnan(yt)]])
+        order = list(range(int(seen.max()) + 1)) if seen.size else []
         yp = yp.astype(np.int64) if not np.isnan(yp).any() else yp
         yt = yt.astype(np.int64) if not np.isnan(yt).any() else yt
-    return make_log(
+    log = make_log(
         yt,
         yp,
         models=[model],
-        classes=classes,
         attrs={"source_file": str(path), "source_format": "MOA EvaluatePrequential -o"},
     )
+    return with_class_order(log, order) if order else log
 
 
-def _moa_index(field, path, line_no, pos):
+def _moa_index(field, path, line_no, pos, what, classes, k):
     s = field.strip()
     if s == "?":
         return np.nan
+    col = pos + len(field) - len(field.lstrip())
     try:
         v = float(s)
     except ValueError:
         v = -1.0
-    if not (v >= 0 and v == int(v)):
-        col = pos + len(field) - len(field.lstrip())
-        raise LogFormatError(f"{s!r} is not a class index", path=path, line=line_no, column=col)
+    if not (math.isfinite(v) and 0 <= v <= _MAX_INDEX and v == int(v)):
+        raise LogFormatError(f"{s!r} is not a class index (an integer from 0 to {_MAX_INDEX})", path=path,
+                             line=line_no, column=col, column_name=what)  # fmt: skip
+    if k is not None and v >= k:
+        raise LogFormatError(f"the {what} class index {int(v)} is beyond classes {list(classes)}", path=path,
+                             line=line_no, column=col, column_name=what)  # fmt: skip
     return v
 
 

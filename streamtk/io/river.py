@@ -8,6 +8,7 @@ from collections.abc import Mapping
 import numpy as np
 import xarray as xr
 
+from ._classes import with_class_order
 from .log import _as_labels, make_log
 
 __all__ = ["from_river"]
@@ -28,20 +29,27 @@ def from_river(steps, *, y_true, model="river", classes=None) -> xr.Dataset:
     model : str
         Model name when ``steps`` is one iterable.
     classes : sequence, optional
-        Class order of the scores (default: sorted keys of the probability dicts).
+        Class order of the log and of its scores (default: every label of ``y_true``, the
+        predictions and the probability dicts, sorted).
+
+    Returns
+    -------
+    xarray.Dataset
+        A log whose class order is the ``class`` coordinate and ``attrs["classes"]`` of
+        ``y_true`` and ``y_pred``.
 
     Notes
     -----
     ``time_s`` is the difference of consecutive cumulative ``Time`` values, i.e. the time
     river spent between two reports (prediction, metric update and learning). From
-    probability dicts, ``y_pred`` is the class of highest probability, the first in class
-    order on ties (river's ``predict_one`` breaks ties by dict order). A ``None`` or ``{}``
-    prediction (river skips it in its metrics) stays missing: give such instances weight 0
-    to reproduce river's numbers.
+    probability dicts, ``y_pred`` is what river's ``predict_one`` returns: the first class of
+    highest probability in the dict's order. A ``None`` or ``{}`` prediction (river skips it
+    in its metrics) stays missing.
 
     See Also
     --------
     river.evaluate.iter_progressive_val_score : the producer of ``steps``.
+    streamtk.recorders.record : records predictions, scores, time and memory directly.
     """
     runs = dict(steps) if isinstance(steps, Mapping) else {model: steps}
     yt = _as_labels(y_true if hasattr(y_true, "__len__") else list(y_true), "y_true")
@@ -68,11 +76,19 @@ def from_river(steps, *, y_true, model="river", classes=None) -> xr.Dataset:
         probas.append(prob)
         times.append(np.diff(np.asarray(t), prepend=0.0))
         mems.append(mem)
+    if classes is None:
+        seen = {v for v in yt.tolist() if v is not None and v == v}
+        seen |= {v for p in preds for v in p if v is not None and not isinstance(v, Mapping) and v == v}
+        seen |= {k for prob in probas for pr in prob if pr for k in pr}
+        try:
+            classes = sorted(seen)
+        except TypeError:
+            raise TypeError(
+                f"the labels {sorted(map(repr, seen))} cannot be sorted: pass classes=[...] in the order you want"
+            ) from None
+    classes = list(classes)
     kw = {}
     if any(pr is not None for prob in probas for pr in prob):
-        if classes is None:
-            classes = sorted({k for prob in probas for pr in prob if pr for k in pr})
-        classes = list(classes)
         scores = np.full((len(runs), n, len(classes)), np.nan)
         for i, prob in enumerate(probas):
             for t_, pr in enumerate(prob):
@@ -80,16 +96,14 @@ def from_river(steps, *, y_true, model="river", classes=None) -> xr.Dataset:
                     preds[i][t_] = None
                     continue
                 scores[i, t_] = [float(pr.get(c, 0.0)) for c in classes]
-                preds[i][t_] = classes[int(np.argmax(scores[i, t_]))]
+                preds[i][t_] = max(pr, key=pr.get)  # river's predict_one
         kw = {"y_score": scores, "classes": classes}
     if not all(np.isnan(t).all() for t in times):
         kw["time_s"] = np.array(times)
     if not all(np.isnan(m).all() for m in mems):
         kw["memory_bytes"] = np.array(mems, dtype=np.float64)
-    return make_log(
-        yt,
-        np.array(preds, dtype=object),
-        models=list(runs),
-        attrs={"source_format": "river progressive validation"},
-        **kw,
-    )
+    pred_arr = np.empty((len(preds), n), dtype=object)
+    for i, p in enumerate(preds):
+        pred_arr[i, :] = p
+    log = make_log(yt, pred_arr, models=list(runs), attrs={"source_format": "river progressive validation"}, **kw)
+    return with_class_order(log, classes) if classes else log

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import draw_drifts, new_axes, require, select, x_of
+from ._common import draw_drifts, new_axes, place_legend, require, select, x_of
 
 __all__ = ["plot_comparison"]
 
@@ -101,5 +101,5 @@ def plot_comparison(
         pb = sel.get("model_b", "B")
         title = f"{'signed McNemar' if statistic == 'mcnemar' else 'Q statistic'}: {pa} vs {pb}"
     ax.set_title(title)
-    ax.legend(fontsize="small", frameon=False, loc="best")
+    place_legend(ax)
     return artists

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ._common import draw_drifts, new_axes, require, select, x_of
+from ._common import NATURAL_RANGE, axis_label, draw_drifts, new_axes, place_legend, require, robust_ylim, select, x_of
 
 __all__ = ["plot_curves", "plot_baselines"]
 
@@ -63,21 +63,45 @@ def _width_array(ds, width, lead):
     return width
 
 
+_STYLES = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)))
+
+
+def _labels_of(da, dim, chosen, what):
+    have = [str(v) for v in da[dim].values]
+    if chosen is None:
+        return list(da[dim].values)
+    chosen = [chosen] if isinstance(chosen, str) or not hasattr(chosen, "__iter__") else list(chosen)
+    unknown = [c for c in chosen if str(c) not in have]
+    if unknown:
+        raise ValueError(f"{what} {unknown} are not in the Dataset; it has {da[dim].values.tolist()}")
+    return [da[dim].values[have.index(str(c))] for c in chosen]
+
+
 def plot_curves(
     ds,
     metric="accuracy",
     *,
     ax=None,
     model=None,
-    sel=None,
+    models=None,
+    estimator=None,
     estimators=None,
+    sel=None,
     drifts=None,
     detections=None,
     width=None,
+    robust=True,
+    ylim=None,
     title=None,
+    legend=True,
     **line_kw,
 ):
-    """Plot ``ds[metric]`` against ``instance``, one line per estimator.
+    """Plot ``ds[metric]`` against ``instance``: one line per model and estimator, on one axes.
+
+    The paper figure -- several models, one metric and estimator -- is
+    ``plot_curves(ds, "kappa", estimator="window=1000")``; one model's estimators is
+    ``plot_curves(ds, "kappa", model="HT")``. Colours tell models apart, line styles
+    estimators (colours tell estimators apart when there is one model).
 
     Parameters
     ----------
@@ -87,16 +111,17 @@ def plot_curves(
         Variable to plot.
     ax : matplotlib Axes, optional
         Axes to draw on (a new figure is made when omitted).
-    model : label, optional
-        Shorthand for ``sel={"model": model}``.
+    model, models : label or sequence, optional
+        The model(s) to draw (default all).
+    estimator, estimators : str or sequence of str, optional
+        The estimator(s) to draw (default all).
     sel : dict, optional
         Labels of the other leading dims (``fold``, ``run``, ``class``...).
-    estimators : sequence of str, optional
-        Estimator labels to draw (default: all).
     drifts : sequence of int, optional
         True drifts as 0-based indices of the first instance of each new concept
         (as in :func:`streamtk.drift.scoring.score_detections` and the simulated
-        logs' ``attrs["drifts"]``): dotted vertical lines at ``instance = index + 1``.
+        logs' ``attrs["drifts"]``; default ``ds.attrs["drifts"]``): dotted vertical
+        lines at ``instance = index + 1``.
     detections : sequence of int, optional
         A detector's alarms as 0-based indices (its ``detection_index``): triangles
         on the top edge at ``instance = index + 1``.
@@ -105,36 +130,63 @@ def plot_curves(
         an ADWIN estimator of ``ds`` (e.g. ``"adwin=0.002"``; its ``n_instances`` is
         the window width), or a width on ``time`` such as the Dataset of
         ``streamtk.drift.adwin.adwin(loss)``.
+    robust : bool
+        Limits from the bulk of the values (:func:`streamtk.plot._common.robust_limits`):
+        spikes beyond them are clipped and marked with triangles on the edge.
+    ylim : (float, float), optional
+        Imposed y-limits (values beyond them are marked as clipped), e.g. to share them
+        between figures.
+    legend : bool
+        Draw a legend where it covers no curve (:func:`streamtk.plot._common.place_legend`).
 
     Returns
     -------
-    list of matplotlib artists: the curves, then markers, then the width line.
+    list of matplotlib artists: the curves, then markers (drifts, detections, clipped
+    values), then the width line.
 
     Examples
     --------
     >>> import streamtk
     >>> from streamtk.plot.curves import plot_curves
-    >>> ds = streamtk.evaluate([0, 1, 1, 0], [0, 1, 0, 0], windows=2)
-    >>> len(plot_curves(ds, "accuracy"))
+    >>> ds = streamtk.evaluate([0, 1, 1, 0], [[0, 1, 0, 0], [1, 1, 1, 0]], windows=2)
+    >>> len(plot_curves(ds, "accuracy", estimator="window=2"))
     2
     """
     require(ds, [metric], "plot_curves", _HINT)
     da = ds[metric]
     if "estimator" not in da.dims:
         raise ValueError(f"{metric!r} has no 'estimator' dimension: is this the output of streamtk.evaluate?")
-    da = select(da, ("estimator", "time"), _lead_sel(model, sel), metric)
+    if model is not None and models is not None:
+        raise ValueError("give model= or models=, not both")
+    if estimator is not None and estimators is not None:
+        raise ValueError("give estimator= or estimators=, not both")
+    models = [model] if model is not None else models
+    estimators = [estimator] if estimator is not None else estimators
+    keep = ("model", "estimator", "time") if "model" in da.dims else ("estimator", "time")
+    da = select(da, keep, sel, metric)
+    names = _labels_of(da, "model", models, "models") if "model" in da.dims else [None]
+    ests = _labels_of(da, "estimator", estimators, "estimators")
     ax = new_axes(ax)
-    labels = [str(e) for e in da.estimator.values] if estimators is None else [str(e) for e in estimators]
-    unknown = [e for e in labels if e not in set(map(str, da.estimator.values))]
-    if unknown:
-        raise ValueError(f"estimators {unknown} are not in the Dataset; it has {da.estimator.values.tolist()}")
     x, xlabel = x_of(ds)
-    artists = []
-    for lab in labels:
-        (line,) = ax.plot(x, da.sel(estimator=lab).values, label=lab, lw=1.2, **line_kw)
-        artists.append(line)
+    artists, series = [], []
+    for i, m in enumerate(names):
+        for k, e in enumerate(ests):
+            y = (da.sel(model=m) if m is not None else da).sel(estimator=e).values
+            if len(names) > 1:
+                style = {"color": f"C{i % 10}", "ls": _STYLES[k % len(_STYLES)]}
+                label = f"{m}" if len(ests) == 1 else f"{m}, {e}"
+            else:
+                style = {"color": f"C{k % 10}", "ls": "-"}
+                label = str(e)
+            (line,) = ax.plot(x, y, label=label, lw=1.2, **{**style, **line_kw})
+            artists.append(line)
+            series.append((x, y))
+    if drifts is None and "drifts" in ds.attrs:
+        drifts = np.atleast_1d(ds.attrs["drifts"]).astype(float)
     _draw_markers(ax, drifts, detections, artists)
-    w = _width_array(ds, width, _lead_sel(model, sel))
+    if robust or ylim is not None:
+        artists += robust_ylim(ax, series, natural=NATURAL_RANGE.get(metric, (None, None)), lo_hi=ylim)
+    w = _width_array(ds, width, _lead_sel(names[0] if len(names) == 1 else None, sel))
     if w is not None:
         ax2 = ax.twinx()
         ax.set_zorder(ax2.get_zorder() + 1)  # curves above the width line
@@ -146,10 +198,16 @@ def plot_curves(
         ax2.set_ylim(bottom=0)
         artists.append(wl)
     ax.set_xlabel(xlabel)
-    ax.set_ylabel(da.attrs.get("long_name", metric))
+    ax.set_ylabel(axis_label(metric, ds[metric]))
+    if title is None and len(ests) == 1 and len(names) > 1:
+        title = f"{ests[0]}"
     if title:
         ax.set_title(title)
-    ax.legend(fontsize="small", frameon=False, loc="best")
+    if legend:
+        handles, labels = ax.get_legend_handles_labels()
+        if w is not None:
+            handles, labels = handles + [wl], labels + ["ADWIN width"]
+        place_legend(ax, handles, labels)
     return artists
 
 
@@ -192,16 +250,16 @@ def plot_baselines(
     ax = new_axes(ax)
     x, xlabel = x_of(ds)
     top = np.fmax(pm.values, pp.values)
-    artists = [ax.fill_between(x, 0.0, top, color="0.85", lw=0, label="no-skill band max(p_maj, p_per)")]
-    artists.append(ax.plot(x, pm.values, color="C1", lw=1.0, ls="--", label="p_maj (Majority Class)")[0])
-    artists.append(ax.plot(x, pp.values, color="C2", lw=1.0, ls="-.", label="p_per (Persistent)")[0])
+    artists = [ax.fill_between(x, 0.0, top, color="0.85", lw=0, label=r"no-skill band $\max(p_{maj}, p_{per})$")]
+    artists.append(ax.plot(x, pm.values, color="C1", lw=1.0, ls="--", label=r"$p_{maj}$ (Majority Class)")[0])
+    artists.append(ax.plot(x, pp.values, color="C2", lw=1.0, ls="-.", label=r"$p_{per}$ (Persistent)")[0])
     name = f"{metric}" + (f" ({model})" if model is not None else "")
     artists.append(ax.plot(x, y.values, color="C0", lw=1.4, label=name)[0])
     _draw_markers(ax, drifts, None, artists)
     lo = np.nanmin(np.r_[y.values, pm.values, pp.values]) if np.isfinite(top).any() else 0.0
     ax.set_ylim(max(0.0, min(lo, 1.0) - 0.05), 1.0)
     ax.set_xlabel(xlabel)
-    ax.set_ylabel(f"{estimator} estimate")
+    ax.set_ylabel(f"accuracy, {estimator}")
     ax.set_title(title if title else f"{name} vs the no-skill baselines, {estimator}")
-    ax.legend(fontsize="small", frameon=False, loc="lower left")
+    place_legend(ax)
     return artists

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import new_axes, require, select, x_of
+from ._common import new_axes, place_legend, require, select, x_of
 
 __all__ = ["plot_significance", "plot_fold_summary", "plot_cd"]
 
@@ -83,7 +83,7 @@ def plot_significance(sig, *, ax=None, metric=None, estimator=None, sel=None, te
         what = " ".join(f"{k}={v}" for k, v in sel.items())
         title = "significance over time" + (f" ({what})" if what else "")
     ax.set_title(title)
-    ax.legend(fontsize="small", frameon=False, loc="lower left")
+    place_legend(ax)
     return artists
 
 
@@ -144,7 +144,7 @@ def plot_fold_summary(
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ds[metric].attrs.get("long_name", metric))
     ax.set_title(title if title else f"{metric}, {estimator}: mean ± {band} over folds")
-    ax.legend(fontsize="small", frameon=False, loc="lower right")
+    place_legend(ax)
     return artists
 
 

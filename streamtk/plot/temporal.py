@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._common import draw_drifts, new_axes, require, select, x_of
+from ._common import draw_drifts, new_axes, place_legend, require, select, x_of
 
 __all__ = ["plot_dependence", "plot_evidence"]
 
@@ -47,8 +47,8 @@ def plot_dependence(dep, *, ax=None, estimators=None, drifts=None, title=None):
     for i, e in enumerate(names):
         pm = pm_all.sel(estimator=e).values
         pt = pt_all.sel(estimator=e).values
-        artists.append(ax.plot(x, pm, color=f"C{i}", ls="--", lw=1.1, label=f"P(M) {e}")[0])
-        artists.append(ax.plot(x, pt, color=f"C{i}", lw=1.4, label=f"P(T) {e}")[0])
+        artists.append(ax.plot(x, pm, color=f"C{i}", ls="--", lw=1.1, label=f"$P(M)$ {e}")[0])
+        artists.append(ax.plot(x, pt, color=f"C{i}", lw=1.4, label=f"$P(T)$ {e}")[0])
         # shaded for the first estimator only (overlapping shades of several would be unreadable)
         artists.append(
             ax.fill_between(
@@ -59,7 +59,7 @@ def plot_dependence(dep, *, ax=None, estimators=None, drifts=None, title=None):
     ax.set_xlabel(xlabel)
     ax.set_ylabel("probability")
     ax.set_title(title if title else "labels: P(M) and P(T); shaded where Persistent beats Majority")
-    ax.legend(fontsize="small", frameon=False, loc="lower right", ncol=2)
+    place_legend(ax, ncol=2)
     return artists
 
 
@@ -110,9 +110,9 @@ def plot_evidence(dep, *, ax=None, estimator=None, time=-1, title=None):
         )
     ax.axhline(0.0, color="k", lw=0.8)
     ax.set_xticks(lags)
-    ax.set_xlabel("order l")
-    ax.set_ylabel("evidence Delta(l)")
+    ax.set_xlabel(r"order $l$")
+    ax.set_ylabel(r"evidence $\Delta(l)$")
     where = f" at instance {inst}" if inst is not None else ""
     ax.set_title(title if title else f"order-l dependence evidence{where}")
-    ax.legend(fontsize="small", frameon=False)
+    place_legend(ax)
     return containers
