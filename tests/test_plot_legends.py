@@ -32,12 +32,15 @@ def _close():
 
 @pytest.fixture(scope="module")
 def inputs():
+    from streamtk.comparison import collection_from_array, compare_over_time
     from streamtk.comparison.compare import compare
     from streamtk.datasets.simulate import simulate_log
     from streamtk.dependence.label_dependence import label_dependence
+    from streamtk.drift import error_stream
     from streamtk.drift.adwin import adwin
     from streamtk.drift.page_hinkley import page_hinkley
     from streamtk.drift.scoring import score_detections
+    from streamtk.drift.tradeoff import run_tradeoff
     from streamtk.kfold.folds import significance_curves
     from streamtk.stats import friedman_test
 
@@ -55,7 +58,7 @@ def inputs():
     return {
         "log": log,
         "curves": curves,
-        "compare": compare(log.y_true, log.y_pred, model_dim="model", windows=[500], every=50),
+        "compare": compare(log.y_true, log.y_pred, windows=[500], every=50),
         "ph": page_hinkley(errors, delta=0.005, lambda_=[20.0]),
         "adwin": adwin(errors.sel(model="adaptive")),
         "delays": score_detections([[120, 2050], [130], [110, 2100]], [100, 2000], max_delay=500, n=3000),
@@ -63,6 +66,19 @@ def inputs():
         "folds": folds,
         "dep": label_dependence(log.y_true, windows=[500], every=50, max_lag=4),
         "friedman": friedman_test(scores, names=["A", "B", "C"]),
+        "collection": collection_from_array(scores, datasets=[f"d{i}" for i in range(5)], models=["A", "B", "C"]),
+        "ranks": compare_over_time(
+            xr.Dataset(
+                {"accuracy": (("dataset", "model", "time"), rng.uniform(size=(6, 3, 5)))},
+                coords={"model": list("abc"), "fraction": ("time", np.linspace(0.2, 1, 5))},
+            )
+        ),
+        "tradeoff": run_tradeoff(
+            error_stream(3000, [1500], [0.05, 0.4], runs=3, seed=2),
+            [1500],
+            {"ddm": {"drift_level": [2.5, 3.0, 4.0]}, "adwin": {"delta": [0.002, 0.1]}},
+            max_delay=600,
+        ),
     }
 
 
@@ -83,6 +99,10 @@ CASES = {
     "facet_curves": lambda d: splot.facet_curves(
         {"one": d["curves"], "two": d["curves"]}, ["accuracy", "kappa_per"], estimators="window=500"
     ),  # fmt: skip
+    "plot_detections": lambda d: splot.plot_detections([[1520, 2600], [40, 1600]], [1500], max_delay=300, n=N),
+    "plot_posterior": lambda d: splot.plot_posterior(d["collection"], rope=0.01, n_samples=1000, control="A"),
+    "plot_ranks_over_time": lambda d: splot.plot_ranks_over_time(d["ranks"]),
+    "plot_tradeoff": lambda d: splot.plot_tradeoff(d["tradeoff"]),
 }
 
 
@@ -100,14 +120,7 @@ def test_every_plot_function_has_a_case():
     assert not missing, f"add a legend case for {missing}"
 
 
-#: cases whose plot module belongs to another issue and still puts its legend over data (see the report)
-OTHERS = {"plot_detector": "plot/drift.py (issue 22) puts the Page-Hinkley legend over the statistic"}
-
-
-@pytest.mark.parametrize(
-    "case",
-    [pytest.param(c, marks=pytest.mark.xfail(reason=OTHERS[c], strict=False)) if c in OTHERS else c for c in CASES],
-)
+@pytest.mark.parametrize("case", list(CASES))
 def test_legends_cover_no_plotted_point(inputs, case):
     fig = _figure(CASES[case](inputs))
     fig.canvas.draw()

@@ -22,7 +22,6 @@ def test_quickstart_is_short():
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="streamtk.evaluate(log, ...) is the lead's part of issue 24")
 def test_quickstart_runs(data_dir, tmp_path, monkeypatch):
     import matplotlib
 

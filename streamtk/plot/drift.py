@@ -6,7 +6,7 @@ import textwrap
 
 import numpy as np
 
-from ._common import TRUE_DRIFT_STYLE, draw_drifts, new_axes, require, select, x_of
+from ._common import TRUE_DRIFT_STYLE, draw_drifts, new_axes, place_legend, require, select, x_of
 
 __all__ = ["plot_detector", "plot_detection_delays", "plot_detections"]
 
@@ -71,11 +71,8 @@ def plot_detector(result, *, ax=None, sel=None, drifts=None, title=None):
     draw_drifts(ax, drifts, artists)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(textwrap.fill(stat.attrs.get("long_name", "statistic"), 38), fontsize="small")
-    top = np.nanmax(np.r_[stat.values[np.isfinite(stat.values)], thr.values[np.isfinite(thr.values)], 0.0])
-    if top > 0:
-        ax.set_ylim(top=1.3 * top)  # room for the legend above the curves
     ax.set_title(title if title else result.attrs.get("title", "detector"))
-    ax.legend(fontsize="small", frameon=False, loc="upper left", ncol=3)
+    place_legend(ax, ncol=3, outside="below")  # an empty corner, else below the axes: never over the statistic
     return artists
 
 
@@ -101,7 +98,7 @@ def _plot_adwin(result, *, ax, sel, drifts, title):
     ax.set_ylabel("ADWIN width (instances)")
     ax.set_ylim(bottom=0)
     ax.set_title(title if title else "ADWIN window")
-    ax.legend(handles=[artists[0], mk, ml], fontsize="small", frameon=False, loc="upper left")
+    place_legend(ax, [artists[0], mk, ml], outside="below")
     return artists
 
 
@@ -182,7 +179,7 @@ def plot_detection_delays(scores, *, ax=None, sel=None, title=None):
     ax.set_ylim(0, top * 1.15)
     ax.set_title(title if title else "detection delay (mean ± std over runs; (m) = missed runs)")
     if n_set > 1:
-        ax.legend(fontsize="small", frameon=False)
+        place_legend(ax)
     return containers
 
 
