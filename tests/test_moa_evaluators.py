@@ -69,8 +69,9 @@ def _moa_curves(moa, kind, param, y, p, k, w):
     for t in range(len(y)):
         inst.setClassValue(float(y[t]) if y[t] >= 0 else float("nan"))  # NaN: classIsMissing()
         inst.setWeight(float(w[t]))
-        votes = [0.0] * k
-        votes[int(p[t])] = 1.0
+        votes = [0.0] * k if p[t] >= 0 else []  # no votes: a learner that predicts nothing
+        if p[t] >= 0:
+            votes[int(p[t])] = 1.0
         ev.addResult(pkg.core.InstanceExample(inst), votes)
         got = {str(m.getName()): float(m.getValue()) for m in ev.getPerformanceMeasurements()}
         for name, label in MEASURES.items():
@@ -111,6 +112,27 @@ def test_identical_to_moa(moa, kind, param, k, weighted, missing):
     for name in MEASURES:
         ours = ds[name].values * 100.0  # MOA reports percent: the same multiplication
         theirs = ref[name]
+        same = (ours == theirs) | (np.isnan(ours) & np.isnan(theirs))
+        assert same.all(), (name, int(np.argmin(same)), ours[~same][:3], theirs[~same][:3])
+
+
+@pytest.mark.parametrize("kind,param", [("prequential", None), ("window", 50), ("fading", 0.99)])
+def test_missing_predictions_are_moa_class_zero(moa, kind, param):
+    # MOA's evaluators take argmax of empty class votes, class index 0 (a learner's first instance)
+    n, k = 600, 3
+    rng = np.random.default_rng(17)
+    y = rng.integers(0, k, n)
+    p = np.where(rng.random(n) < 0.7, y, rng.integers(0, k, n))
+    p = np.where(rng.random(n) < 0.1, -1, p)
+    p[0] = -1
+    w = rng.choice([0.0, 0.5, 1.0, 2.5], n)
+    ref = _moa_curves(moa, kind, param, y, p, k, w)
+    kw = {"window": {"windows": [param]}, "fading": {"fading": [param]}}.get(kind, {})
+    ds = streamtk.evaluate(y, np.where(p < 0, np.nan, p.astype(float)), weights=w, classes=list(range(k)),
+                           convention="moa", metrics=list(MEASURES), **kw)  # fmt: skip
+    ds = ds.sel(estimator="prequential" if kind == "prequential" else f"{kind}={param!r}")
+    for name in MEASURES:
+        ours, theirs = ds[name].values * 100.0, ref[name]
         same = (ours == theirs) | (np.isnan(ours) & np.isnan(theirs))
         assert same.all(), (name, int(np.argmin(same)), ours[~same][:3], theirs[~same][:3])
 

@@ -25,7 +25,8 @@ _SEMANTICS = (
 _MOA_SEMANTICS = (
     "moa: MOA's Basic/Window/FadingFactor/Adwin ClassificationPerformanceEvaluator for accuracy, kappa, kappa_m and "
     "kappa_per (sums divided by instance counts; weight-0 instances feed only the baselines; majority includes the "
-    "current label; previous label starts at class 0; IEEE inf/NaN; kappas 0 before anything is observed)."
+    "current label; previous label starts at class 0; a missing prediction is class index 0; IEEE inf/NaN; kappas 0 "
+    "before anything is observed)."
 )
 
 

@@ -169,6 +169,7 @@ class ConfusionEngine:
         ypred = np.ascontiguousarray(ypred, dtype=dtype)
         if p.moa:
             weights = self._moa_weights(ytrue, ypred, weights)
+            ypred = np.where(ypred < 0, ypred.dtype.type(0), ypred)  # MOA: argmax of no votes is class index 0
         dense = (
             self.fast_paths
             and self._dense
@@ -334,11 +335,11 @@ class ConfusionEngine:
             in_parallel(run_adwin, L)
 
     def _moa_weights(self, ytrue, ypred, weights):
-        """MOA's weights: a missing prediction weighs 0, and instances before the first one of positive
-        weight are ignored (MOA resets its evaluator then: weight -1 marks them for the kernels)."""
+        """MOA's weights: instances before the first one of positive weight are ignored (MOA resets its
+        evaluator then: weight -1 marks them for the kernels). A missing prediction is MOA's prediction for
+        empty class votes, class index 0 (``Utils.maxIndex``), so it keeps its weight."""
         L, T = ypred.shape
         w = np.ones((L, T)) if weights is None else np.array(weights, dtype=np.float64)
-        w[ypred < 0] = 0.0
         if not self.started.all():
             ok = (ytrue >= 0)[None, :] & (w > 0)
             for l in np.flatnonzero(~self.started):

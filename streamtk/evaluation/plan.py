@@ -23,7 +23,8 @@ ClassificationPerformanceEvaluator for accuracy, kappa, kappa_m and kappa_per, b
 *number* of instances; weight-0 instances skip accuracy and kappa but feed the baselines; the
 Majority Class includes the current label; the previous label starts at class 0; IEEE inf/NaN and
 0 for the kappas before anything was observed; instances before the first one of positive weight
-are ignored (MOA resets its evaluator then). Other metrics are computed from the same state with
+are ignored (MOA resets its evaluator then); a missing prediction counts as class index 0 (MOA's
+``Utils.maxIndex`` of empty votes, e.g. a learner's first instance). Other metrics are computed from the same state with
 streamtk's formulas. MOA has no tumbling or landmark evaluator: those are refused.
 """
 
