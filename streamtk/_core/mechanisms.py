@@ -46,6 +46,7 @@ __all__ = [
     "EstimatorSpec",
     "build_estimators",
     "estimator_coords",
+    "mechanism_attrs",
     "kernel_arrays",
     "forgetting_parameters",
     "checkpoints",
@@ -196,6 +197,19 @@ def build_estimators(*, prequential: bool = True, allowed=None, **forgetting) ->
     if not specs:
         raise ValueError(f"no estimator requested: pass one of {', '.join(allowed)}, or keep prequential")
     return specs
+
+
+def mechanism_attrs(specs: list[EstimatorSpec]) -> dict:
+    """The forgetting arguments that made ``specs``, as Dataset attrs: ``{argument: values}`` for every mechanism.
+
+    A plural argument (``windows``) gives its list of values, a single-estimator one (``landmarks``) its
+    positions; a mechanism not asked for gives ``[]``.
+    """
+    out = {}
+    for m in MECHANISMS:
+        values = [s.param for s in specs if s.kind == m.kind]
+        out[m.argument] = values if m.plural_values else list(values[0] if values else ())
+    return out
 
 
 def estimator_coords(specs: list[EstimatorSpec]) -> dict:

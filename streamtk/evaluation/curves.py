@@ -6,7 +6,7 @@ import numpy as np
 import xarray as xr
 
 from .._core.labels import encode_labels
-from .._core.mechanisms import estimator_coords, forgetting_parameters
+from .._core.mechanisms import estimator_coords, forgetting_parameters, mechanism_attrs
 from .._core.metrics import REGISTRY
 from .._core.validation import check_positive_int, check_weights
 from .._labelled import LeadingDims, base_attrs, labelled_inputs, time_coords
@@ -57,11 +57,7 @@ def _build_dataset(
         semantics=_MOA_SEMANTICS if plan.moa else _SEMANTICS,
         every=plan.every,
         estimators=[s.label for s in plan.specs],
-        windows=[s.param for s in plan.specs if s.kind == "window"],
-        fading=[s.param for s in plan.specs if s.kind == "fading"],
-        adwin=[s.param for s in plan.specs if s.kind == "adwin"],
-        tumbling=[s.param for s in plan.specs if s.kind == "tumbling"],
-        landmarks=list(next((s.param for s in plan.specs if s.kind == "landmarks"), ())),
+        **mechanism_attrs(plan.specs),
         adwin_options=str(plan.adwin_options),
         metrics=[m.name for m in plan.metrics],
         pos_label=str(plan.encoding.classes[plan.pos]) if plan.k >= 2 else "None",

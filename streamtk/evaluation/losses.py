@@ -24,7 +24,14 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from .._core.mechanisms import EstimatorSpec, build_estimators, estimator_coords, forgetting_parameters, resolve_every
+from .._core.mechanisms import (
+    EstimatorSpec,
+    build_estimators,
+    estimator_coords,
+    forgetting_parameters,
+    mechanism_attrs,
+    resolve_every,
+)
 from .._core.validation import as_float_array, check_choice
 from .._kernels import sums as SK
 from .._labelled import LeadingDims, base_attrs, split_leading, time_coords
@@ -90,9 +97,7 @@ def _dataset(data_vars: dict, lead: LeadingDims, specs, positions, tcoords, titl
     attrs = base_attrs(
         title,
         every=params.pop("every"),
-        windows=[s.param for s in specs if s.kind == "window"],
-        fading=[s.param for s in specs if s.kind == "fading"],
-        adwin=[s.param for s in specs if s.kind == "adwin"],
+        **mechanism_attrs(specs),
         estimators=_ESTIMATOR_NOTE,
         n_instances=int(positions[-1] + 1),
         **params,
