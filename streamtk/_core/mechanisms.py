@@ -47,6 +47,7 @@ __all__ = [
     "build_estimators",
     "estimator_coords",
     "mechanism_attrs",
+    "spec_from_label",
     "kernel_arrays",
     "forgetting_parameters",
     "checkpoints",
@@ -83,7 +84,14 @@ class Mechanism:
     code: int  # the kernel code (streamtk._kernels.forgetting)
     check: object  # validates one value: (value, name) -> value
     doc: str  # the numpydoc parameter text
+    value_type: type = float  # the type of one value (the CLI parses its flag with it)
+    metavar: str = "X"  # the value's name in the CLI help
     plural_values: bool = True  # False: the argument is one estimator's value (landmark positions)
+
+    @property
+    def summary(self) -> str:
+        """The parameter text without its type prefix and markup (CLI help)."""
+        return self.doc.split(": ", 1)[-1].replace("``", "")
 
     def values(self, given) -> tuple:
         """The validated values of this argument (one per estimator)."""
@@ -113,6 +121,8 @@ MECHANISMS = (
         check_positive_int,
         "int or sequence of int: sliding windows of the last ``w`` evaluated instances (Gama et al. 2013, "
         "Algorithm 2).",
+        int,
+        "W",
     ),
     Mechanism(
         "fading",
@@ -121,6 +131,8 @@ MECHANISMS = (
         check_fading_factor,
         "float or sequence of float: fading factors ``a`` in (0, 1]; instance ``s`` weighs ``a**(t - s)`` "
         "(Gama et al. 2013, Algorithm 3).",
+        float,
+        "ALPHA",
     ),
     Mechanism(
         "adwin",
@@ -129,6 +141,8 @@ MECHANISMS = (
         check_in_open_unit_interval,
         "float or sequence of float: ADWIN confidences ``delta``; the statistics are computed over the "
         "current ADWIN window of the loss (Bifet et al. 2015, section 6).",
+        float,
+        "DELTA",
     ),
     Mechanism(
         "tumbling",
@@ -137,6 +151,8 @@ MECHANISMS = (
         check_positive_int,
         "int or sequence of int: tumbling windows; the statistics restart at every stream position that is "
         "a multiple of ``w``.",
+        int,
+        "W",
     ),
     Mechanism(
         "landmarks",
@@ -145,6 +161,8 @@ MECHANISMS = (
         _check_landmarks,
         "sequence of int: landmark positions (0-based stream positions, increasing); the statistics restart "
         "at each of them (one estimator, labelled ``landmarks``).",
+        int,
+        "P1,P2,...",
         plural_values=False,
     ),
 )
@@ -210,6 +228,27 @@ def mechanism_attrs(specs: list[EstimatorSpec]) -> dict:
         values = [s.param for s in specs if s.kind == m.kind]
         out[m.argument] = values if m.plural_values else list(values[0] if values else ())
     return out
+
+
+def spec_from_label(label: str) -> EstimatorSpec:
+    """The estimator an ``estimator`` label names (``"prequential"``, ``"window=1000"``, ``"fading=0.999"``...).
+
+    The inverse of :attr:`EstimatorSpec.label`. ``"landmarks"`` does not carry its positions: pass
+    ``landmarks=`` itself.
+    """
+    label = str(label)
+    if label == "prequential":
+        return EstimatorSpec("prequential")
+    kind, sep, value = label.partition("=")
+    mech = _BY_KIND.get(kind)
+    if mech is None or not sep or not mech.plural_values:
+        known = ", ".join(["'prequential'"] + [f"'{m.kind}=<{m.metavar}>'" for m in MECHANISMS if m.plural_values])
+        raise ValueError(f"estimator label {label!r} names no estimator; labels are {known}")
+    try:
+        parsed = mech.value_type(value)
+    except ValueError:
+        raise ValueError(f"estimator label {label!r}: {value!r} is not a {mech.value_type.__name__}") from None
+    return EstimatorSpec(kind, mech.check(parsed, mech.argument))
 
 
 def estimator_coords(specs: list[EstimatorSpec]) -> dict:

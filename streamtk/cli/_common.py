@@ -201,27 +201,46 @@ def _add_log_args(p, mapping: bool = False):
     )
 
 
-def _add_estimator_args(p, adwin: bool):
-    p.add_argument(
-        "-w", "--window", type=int, action="append", metavar="W", help="sliding window of W instances (repeatable)"
-    )
-    p.add_argument(
-        "-f", "--fading", type=float, action="append", metavar="ALPHA", help="fading factor in (0, 1] (repeatable)"
-    )
-    if adwin:
-        p.add_argument(
-            "--adwin",
-            type=float,
-            action="append",
-            metavar="DELTA",
-            help="ADWIN-windowed estimates with confidence DELTA (repeatable)",
-        )
+#: short flags of the most used mechanisms
+_SHORT = {"window": "-w", "fading": "-f"}
+
+
+def _add_estimator_args(p):
+    """One flag per forgetting mechanism of the registry (:data:`streamtk._core.mechanisms.MECHANISMS`).
+
+    The flag is the estimator kind (``--window``, ``--fading``, ``--adwin``, ``--tumbling``,
+    ``--landmarks``); a plural mechanism's flag repeats, a single-estimator one takes a comma-separated
+    list. Read them back with :func:`_forgetting`.
+    """
+    from .._core.mechanisms import MECHANISMS
+
+    for m in MECHANISMS:
+        flags = [_SHORT[m.kind]] if m.kind in _SHORT else []
+        if m.plural_values:
+            p.add_argument(*flags, f"--{m.kind}", dest=f"mech_{m.argument}", type=m.value_type, action="append",
+                           metavar=m.metavar, help=f"{m.summary} (repeatable)")  # fmt: skip
+        else:
+            p.add_argument(*flags, f"--{m.kind}", dest=f"mech_{m.argument}", metavar=m.metavar,
+                           help=f"{m.summary} (comma-separated)")  # fmt: skip
     p.add_argument(
         "--every",
         type=int,
         metavar="N",
         help="checkpoint every N instances (default: the API default, at most 10,000 checkpoints)",
     )
+
+
+def _forgetting(args) -> dict:
+    """The forgetting-mechanism keyword arguments of the API from the flags of :func:`_add_estimator_args`."""
+    from .._core.mechanisms import MECHANISMS
+
+    out = {}
+    for m in MECHANISMS:
+        given = getattr(args, f"mech_{m.argument}", None)
+        if given is None:
+            continue
+        out[m.argument] = given if m.plural_values else _split_list(given, f"--{m.kind}", m.value_type)
+    return out
 
 
 def _add_common(p, progress=True):

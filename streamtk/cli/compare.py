@@ -10,6 +10,7 @@ from ._common import (
     _check_output,
     _drifts_of,
     _every,
+    _forgetting,
     _read_log,
     _say,
     _sub,
@@ -26,7 +27,7 @@ def _cmd_compare(args) -> int:
     n = log.sizes["time"]
     every = _every(args, n)
     models = [str(m) for m in log.model.values]
-    options = dict(windows=args.window or (), fading=args.fading or (), every=every, alpha=args.alpha)
+    options = dict(_forgetting(args), every=every, alpha=args.alpha)
     if args.models:
         bad = [m for m in args.models if m not in models]
         if bad:
@@ -61,7 +62,7 @@ def register(sub) -> None:
         "  streamtk compare run.csv --alpha 0.01   (the paper's 99%: threshold 6.635)\n",
     )
     _add_log_args(p, mapping=True)
-    _add_estimator_args(p, adwin=False)
+    _add_estimator_args(p)
     p.add_argument("--models", nargs=2, metavar=("A", "B"), help="the two models (default: every pair)")
     p.add_argument(
         "--alpha",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._common import UsageError, _add_common, _say, _split_list, _sub
+from ._common import UsageError, _add_common, _add_estimator_args, _forgetting, _say, _split_list, _sub
 
 
 def _cmd_compare_many(args) -> int:
@@ -27,9 +27,9 @@ def _cmd_compare_many(args) -> int:
     for p in args.logs:
         if not Path(p).exists():
             raise UsageError(f"{p}: no such file")
-    estimators = (
-        ["prequential"] + [f"window={w}" for w in args.window or ()] + [f"fading={f}" for f in args.fading or ()]
-    )
+    from .._core.mechanisms import build_estimators
+
+    estimators = [s.label for s in build_estimators(**_forgetting(args))]
     estimator = args.estimator or "prequential"
     if estimator not in estimators:
         estimators.append(estimator)
@@ -40,7 +40,7 @@ def _cmd_compare_many(args) -> int:
         except ValueError:
             collection = None
     if collection is None:
-        options = {"every": args.every} if args.every is not None else None
+        options = dict(_forgetting(args), **({"every": args.every} if args.every is not None else {})) or None
         collection = collect(
             args.logs,
             metrics=[args.metric],
@@ -101,9 +101,7 @@ def register(sub) -> None:
     p.add_argument("--metric", default="accuracy", help="metric to compare (default accuracy)")
     p.add_argument("--summary", default="final", help="final, mean, area or at=N (default final)")
     p.add_argument("--estimator", help="estimator label, e.g. window=1000 (default prequential)")
-    p.add_argument("-w", "--window", type=int, action="append", metavar="W", help="also evaluate a window of W")
-    p.add_argument("-f", "--fading", type=float, action="append", metavar="ALPHA", help="also a fading factor")
-    p.add_argument("--every", type=int, metavar="N", help="checkpoint spacing when evaluating logs")
+    _add_estimator_args(p)  # logs are evaluated with these estimators too
     p.add_argument(
         "--posthoc",
         default="holm",

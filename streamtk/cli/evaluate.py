@@ -10,6 +10,7 @@ from ._common import (
     _check_output,
     _drifts_of,
     _every,
+    _forgetting,
     _log_classes,
     _progress,
     _progress_enabled,
@@ -33,14 +34,11 @@ def _cmd_evaluate(args) -> int:
         raise UsageError(f"--chunk-size must be a positive integer, got {args.chunk_size}")
     options = dict(
         classes=_log_classes(log),
-        windows=args.window or (),
-        fading=args.fading or (),
+        **_forgetting(args),
         every=every,
         metrics=metrics,
         convention=args.convention,
     )
-    if args.adwin:
-        options["adwin"] = args.adwin
     weights = log["weights"] if "weights" in log else None
     scores = None
     if args.scores:
@@ -102,7 +100,7 @@ def register(sub) -> None:
         "  streamtk evaluate run.csv --y-pred HT=pred_ht,NB=pred_nb -o curves.nc\n",
     )
     _add_log_args(p, mapping=True)
-    _add_estimator_args(p, adwin=True)
+    _add_estimator_args(p)
     p.add_argument(
         "--drifts",
         metavar="I,J,...",

@@ -28,7 +28,8 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
-from .. import METRICS as REGISTRY
+from .._core.mechanisms import mechanism_attrs, spec_from_label
+from .._core.metrics import REGISTRY
 from .._labelled import base_attrs
 from .summaries import checkpoint_every, parse_summaries, summarise_curves
 
@@ -44,7 +45,6 @@ __all__ = [
 #: metrics (and log variables) for which a smaller value is better; every other metric: larger is better
 LOWER_IS_BETTER = frozenset({"error", "risk", "log_loss", "brier", "kappa_se", "time_s", "memory_bytes"})
 _TITLE = "streamtk results collection"
-_EST = re.compile(r"^(window|fading|adwin)=(.+)$")
 
 
 def higher_is_better(metric: str) -> bool | None:
@@ -80,19 +80,11 @@ def direction(attrs, metric: str, given=None) -> bool:
 
 def _estimator_options(estimators) -> dict:
     """``evaluate`` options that produce the requested estimator labels."""
-    opts = {"windows": [], "fading": [], "adwin": []}
-    for e in estimators:
-        if e == "prequential":
-            continue
-        m = _EST.match(e)
-        if not m:
-            raise ValueError(
-                f"estimators: {e!r} is not an estimator label ('prequential', 'window=<w>', 'fading=<a>', 'adwin=<d>')"
-            )
-        kind, val = m.groups()
-        key = {"window": "windows", "fading": "fading", "adwin": "adwin"}[kind]
-        opts[key].append(int(val) if kind == "window" else float(val))
-    return {k: v for k, v in opts.items() if v}
+    try:  # "landmarks" names no positions: they come with evaluate_options={"landmarks": [...]}
+        specs = [spec_from_label(e) for e in estimators if e != "landmarks"]
+    except ValueError as err:
+        raise ValueError(f"estimators: {err}") from None
+    return {k: v for k, v in mechanism_attrs(specs).items() if v}
 
 
 def _labels_from_pattern(pattern, path: str) -> dict:

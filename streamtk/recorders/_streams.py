@@ -1,7 +1,7 @@
 """Where the instances come from: one adapter per kind of stream, all yielding blocks of ``(x, y)``.
 
 Kinds: a capymoa ``Stream``; an ARFF file (read block by block with
-:func:`streamtk.io.arff.iter_arff`); a :class:`streamtk.datasets.Stream`; numpy or pandas
+:func:`streamtk.io.arff_blocks.iter_arff`); a :class:`streamtk.datasets.Stream`; numpy or pandas
 arrays ``(X, y)``; any iterable of ``(x, y)`` pairs (river datasets and generators).
 
 Each adapter says what it knows up front: the class order (``classes``: declared by a schema,
@@ -108,7 +108,7 @@ class _ArffSource(Source):
     kind = "arff"
 
     def __init__(self, path, target):
-        from streamtk.io.arff import iter_arff
+        from streamtk.io.arff_blocks import iter_arff
 
         self.path = Path(path)
         self._first = next(iter_arff(self.path, chunk_rows=1), None)
@@ -133,7 +133,7 @@ class _ArffSource(Source):
         self.description = f"ARFF file {self.path} (relation {self._first.relation!r})"
 
     def blocks(self, limit):
-        from streamtk.io.arff import iter_arff
+        from streamtk.io.arff_blocks import iter_arff
 
         left = limit
         values = np.array(self.classes + [None], dtype=object)
