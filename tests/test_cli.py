@@ -74,6 +74,24 @@ def test_evaluate_adwin_option(files, capsys, tmp_path):
     assert_one_line_error(rc, err, "1.5")
 
 
+def test_every_forgetting_mechanism_has_a_flag(files, capsys, tmp_path):
+    # the flags come from the mechanism registry: tumbling windows and landmarks as in the API
+    out = tmp_path / "mech.nc"
+    rc, _, _ = run(capsys, "evaluate", files["nc"], "--tumbling", 500, "--tumbling", 800, "--landmarks", "100,1500",
+                   "--metrics", "accuracy", "--every", 50, "-o", out, "-q")  # fmt: skip
+    assert rc == 0
+    log = files["log"]
+    ref = streamtk.evaluate(log.y_true.values, log.y_pred, tumbling=[500, 800], landmarks=[100, 1500],
+                            metrics=["accuracy"], every=50)  # fmt: skip
+    got = open_dataset(out)
+    assert got.estimator.values.tolist() == ["prequential", "tumbling=500", "tumbling=800", "landmarks"]
+    np.testing.assert_array_equal(got.accuracy.values, ref.accuracy.values)
+    rc, _, err = run(capsys, "evaluate", files["csv"], "--landmarks", "300,100")
+    assert_one_line_error(rc, err, "landmarks")
+    rc, _, err = run(capsys, "compare", files["nc"], "--tumbling", 400, "--every", 100, "-o", tmp_path / "c.nc", "-q")
+    assert rc == 0 and "tumbling=400" in open_dataset(tmp_path / "c.nc").estimator.values.tolist()
+
+
 def test_evaluate_scores(files, capsys, tmp_path):
     out = tmp_path / "auc.nc"
     rc, text, _ = run(capsys, "evaluate", files["nc"], "--scores", "-f", 0.999, "--every", 200, "-o", out)
