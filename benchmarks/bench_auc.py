@@ -8,16 +8,18 @@ float64 scores that are all distinct (the worst case: ``R = n`` ranks); ``--dist
 rounds scores to ``d`` decimals (``R ~ 1.3 * 10**d``, like probabilities logged with a
 few digits). Printed:
 
-* the kernel (``streamtk._kernels.auc.binary_auc_run``: prequential AUC, windowed AUC
+* the binary kernel (``streamtk._kernels.auc.binary.run``: prequential AUC, windowed AUC
   with ``w = --window`` and faded AUC with ``alpha = --alpha`` updated at *every*
-  instance, statistics written every 1000 instances) in instances/s;
+  instance, statistics written every 1000 instances) in instances/s, and the general
+  kernel (``streamtk._kernels.auc.general.run``, the reference every fast path is tested
+  against) on the same three estimators: the fast path's ratio to it;
 * prequential + fading by the Fenwick kernel and by the offline divide and conquer over
-  time (``streamtk._kernels.auc_offline.cumulative_offline``, checked equal), and the
+  time (``streamtk._kernels.auc.offline.cumulative_offline``, checked equal), and the
   one-pass path ``auc_curves`` takes (window kernel + offline cumulative when
   ``R >= OFFLINE_MIN_RANKS``);
 * the preparation the kernel needs (rank compression of the scores once,
   block-local window ranks) and the public ``streamtk.evaluation.scores.auc_curves`` end to end;
-* the chunked exact AUC (:class:`streamtk.evaluation.score_engine.ChunkedAUC`, the state carried
+* the chunked exact AUC (:class:`streamtk.evaluation.auc_engine.AucEngine`, the state carried
   by :class:`streamtk.Evaluator` and :func:`streamtk.runners.outofcore.evaluate_store`) on the
   first ``--chunked-n`` instances in chunks of ``--chunk``, checked against the one-pass
   values (prequential and window exactly, fading to 1e-12);
@@ -59,11 +61,11 @@ _FIRST_CALL = """
 import time
 t = time.perf_counter()
 from streamtk.evaluation.scores import auc_curves
-from streamtk._kernels import auc_offline
+from streamtk._kernels.auc import offline
 auc_curves([0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.9], windows=2, fading=0.9)
 auc_curves([0, 1, 2, 1], [[.2, .3, .5], [.1, .8, .1], [.3, .3, .4], [.5, .4, .1]], classes=[0, 1, 2])
 t1 = time.perf_counter()
-auc_offline.OFFLINE_MIN_RANKS = 1  # the offline cumulative path of large rank spaces (compiled on first use)
+offline.OFFLINE_MIN_RANKS = 1  # the offline cumulative path of large rank spaces (compiled on first use)
 auc_curves([0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.9], windows=2, fading=0.9)
 print(t1 - t, time.perf_counter() - t1)
 """
@@ -126,8 +128,7 @@ def main(argv=None):
     ap.add_argument("--no-moa", action="store_true", help="skip MOA's evaluator (capymoa's jar, timed in the JVM)")
     args = ap.parse_args(argv)
 
-    from streamtk._kernels import auc as K
-    from streamtk._kernels import auc_offline as KO
+    from streamtk._kernels.auc import offline as KO
     from streamtk.evaluation import scores as S
 
     n, w, a = args.n, args.window, args.alpha
@@ -146,32 +147,26 @@ def main(argv=None):
     c = time.process_time()
     ranks, R = S.rank_compress(s.reshape(1, -1))
     t_rank = time.process_time() - c
-    y2, w2 = y.reshape(1, -1), np.ones((1, n))
     c = time.process_time()
-    lrn, lro = K.binary_local_ranks(ranks, y2, w2, np.array([w], dtype=np.int64), R)
+    local = local_ranks(ranks, w)
     t_local = time.process_time() - c
     cps = np.arange(999, n, 1000, dtype=np.int64)
+    kern = BinaryKernels(y, ranks, R, local, cps)
 
-    def kernel_rate(alphas, wsizes):
-        alphas, wsizes = np.asarray(alphas, dtype=np.float64), np.asarray(wsizes, dtype=np.int64)
-        ln, lo = (lrn, lro) if wsizes.size else (lrn[:, :0], lro[:, :0])
+    def kernel_rate(alphas, wsizes, general=False):
         best = np.inf
         for _ in range(args.repeat):
-            state = K.new_binary_state(1, R, alphas, wsizes)
-            oc, ow = np.zeros((1, alphas.size, cps.size, 5)), np.zeros((1, wsizes.size, cps.size, 5))
-            c = time.process_time()
-            K.binary_auc_run(ranks, ln, lo, y2, w2, alphas, wsizes, False, 0, n, cps, 0, *state, oc, ow)
-            best = min(best, time.process_time() - c)
+            best = min(best, (kern.general if general else kern.binary)(alphas, wsizes)[0])
         return n / best
 
     def offline_seconds(alphas):
-        """The cumulative estimators by divide and conquer over time (auc_offline), best of --repeat."""
+        """The cumulative estimators by divide and conquer over time (offline), best of --repeat."""
         alphas = np.asarray(alphas, dtype=np.float64)
         best = np.inf
         for _ in range(args.repeat):
-            out = np.zeros((alphas.size, cps.size, 5))
+            out = np.zeros((alphas.size, cps.size, 3, 1, 2))
             c = time.process_time()
-            KO.cumulative_offline(ranks[0], y2[0], w2[0], False, alphas, R, cps, out, KO.BLOCK)
+            KO.cumulative_offline(ranks[0], y, kern.none_u8, kern.none_f, False, alphas, R, cps, out, KO.BLOCK)
             best = min(best, time.process_time() - c)
         return best, out
 
@@ -179,29 +174,12 @@ def main(argv=None):
     rate_win = kernel_rate([], [w])
     rate_pre = kernel_rate([1.0], [])
     rate_cum = kernel_rate([1.0, a], [])
+    rate_gen = kernel_rate([1.0, a], [w], general=True)
     t_off, out_off = offline_seconds([1.0, a])
     # the offline statistics equal the Fenwick kernel's (prequential exactly, fading to 1e-12)
-    st = K.new_binary_state(1, R, np.array([1.0, a]), np.zeros(0, dtype=np.int64))
-    ref = np.zeros((1, 2, cps.size, 5))
-    K.binary_auc_run(
-        ranks,
-        lrn[:, :0],
-        lro[:, :0],
-        y2,
-        w2,
-        np.array([1.0, a]),
-        np.zeros(0, dtype=np.int64),
-        False,
-        0,
-        n,
-        cps,
-        0,
-        *st,
-        ref,
-        np.zeros((1, 0, cps.size, 5)),
-    )
-    np.testing.assert_array_equal(out_off[0], ref[0, 0])
-    np.testing.assert_allclose(out_off[1], ref[0, 1], rtol=1e-12, atol=1e-12 * np.abs(ref[0, 1]).max())
+    ref = kern.binary([1.0, a], [])[1]
+    np.testing.assert_array_equal(out_off[0], ref[0])
+    np.testing.assert_allclose(out_off[1], ref[1], rtol=1e-12, atol=1e-12 * np.abs(ref[1]).max())
     rate_one = n / (n / rate_win + t_off)
     print(f"distinct scores R = {R:,}")
     print(
@@ -209,6 +187,10 @@ def main(argv=None):
         f"issue 7 target >= 10 M/s)"
     )
     print(f"kernel, window only / prequential only: {rate_win / 1e6:.2f} / {rate_pre / 1e6:.2f} M instances/s")
+    print(
+        f"general kernel, the same 3 estimators: {rate_gen / 1e6:.2f} M instances/s; the binary fast path is "
+        f"{rate_all / rate_gen:.2f}x faster"
+    )
     print(
         f"prequential + fading: Fenwick kernel {1e9 / rate_cum:.0f} ns/instance, offline (divide and conquer "
         f"over time) {t_off / n * 1e9:.0f} ns/instance (equal: prequential exactly, fading to 1e-12)"
@@ -267,8 +249,9 @@ def main(argv=None):
                 f"all 3 estimators {rate_all / (m / dt):,.0f}x"
             )
         ds_small = S.auc_curves(y[:m], s[:m], windows=w, every=m)
+        ours = float(ds_small.auc.sel(estimator=f"window={w}")[-1])
         print(
-            f"  check at {m:,}: streamtk window AUC {float(ds_small.auc[1, -1]):.6f} vs river "
+            f"  check at {m:,}: streamtk window AUC {ours:.6f} vs river "
             f"RollingROCAUC {metric_window_value(rm, y[:m], s[:m], w):.6f} "
             "(they agree when scores are distinct; streamtk counts tied pairs one half)"
         )
@@ -276,7 +259,7 @@ def main(argv=None):
     c = time.process_time()
     ref = numpy_window_auc(y[:k], s[:k], w)
     dt = time.process_time() - c
-    got = S.auc_curves(y[:k], s[:k], windows=w, prequential=False).auc.values[0]
+    got = S.auc_curves(y[:k], s[:k], windows=w).auc.sel(estimator=f"window={w}").values
     assert np.allclose(ref, got, equal_nan=True), "numpy baseline disagrees"
     print(
         f"numpy rank-sum window AUC        : {k / dt / 1e6:8.4f} M instances/s on {k:,}; "
@@ -296,25 +279,22 @@ def main(argv=None):
 
 def chunked_rate(y, s, w, a, m, chunk):
     """Throughput of the chunked exact AUC (carried state) and its agreement with the one pass."""
-    from streamtk._core.labels import encode_labels
-    from streamtk._kernels.adwin import VARIANT_CODES
+    from streamtk._core.mechanisms import build_estimators
+    from streamtk._core.metrics import REGISTRY
     from streamtk.evaluation import scores as S
-    from streamtk.evaluation.engine import EngineCore
-    from streamtk.evaluation.score_engine import ChunkedAUC
+    from streamtk.evaluation.auc_engine import AucEngine
 
-    enc, _ = encode_labels(np.arange(2), classes=[0, 1])
-    yc = y[:m].astype(np.int32)
+    specs = build_estimators(windows=[w], fading=[a])
+    yc = y[:m]
     sc = s[None, :m]
-    pc = (sc > 0.5).astype(np.int32)
     best = np.inf
     for _ in range(2):
-        core = EngineCore(encoding=enc, windows=[w], fading=[a], every=1000, metrics=["auc", "auc_u1"], scores="binary")
-        ch = ChunkedAUC(core, VARIANT_CODES["moa"])
+        eng = AucEngine(specs, every=1000, n_classes=2, mode="binary", metrics=[REGISTRY["auc"], REGISTRY["auc_u1"]])
         c = time.process_time()
         for lo in range(0, m, chunk):
-            ch.update(yc[lo : lo + chunk], pc[:, lo : lo + chunk], None, sc[:, lo : lo + chunk])
+            eng.update(yc[lo : lo + chunk], sc[:, lo : lo + chunk])
         best = min(best, time.process_time() - c)
-    _, got = ch.collect()
+    _, got = eng.collect()
     ref = S.auc_curves(y[:m], s[:m], windows=w, fading=a, every=1000).auc.values  # (estimator, time)
     np.testing.assert_array_equal(got["auc"][0, :2], ref[:2])
     np.testing.assert_allclose(got["auc"][0, 2], ref[2], rtol=1e-12, atol=1e-12)
@@ -322,6 +302,70 @@ def chunked_rate(y, s, w, a, m, chunk):
         f"chunked exact AUC (carried state): {m / best / 1e6:8.2f} M instances/s on {m:,} in chunks of {chunk:,} "
         "(3 estimators; equal to the one pass: prequential and window exactly, fading to 1e-12)"
     )
+
+
+def local_ranks(ranks, w):
+    """Block-local ranks ``(new, old)`` ``(1, 1, n)`` of a window of ``w`` over every instance."""
+    from streamtk._kernels.auc.ranks import window_local_ranks
+
+    n = ranks.shape[1]
+    new, old = np.zeros((1, 1, n), dtype=np.int64), np.zeros((1, 1, n), dtype=np.int64)
+    used = window_local_ranks(ranks[0], np.zeros(0, dtype=np.uint8), w, new[0, 0], old[0, 0])
+    return new, old, used
+
+
+class BinaryKernels:
+    """The binary fast path and the general kernel called directly on one series (no weights, every
+    instance a member), timed in CPU seconds; each call returns ``(seconds, snapshots (E, C, 3, 1, 2))``."""
+
+    def __init__(self, y, ranks, R, local, cps):
+        self.y, self.R, self.local, self.cps = y.astype(np.int64), R, local, cps
+        self.ranks = np.ascontiguousarray(ranks.reshape(1, -1, 1))
+        self.none_u8, self.none_f = np.zeros(0, dtype=np.uint8), np.zeros(0)
+
+    def _inputs(self):
+        from streamtk._kernels.auc import layout as LY
+
+        return LY.Inputs(self.y, self.none_u8[None], self.none_f[None], self.ranks, self.ranks)
+
+    def binary(self, alphas, wsizes):
+        from streamtk._kernels.auc import binary as KB
+        from streamtk._kernels.auc import layout as LY
+
+        alphas, wsizes = np.asarray(alphas, dtype=np.float64), np.asarray(wsizes, dtype=np.int64)
+        Ec, Ew = alphas.size, wsizes.size
+        E = Ec + Ew
+        cum, win = np.arange(Ec, dtype=np.int64), np.arange(Ec, E, dtype=np.int64)
+        new, old, used = self.local
+        local = (new[:, :Ew], old[:, :Ew])
+        state = (np.zeros((1, E, 3, 1, 2)), np.ones((1, E)), np.zeros((1, E, LY.N_PTR), dtype=np.int64),
+                 np.zeros((1, self.R + 1, 2, Ec)))  # fmt: skip
+        snap = np.zeros((1, E, self.cps.size, 3, 1, 2))
+        span = (np.int64(0), np.int64(0))
+        c = time.process_time()
+        KB.run(self._inputs(), False, local, (cum, alphas, win, wsizes, used), state, span, self.cps, snap)
+        return time.process_time() - c, snap[0]
+
+    def general(self, alphas, wsizes):
+        from streamtk._core.mechanisms import build_estimators, kernel_arrays
+        from streamtk._kernels.auc import general as KG
+        from streamtk._kernels.auc import layout as LY
+
+        specs = build_estimators(prequential=1.0 in alphas, windows=wsizes, fading=[x for x in alphas if x < 1])
+        kinds, sizes, fading, marks, mark_off = kernel_arrays(specs)
+        E = len(specs)
+        sliding = np.array([sp.kind == "window" for sp in specs])
+        slot = np.where(sliding, np.cumsum(sliding) - 1, np.cumsum(~sliding) - 1).astype(np.int64)
+        mech = LY.Mechanisms(kinds, sizes, fading, marks, mark_off, slot, np.full(E, -1, dtype=np.int64),
+                             np.zeros((1, 1, 0), dtype=np.int64))  # fmt: skip
+        state = LY.State(np.zeros((1, E, 3, 1, 2)), np.ones((1, E)), np.zeros((1, E, LY.N_PTR), dtype=np.int64),
+                         np.zeros((1, int((~sliding).sum()), 1, 2, self.R + 1)),
+                         np.zeros((1, int(sliding.sum()), 1, 2, self.R + 1)))  # fmt: skip
+        grps = LY.Groups(np.array([[0, 1]], dtype=np.int64), np.ones(1, dtype=np.int64), False)
+        snap = np.zeros((1, E, self.cps.size, 3, 1, 2))
+        c = time.process_time()
+        KG.run(self._inputs(), grps, mech, state, (np.int64(0), np.int64(0)), np.arange(E), self.cps, snap)
+        return time.process_time() - c, snap[0]
 
 
 def metric_window_value(rm, y, s, w):

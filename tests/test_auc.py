@@ -1,345 +1,276 @@
-"""Kernel tests for streamtk._kernels.auc: Fenwick U statistics against O(n^2) pair counting."""
+"""The AUC family against O(n^2) pair counting: every forgetting mechanism, binary / one-vs-rest / pairwise.
+
+References are the plain definitions (``tests/_auc.py``): the instances an estimator holds
+after each position, their weights (``alpha**age`` for a fading factor) and every (positive,
+negative) pair counted explicitly, ties one half. Streams have ties, missing labels, missing
+predictions, zero and float weights, several series, and are also fed chunk by chunk.
+"""
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from streamtk._kernels import auc as K
+from streamtk._core.mechanisms import build_estimators
+from streamtk._core.metrics import REGISTRY
+from streamtk._core.metrics.auc import AucSums
+from streamtk.drift.adwin import adwin
+from tests._auc import AUC_METRICS, held, make_engine, pair_u, run_engine, stream
+
+ALL = dict(windows=[1, 7], fading=[0.9], adwin=[0.3], tumbling=[11], landmarks=[5, 40, 41])
 
 
-# ----------------------------------------------------------------------------- references
-def brute_u(score, pos, v):
-    """Weighted U1 by explicit pair counting, ties one half; returns (U1, W0, W1)."""
-    u1 = 0.0
-    for i in range(len(score)):
-        if not pos[i]:
-            continue
-        for j in range(len(score)):
-            if pos[j]:
-                continue
-            h = 1.0 if score[i] > score[j] else (0.5 if score[i] == score[j] else 0.0)
-            u1 += v[i] * v[j] * h
-    return u1, float(np.sum(v[~pos])), float(np.sum(v[pos]))
+def _widths(y, p, member):
+    """The ADWIN width after each member position (the ADWIN on the 0/1 loss of the members)."""
+    wid = np.zeros(y.size, dtype=np.int64)
+    wid[member] = adwin((y[member] != p[member]).astype(float), delta=0.3).width.values
+    return wid
 
 
-def held(y, w, t, kind, param):
-    """Indices and weights an estimator holds after instance t (inclusive): the plain definition."""
-    idx = np.array([s for s in range(t + 1) if y[s] >= 0 and w[s] > 0], dtype=np.int64)
-    v = w[idx].astype(float)
-    if kind == K.KIND_WINDOW:
-        idx, v = idx[-int(param) :], v[-int(param) :]
-    elif kind == K.KIND_FADING:
-        v = v * param ** np.arange(idx.size - 1, -1, -1, dtype=float)
-    return idx, v
-
-
-def run_binary(score, y, w, kinds, params, every=1, unit=False):
-    """Drive the binary kernel like the numpy layer does; returns (checkpoints, (E, T, 5))."""
-    ranks = np.unique(score, return_inverse=True)[1].reshape(1, -1).astype(np.int64)
-    R = int(ranks.max()) + 1
-    n = len(score)
-    cps = np.arange(every - 1, n, every, dtype=np.int64)
-    kinds = np.asarray(kinds, dtype=np.int64)
-    params = np.asarray(params, dtype=np.float64)
-    cum = np.flatnonzero(kinds != K.KIND_WINDOW)
-    win = np.flatnonzero(kinds == K.KIND_WINDOW)
-    alphas = np.where(kinds[cum] == K.KIND_FADING, params[cum], 1.0)
-    wsizes = params[win].astype(np.int64)
-    y2, w2 = y.reshape(1, -1).astype(np.int64), w.reshape(1, -1).astype(np.float64)
-    lrn, lro = K.binary_local_ranks(ranks, y2, w2, wsizes, R)
-    state = K.new_binary_state(1, R, alphas, wsizes)
-    oc = np.zeros((1, cum.size, cps.size, 5))
-    ow = np.zeros((1, win.size, cps.size, 5))
-    K.binary_auc_run(ranks, lrn, lro, y2, w2, alphas, wsizes, unit, 0, n, cps, 0, *state, oc, ow)
-    out = np.empty((kinds.size, cps.size, 5))
-    out[cum], out[win] = oc[0], ow[0]
-    return cps, out
-
-
-def random_stream(rng, n, n_values=5, p_missing=0.1, p_zero=0.1, weighted=True):
-    score = rng.integers(0, n_values, n).astype(float) / n_values  # many ties
-    y = (rng.random(n) < 0.4).astype(np.int64)
-    y[rng.random(n) < p_missing] = -1
-    w = rng.uniform(0.5, 2.0, n) if weighted else np.ones(n)
-    w[rng.random(n) < p_zero] = 0.0
-    return score, y, w
-
-
-# ---------------------------------------------------------------------------- step functions
-def test_fenwick_below_half_matches_cumsum():
-    rng = np.random.default_rng(1)
-    x = rng.integers(0, 5, 37).astype(float)
-    tree = np.zeros(38)
-    for i, xi in enumerate(x):
-        K.fenwick_add(tree, i + 1, xi)
-    for i in range(37):
-        assert K.fenwick_below_half(tree, i + 1) == x[:i].sum() + 0.5 * x[i]
-
-
-def test_binary_add_remove_round_trip_is_exact():
-    rng = np.random.default_rng(2)
-    tree = np.zeros((2, 11))
-    stat = np.zeros(5)
-    ranks = rng.integers(0, 10, 200)
-    pos = rng.random(200) < 0.5
-    for r, p in zip(ranks, pos):
-        K.binary_add(tree, stat, r, p, 1.0, 1.0)
-    u1, w0, w1 = brute_u(ranks, pos, np.ones(200))
-    assert stat.tolist() == [u1, w0, w1, float((~pos).sum()), float(pos.sum())]
-    for i in rng.permutation(200):  # any removal order undoes the adds exactly
-        K.binary_add(tree, stat, ranks[i], pos[i], 1.0, -1.0)
-    assert not stat.any() and not tree.any()
+@pytest.mark.parametrize("route", ["auto", "general"])
+@pytest.mark.parametrize("k, pairwise", [(2, False), (3, False), (3, True)])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_every_mechanism_against_pair_counting(k, pairwise, weighted, route):
+    n, L = 90, 2
+    y, p, s, w = stream(7 * k + weighted, n, k=k, n_values=5, L=L, weighted=weighted)
+    p[0, ::13] = -1  # no prediction: not evaluated for that series
+    cuts = [0, 31, 32, 77, n]
+    pos, got, eng = run_engine(y, s, w, p, cuts=cuts, pairwise=pairwise, route=route, **ALL)
+    assert pos.tolist() == list(range(n))
+    specs = eng.specs
+    for l in range(L):
+        member = (y >= 0) & (p[l] >= 0) & ((w[l] > 0) if weighted else True)
+        wl = w[l] if weighted else np.ones(n)
+        wid = _widths(y, p[l], member)
+        assert wid[member].min() < wid[member].max()
+        for e, sp in enumerate(specs):
+            for t in range(0, n, 5):
+                idx, v = held(member, wl, t, sp.kind, sp.param, wid)
+                for c in range(1 if k == 2 else k):
+                    col = s[l, idx] if k == 2 else s[l, idx, c]
+                    u1, w0, w1 = pair_u(col, y[idx], v, 1 if k == 2 else c)
+                    at = (l, e, t) if k == 2 else (l, e, t, c)
+                    assert got["auc_u1"][at] == pytest.approx(u1, rel=1e-12, abs=1e-12), (sp.label, t, c)
+                    defined = (y[idx] == (1 if k == 2 else c)).any() and (y[idx] != (1 if k == 2 else c)).any()
+                    if defined:
+                        assert got["auc"][at] == pytest.approx(u1 / (w0 * w1), rel=1e-12), (sp.label, t, c)
+                        assert got["auc_u0"][at] == pytest.approx(w0 * w1 - u1, rel=1e-12, abs=1e-9)
+                    else:
+                        assert np.isnan(got["auc"][at]) and np.isnan(got["auc_z"][at])
+                        assert got["auc_u1"][at] == 0.0 and got["auc_u0"][at] == 0.0  # exact over no pair
+                if pairwise:
+                    for i in range(k):
+                        for j in range(k):
+                            sel = (y[idx] == i) | (y[idx] == j)
+                            ref = np.nan
+                            if i != j and (y[idx] == i).any() and (y[idx] == j).any():
+                                u, wj, wi = pair_u(s[l, idx[sel], i], y[idx[sel]], v[sel], i)
+                                ref = u / (wi * wj)
+                            np.testing.assert_allclose(got["auc_ovo"][l, e, t, i, j], ref, rtol=1e-12, atol=1e-12)
 
 
 def test_known_answer_with_ties():
-    # positives 0.8, 0.4; negatives 0.4, 0.1 -> pairs: 1 + 1 + 0.5 + 1 = 3.5 of 4
-    score = np.array([0.8, 0.4, 0.4, 0.1])
-    y = np.array([1, 0, 1, 0])
-    _, out = run_binary(score, y, np.ones(4), [K.KIND_PREQUENTIAL], [0.0])
-    assert out[0, -1].tolist() == [3.5, 2.0, 2.0, 2.0, 2.0]
-    assert out[0, 1].tolist() == [1.0, 1.0, 1.0, 1.0, 1.0]
+    # positives 0.8, 0.4; negatives 0.4, 0.1 -> pairs 1 + 1 + 0.5 + 1 = 3.5 of 4
+    _, got, _ = run_engine(np.array([1, 0, 1, 0]), np.array([[0.8, 0.4, 0.4, 0.1]]))
+    assert got["auc_u1"][0, 0].tolist() == [0.0, 1.0, 1.5, 3.5]
+    assert got["auc"][0, 0, -1] == 3.5 / 4
+    np.testing.assert_array_equal(got["auc"][0, 0, :1], [np.nan])
 
 
-@pytest.mark.parametrize("weighted", [False, True])
-def test_every_prefix_window_tail_and_faded_sample(weighted):
-    rng = np.random.default_rng(3 + weighted)
-    n = 120
-    score, y, w = random_stream(rng, n, weighted=weighted)
-    kinds = [K.KIND_PREQUENTIAL, K.KIND_WINDOW, K.KIND_WINDOW, K.KIND_FADING, K.KIND_FADING]
-    params = [0.0, 1.0, 7.0, 0.9, 0.5]
-    cps, out = run_binary(score, y, w, kinds, params)
-    for t in cps:
-        for e, (kind, param) in enumerate(zip(kinds, params)):
-            idx, v = held(y, w, t, kind, param)
-            u1, w0, w1 = brute_u(score[idx], y[idx] == 1, v)
-            np.testing.assert_allclose(out[e, t, :3], [u1, w0, w1], rtol=1e-12, atol=1e-12)
-            assert out[e, t, 3] == np.sum(y[idx] == 0) and out[e, t, 4] == np.sum(y[idx] == 1)
+def test_mann_whitney_z_is_the_papers_formula():
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 50)
+    s = rng.random((1, 50))
+    _, got, _ = run_engine(y, s)
+    n1, n0 = (y == 1).sum(), (y == 0).sum()
+    u0 = got["auc_u0"][0, 0, -1]
+    assert got["auc_z"][0, 0, -1] == pytest.approx((u0 - n0 * n1 / 2) / np.sqrt(n0 * n1 * (n0 + n1 + 1) / 12))
 
 
-def test_fading_rescale_keeps_exact_ratios():
-    """alpha = 0.5 passes the rescale thresholds (every ~330 / ~660 instances); compare long after."""
+def test_fading_renormalisation_keeps_exact_ratios():
+    # alpha = 0.5 passes the tree's renormalisation every ~665 members; compare long after (old weights
+    # below double precision relative to the newest are dropped from the reference)
     rng = np.random.default_rng(5)
     n = 2000
-    score, y, w = random_stream(rng, n, n_values=50)
-    cps, out = run_binary(score, y, w, [K.KIND_FADING, K.KIND_FADING], [0.5, 0.97], every=97)
-    for k in range(cps.size - 4, cps.size):
-        t = cps[k]
-        for e, a in enumerate([0.5, 0.97]):
-            idx, v = held(y, w, t, K.KIND_FADING, a)
-            keep = v > 1e-250  # older weights are below double precision relative to the newest
-            u1, w0, w1 = brute_u(score[idx[keep]], y[idx[keep]] == 1, v[keep])
-            np.testing.assert_allclose(out[e, k, :3], [u1, w0, w1], rtol=1e-9)
-    # the general (multi-class) layout rescales U with the trees
-    ranks = np.unique(score, return_inverse=True)[1].reshape(1, -1, 1).astype(np.int64)
-    kinds, params = np.array([2, 2], dtype=np.int64), np.array([0.5, 0.97])
-    oU, oW, oN = (np.zeros((1, 2, cps.size, 1, 2)) for _ in range(3))
-    K.auc_run(
-        ranks,
-        y[None],
-        w[None],
-        kinds,
-        params,
-        np.array([[0, 1]]),
-        np.array([1]),
-        False,
-        0,
-        n,
-        cps,
-        0,
-        *K.new_state(1, 2, 1, 2, int(ranks.max()) + 1, kinds, params),
-        oU,
-        oW,
-        oN,
-    )
-    np.testing.assert_allclose(oU[0, :, :, 0, 0], out[:, :, 0], rtol=1e-9)
-    np.testing.assert_allclose(oW[0, :, :, 0], out[:, :, 1:3], rtol=1e-9)
+    y, _, _, w = stream(5, n, weighted=True)
+    s = rng.integers(0, 50, (1, n)) / 50
+    pos, got, _ = run_engine(y, s, w, every=97, fading=[0.5, 0.97], route="general")
+    member = (y >= 0) & (w[0] > 0)
+    for c in range(pos.size - 4, pos.size):
+        t = pos[c]
+        for e, a in ((1, 0.5), (2, 0.97)):
+            idx, v = held(member, w[0], t, "fading", a)
+            keep = v > 1e-250
+            u1, w0, w1 = pair_u(s[0, idx[keep]], y[idx[keep]], v[keep], 1)
+            assert got["auc_u1"][0, e, c] == pytest.approx(u1, rel=1e-9)
+            assert got["auc"][0, e, c] == pytest.approx(u1 / (w0 * w1), rel=1e-9)
 
 
-def test_unit_weights_ignore_weight_values():
-    rng = np.random.default_rng(6)
-    score, y, w = random_stream(rng, 80)
-    _, a = run_binary(score, y, w, [K.KIND_WINDOW], [10.0], unit=True)
-    _, b = run_binary(score, y, (w > 0).astype(float), [K.KIND_WINDOW], [10.0])
-    np.testing.assert_array_equal(a, b)
+def test_one_class_is_nan_and_moa_gives_one():
+    y = np.array([0, 0, 1, 1])
+    s = np.array([[0.2, 0.4, 0.9, 0.1]])
+    _, got, _ = run_engine(y, s, windows=[2])
+    np.testing.assert_array_equal(got["auc"][0], [[np.nan, np.nan, 1.0, 0.5], [np.nan, np.nan, 1.0, np.nan]])
+    _, moa, _ = run_engine(y, s, windows=[2], moa=True)
+    np.testing.assert_array_equal(moa["auc"][0], [[1.0, 1.0, 1.0, 0.5], [1.0, 1.0, 1.0, 1.0]])
 
 
-def test_chunked_state_carry_equals_one_pass():
-    rng = np.random.default_rng(7)
-    n = 300
-    score, y, w = random_stream(rng, n, n_values=20)
-    ranks = np.unique(score, return_inverse=True)[1].reshape(1, -1).astype(np.int64)
-    R = int(ranks.max()) + 1
-    alphas = np.array([1.0, 0.95, 0.3])
-    wsizes = np.array([25, 4], dtype=np.int64)
-    cps = np.arange(9, n, 10, dtype=np.int64)
-    y2, w2 = y.reshape(1, -1), w.reshape(1, -1)
-    lrn, lro = K.binary_local_ranks(ranks, y2, w2, wsizes, R)
-    outs = []
-    for bounds in ([(0, n)], [(0, 37), (37, 38), (38, 200), (200, n)]):
-        state = K.new_binary_state(1, R, alphas, wsizes)
-        oc, ow = np.zeros((1, 3, cps.size, 5)), np.zeros((1, 2, cps.size, 5))
-        for a, b in bounds:
-            cp0 = int(np.searchsorted(cps, a))
-            K.binary_auc_run(ranks, lrn, lro, y2, w2, alphas, wsizes, False, a, b, cps, cp0, *state, oc, ow)
-        outs.append((oc, ow))
-    np.testing.assert_array_equal(outs[0][0], outs[1][0])
-    np.testing.assert_array_equal(outs[0][1], outs[1][1])
+def test_sliding_window_with_float_weights_has_no_residue():
+    # the issue's example weights: when the positives have all left the window, U and the positive
+    # weight are exactly 0 (not a rounding residue), so U0 = W0 W1 - U1 is exactly 0 too
+    y = np.array([1, 1, 0, 0, 0])
+    s = np.array([[0.3, 0.6, 0.2, 0.7, 0.1]])
+    w = np.array([[0.6, 0.4, 0.5, 0.3, 0.7]])
+    for route in ("auto", "general"):
+        _, got, _ = run_engine(y, s, w, windows=[2], route=route)
+        assert got["auc_u1"][0, 1, -1] == 0.0 and got["auc_u0"][0, 1, -1] == 0.0
+        assert np.isnan(got["auc"][0, 1, -1]) and np.isnan(got["auc"][0, 1, -2])
 
 
-def test_window_local_ranks_preserve_order_within_two_blocks():
-    rng = np.random.default_rng(17)
-    n, w = 103, 8
-    ranks = rng.integers(0, 30, n)
-    ev = rng.random(n) < 0.8
-    new, old = K.window_local_ranks(ranks, ev, w, 30)
-    q = np.flatnonzero(ev)
-    assert (new[~ev] == -1).all() and (old[~ev] == -1).all()
-    for b in range((q.size + w - 1) // w):
-        cur = q[b * w : (b + 1) * w]
-        prev = q[(b - 1) * w : b * w] if b else q[:0]
-        both = np.r_[prev, cur]
-        local = np.r_[old[prev], new[cur]]
-        dense = np.unique(ranks[both], return_inverse=True)[1]
-        np.testing.assert_array_equal(local, dense)
-
-
-def test_general_kernel_equals_binary_fast_path_and_parallel_leads():
-    rng = np.random.default_rng(8)
-    n, L = 150, 3
-    scores = rng.integers(0, 9, (L, n)).astype(float)
-    y = (rng.random(n) < 0.5).astype(np.int64)
-    w = rng.uniform(0, 2, (L, n))
-    ranks = np.stack([np.unique(s, return_inverse=True)[1] for s in scores]).astype(np.int64)
-    R = int(ranks.max()) + 1
-    kinds = np.array([0, 1, 2], dtype=np.int64)
-    params = np.array([0.0, 11.0, 0.9])
-    cps = np.arange(n, dtype=np.int64)
-    grp = np.array([[0, 1]], dtype=np.int64)
-    pg = np.array([1], dtype=np.int64)
-    oU, oW, oN = (np.zeros((L, 3, n, 1, 2)) for _ in range(3))
-    K.auc_run(
-        ranks[..., None],
-        y[None],
-        w,
-        kinds,
-        params,
-        grp,
-        pg,
-        False,
-        0,
-        n,
-        cps,
-        0,
-        *K.new_state(L, 3, 1, 2, R, kinds, params),
-        oU,
-        oW,
-        oN,
-    )
-    alphas = np.array([1.0, 0.9])
-    wsizes = np.array([11], dtype=np.int64)
-    lrn, lro = K.binary_local_ranks(ranks, y[None], w, wsizes, R)
-    oc, ow = np.zeros((L, 2, n, 5)), np.zeros((L, 1, n, 5))
-    K.binary_auc_run(
-        ranks,
-        lrn,
-        lro,
-        y[None],
-        w,
-        alphas,
-        wsizes,
-        False,
-        0,
-        n,
-        cps,
-        0,
-        *K.new_binary_state(L, R, alphas, wsizes),
-        oc,
-        ow,
-    )
-    out = np.stack([oc[:, 0], ow[:, 0], oc[:, 1]], axis=1)
-    np.testing.assert_allclose(oU[..., 0, 0], out[..., 0], rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(oW[..., 0, :], out[..., 1:3], rtol=1e-12, atol=1e-12)
-    np.testing.assert_array_equal(oN[..., 0, :], out[..., 3:5])
-    for l in range(L):  # each lead equals its own single-lead run
-        _, single = run_binary(scores[l], y, w[l], kinds, params)
-        np.testing.assert_allclose(out[l], single, rtol=1e-13, atol=1e-13)
-
-
-def test_pairwise_kernel_against_pair_counting():
+def test_restarts_remove_or_clear_with_the_same_result():
+    # a tumbling window's restart removes its held members one by one (few members, large key space)
+    # or clears its trees (many members): the statistics after a restart are the same either way
     rng = np.random.default_rng(9)
-    n, k = 90, 3
-    p = rng.integers(0, 4, (n, k)).astype(float)
-    y = rng.integers(0, k, n).astype(np.int64)
-    y[::11] = -1
-    w = rng.uniform(0.5, 1.5, n)
-    ranks = np.stack([np.unique(p[:, c], return_inverse=True)[1] for c in range(k)], axis=-1)[None].astype(np.int64)
-    R = int(ranks.max()) + 1
-    kinds = np.array([0, 1], dtype=np.int64)
-    params = np.array([0.0, 30.0])
-    grp = np.ascontiguousarray(np.broadcast_to(np.arange(k), (k, k)), dtype=np.int64)
-    pg = np.arange(k, dtype=np.int64)
-    cps = np.arange(n, dtype=np.int64)
-    oU, oW, oN = (np.zeros((1, 2, n, k, k)) for _ in range(3))
-    K.auc_run(
-        ranks,
-        y[None],
-        w[None],
-        kinds,
-        params,
-        grp,
-        pg,
-        False,
-        0,
-        n,
-        cps,
-        0,
-        *K.new_state(1, 2, k, k, R, kinds, params),
-        oU,
-        oW,
-        oN,
-    )
-    for t in range(0, n, 7):
-        for e, (kind, param) in enumerate(zip(kinds, params)):
-            idx, v = held(y, w, t, kind, param)
-            for i in range(k):
-                for j in range(k):
-                    if i == j:
-                        continue
-                    sel = (y[idx] == i) | (y[idx] == j)
-                    u1, wj, wi = brute_u(p[idx[sel], i], y[idx[sel]] == i, v[sel])
-                    assert oU[0, e, t, i, j] == pytest.approx(u1, abs=1e-12)
-                    assert oW[0, e, t, i, j] == pytest.approx(wj, abs=1e-12)
-                    assert oW[0, e, t, i, i] == pytest.approx(wi, abs=1e-12)
+    n = 600
+    y, _, _, _ = stream(9, n)
+    s = rng.random((1, n))  # every score distinct: a large key space
+    small = run_engine(y, s, every=25, tumbling=[10], landmarks=[300])  # removal: 10 members, 600 keys
+    big = run_engine(y, s, every=25, tumbling=[300], landmarks=[10, 599])  # clearing
+    member = y >= 0
+    for (pos, got, _), spec_params in ((small, (10, (300,))), (big, (300, (10, 599)))):
+        for c, t in enumerate(pos):
+            for e, (kind, param) in ((1, ("tumbling", spec_params[0])), (2, ("landmarks", spec_params[1]))):
+                idx, v = held(member, np.ones(n), t, kind, param)
+                u1, w0, w1 = pair_u(s[0, idx], y[idx], v, 1)
+                assert got["auc_u1"][0, e, c] == u1, (kind, t)
 
 
-# ------------------------------------------------------------------------------ properties
-streams = st.integers(min_value=1, max_value=60).flatmap(
-    lambda n: st.tuples(
-        st.lists(st.integers(0, 6), min_size=n, max_size=n),
-        st.lists(st.integers(-1, 1), min_size=n, max_size=n),
-        st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0]), min_size=n, max_size=n),
-    )
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 60),
+    st.integers(1, 8),
+    st.sampled_from([0.3, 0.8]),
+    st.booleans(),
+    st.integers(0, 2**32 - 1),
 )
+def test_properties(n, window, alpha, weighted, seed):
+    rng = np.random.default_rng(seed)
+    y, _, _, w = stream(seed, n, n_values=7, weighted=weighted)
+    s = rng.integers(0, 7, (1, n)) / 7.0
+    opts = dict(windows=[window, n + 10], fading=[alpha, 1.0], tumbling=[n + 3], landmarks=[0])
+    pos, got, _ = run_engine(y, s, w, **opts)
+    u = got["auc_u1"][0]
+    # window >= n, fading 1, a tumble longer than the stream and a landmark at 0 are prequential
+    np.testing.assert_array_equal(u[2], u[0])
+    np.testing.assert_allclose(u[4], u[0], rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(u[5], u[0])
+    np.testing.assert_array_equal(u[6], u[0])
+    # reversing the scores swaps U1 and U0; a strictly increasing transform changes nothing
+    _, rev, _ = run_engine(y, 1.0 - s, w, **opts)
+    np.testing.assert_allclose(rev["auc_u1"], got["auc_u0"], rtol=1e-12, atol=1e-9)
+    _, mono, _ = run_engine(y, np.exp(3 * s) - 7.0, w, **opts)
+    for name in AUC_METRICS:
+        np.testing.assert_array_equal(mono[name], got[name])
+    # causality: a prefix of the stream gives the prefix of the curves (its smaller key space sums
+    # non-integer weights over other tree nodes: equal to rounding)
+    m = max(1, n // 2)
+    _, pre, _ = run_engine(y[:m], s[:, :m], None if w is None else w[:, :m], **opts)
+    np.testing.assert_allclose(pre["auc_u1"], got["auc_u1"][:, :, :m], rtol=1e-12, atol=1e-12)
+    if not weighted:
+        np.testing.assert_array_equal(pre["auc_u1"][:, [0, 1, 2, 4, 5, 6]], got["auc_u1"][:, [0, 1, 2, 4, 5, 6], :m])
 
 
-@given(streams, st.integers(1, 8), st.sampled_from([0.3, 0.8, 1.0]))
-def test_properties(data, window, alpha):
-    s, y, w = (np.array(a, dtype=float) for a in data)
-    y = y.astype(np.int64)
-    n = len(s)
-    kinds = [K.KIND_PREQUENTIAL, K.KIND_WINDOW, K.KIND_FADING, K.KIND_WINDOW, K.KIND_FADING]
-    params = [0.0, float(window), alpha, float(n), 1.0]
-    _, out = run_binary(s, y, w, kinds, params)
-    # window >= n and fading 1 equal prequential
-    np.testing.assert_array_equal(out[3], out[0])
-    np.testing.assert_allclose(out[4], out[0], rtol=1e-12, atol=1e-12)
-    # reversing the scores swaps U1 and U0: AUC(1 - s) = 1 - AUC(s)
-    _, rev = run_binary(1.0 - s, y, w, kinds, params)
-    prod = out[:, :, 1] * out[:, :, 2]
-    np.testing.assert_allclose(rev[:, :, 0], prod - out[:, :, 0], rtol=1e-12, atol=1e-9)
-    # a strictly increasing transform of the scores changes nothing
-    _, mono = run_binary(np.exp(3 * s) - 7.0, y, w, kinds, params)
-    np.testing.assert_array_equal(mono, out)
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2, 50), st.integers(0, 2**32 - 1))
+def test_class_relabelling_permutes_the_per_class_auc(n, seed):
+    # one-vs-rest: renaming the classes (and their score columns) permutes the per-class curves
+    rng = np.random.default_rng(seed)
+    y, _, s, _ = stream(seed, n, k=3, n_values=4)
+    perm = rng.permutation(3)
+    y2 = np.where(y >= 0, perm[np.maximum(y, 0)], -1)
+    s2 = np.empty_like(s)
+    s2[..., perm] = s
+    _, a, _ = run_engine(y, s, windows=[5], fading=[0.9])
+    _, b, _ = run_engine(y2, s2, windows=[5], fading=[0.9])
+    np.testing.assert_array_equal(b["auc"][..., perm], a["auc"])
+    np.testing.assert_allclose(b["auc_macro"], a["auc_macro"], rtol=1e-15)  # a mean in another order
+
+
+def test_pickled_engine_continues_identically():
+    y, p, s, w = stream(3, 300, weighted=True, L=2)
+    opts = dict(windows=[13], fading=[0.97], adwin=[0.2], tumbling=[40], landmarks=[100])
+    eng = make_engine(**opts)
+    eng.update(y[:120], s[:, :120], w[:, :120], p[:, :120])
+    twin = pickle.loads(pickle.dumps(eng))
+    for e in (eng, twin):
+        e.update(y[120:], s[:, 120:], w[:, 120:], p[:, 120:])
+    a, b = eng.collect(), twin.collect()
+    np.testing.assert_array_equal(a[0], b[0])
+    for name in AUC_METRICS:
+        np.testing.assert_array_equal(a[1][name], b[1][name])
+
+
+def test_drain_gives_the_collected_rows_in_pieces():
+    y, p, s, _ = stream(3, 200)
+    cuts = [0, 37, 38, 120, 200]
+    full_pos, full, _ = run_engine(y, s, cuts=cuts, every=16, windows=[10], fading=[0.99])
+    eng = make_engine(every=16, windows=[10], fading=[0.99])
+    parts = []
+    for a, b in zip(cuts[:-1], cuts[1:]):
+        eng.update(y[a:b], s[:, a:b])
+        parts.append(eng.drain(final=b == 200))
+    np.testing.assert_array_equal(np.concatenate([q for q, _ in parts]), full_pos)
+    for name in AUC_METRICS:
+        np.testing.assert_array_equal(np.concatenate([x[name] for _, x in parts], axis=2), full[name])
+
+
+def test_history_is_bounded_by_the_windows_and_keys_are_the_distinct_scores():
+    n = 3000
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, n)
+    s = rng.random((1, n))
+    eng = make_engine(every=100, windows=[50], fading=[0.99])
+    for a in range(0, n, 100):
+        eng.update(y[a : a + 100], s[:, a : a + 100])
+        assert eng.h_y.size == 50  # only the instances the window holds are kept
+    assert eng.keys[0][0].size == n  # prequential / fading: every distinct score seen
+    assert eng.itree.shape == (1, n + 1, 2, 2)
+
+
+def test_registry_reads_are_declared():
+    # each AUC metric reads exactly the intermediates it declares
+    rng = np.random.default_rng(0)
+    for layout, (C, G) in (("binary", (1, 2)), ("ovr", (3, 2)), ("ovo", (3, 3))):
+        U, W = rng.random((4, C, G)), rng.random((4, C, G)) + 0.1
+        N = rng.integers(0, 3, (4, C, G)).astype(float)
+        for m in REGISTRY.values():
+            if m.family not in ("auc", "auc_pairwise") or (m.family == "auc_pairwise") != (layout == "ovo"):
+                continue
+            if m.needs == "multiscores" and layout == "binary":
+                continue
+            sums = AucSums(U, W, N, layout=layout)
+            sums.reads = set()
+            sums.evaluate(m)
+            assert sums.reads == set(m.reads), (m.name, layout, sums.reads)
+
+
+def test_engine_errors():
+    specs = build_estimators(windows=[5])
+    y, p, s, _ = stream(1, 20)
+    eng = make_engine(windows=[5])
+    eng.update(y[:5], s[:, :5])
+    bad = s[:, 5:10].copy()
+    bad[0, 2] = np.nan
+    y[7] = 1
+    with pytest.raises(ValueError, match=r"y_score contains NaN at instance 7 \(0-based\) of series 0"):
+        eng.update(y[5:10], bad)
+    with pytest.raises(ValueError, match="adwin= needs y_pred"):
+        run_engine(y, s, adwin=[0.1])
+    with pytest.raises(ValueError, match="convention='moa' is binary only"):
+        from streamtk.evaluation.auc_engine import AucEngine
+
+        AucEngine(specs, every=1, n_classes=3, mode="multi", metrics=[], moa=True)

@@ -1,7 +1,7 @@
 """Software prefetch for numba kernels (``llvm.prefetch``).
 
 Kernels that walk a large array at positions known in advance (the Fenwick walks of
-the exact AUC on ``R ~ n`` ranks, :mod:`streamtk._kernels.auc`) are limited by
+the exact AUC on ``R ~ n`` ranks, :func:`streamtk._kernels.fenwick.prefetch`) are limited by
 dependent cache misses: the out-of-order core only sees one or two instances ahead.
 Issuing a prefetch for the cache lines an instance ``D`` steps later will touch lets
 the misses of many instances overlap. numba has no prefetch builtin, so
@@ -9,15 +9,10 @@ the misses of many instances overlap. numba has no prefetch builtin, so
 that emit ``llvm.prefetch`` (``prefetcht0`` / ``prefetchw`` on x86-64). A prefetch is
 only a hint: it never faults (the address may even lie outside the array) and never
 changes a result.
-
-:func:`fenwick_prefetch` prefetches the nodes of the query walk below a 1-based
-position and of the update walk from it, for a Fenwick tree stored along the first
-axis of an array.
 """
 
 from __future__ import annotations
 
-import numba
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
@@ -59,37 +54,3 @@ prefetch_read.__doc__ = "Prefetch the cache line holding ``a[i, ...]`` (first ax
 #: ``prefetch_write(a, i)``: prefetch the cache line of ``a[i, ...]`` with intent to write.
 prefetch_write = intrinsic(_prefetch_typer(1))
 prefetch_write.__doc__ = "Prefetch the cache line holding ``a[i, ...]`` (first axis) with intent to write."
-
-
-@numba.njit(cache=True, inline="always")
-def fenwick_prefetch(tree, i, depth):
-    """Prefetch the first ``depth`` nodes of both Fenwick walks of 1-based position ``i``.
-
-    Parameters
-    ----------
-    tree : array ``(m, ...)``, a Fenwick tree along its first axis (``tree[0]`` unused);
-        a node's row (all trailing entries, e.g. both classes and every estimator of
-        the interleaved ``(R + 1, 2, Ec)`` layout) is assumed to fit one cache line.
-    i : int, the 1-based position that will be queried and updated.
-    depth : int, the number of nodes of each walk to prefetch.
-
-    Notes
-    -----
-    The query walk ``j = i - 1, j -= lowbit(j)`` is prefetched for reading, the update
-    walk ``j = i, j += lowbit(j)`` with intent to write, ``1 <= j < m``. Their first
-    nodes (small lowbit) lie near ``i`` and miss the cache on a large tree; the last
-    ones are few and shared by all positions, so stay cached.
-    """
-    m = tree.shape[0]
-    j = i - 1
-    k = 0
-    while j > 0 and k < depth:
-        prefetch_read(tree, j)
-        j -= j & (-j)
-        k += 1
-    j = i
-    k = 0
-    while j < m and k < depth:
-        prefetch_write(tree, j)
-        j += j & (-j)
-        k += 1

@@ -3,15 +3,15 @@
 The one-pass binary path knows every rank before it starts, so the cumulative
 estimators (prequential, ``alpha = 1``, and fading factors ``alpha < 1``) need no
 online structure over the global rank space. Number the evaluated instances
-``q = 0, 1, ...``; at ``q = t`` the Fenwick kernel (:mod:`streamtk._kernels.auc`)
-adds ``g_t * D_t`` to ``U1`` with
+``q = 0, 1, ...``; at ``q = t`` the Fenwick kernels (:mod:`.general`, :mod:`.binary`)
+add ``g_t * D_t`` to ``U1`` with
 
 ``D_t = sum_{j < t, opposite class} g_j alpha**(t - j) H``
 
 (``H = 1`` below the rank of a positive / above the rank of a negative, ``1/2`` on a
 tie); a fading estimator first multiplies ``U1`` by ``alpha**2`` and ``W`` by ``alpha``.
 A negative's ``D_t`` is the faded positive weight ``W1`` minus the positives' weight
-below its rank (ties one half), as in :func:`streamtk._kernels.auc._pair_update`. So
+below its rank (ties one half), as in :func:`.step.binary_step`. So
 each estimator needs, per evaluated instance, ``B_t`` = *the opposite class's faded
 weight below its rank, ties one half*; :func:`dominance_sums` computes it offline.
 
@@ -58,14 +58,18 @@ below ``2**53``: equal to the Fenwick kernel exactly. With weights or fading the
 terms are summed in another order: relative differences ~1e-14 (the kernel's own
 ``W1 - below`` cancels to ~1e-16 W where the exact value is 0).
 
-Used only by the one-pass path (:func:`streamtk.evaluation.scores._binary_run`) from
-:data:`OFFLINE_MIN_RANKS` distinct ranks; the chunked path keeps the Fenwick trees.
+Used only for a whole stream in one chunk (:class:`streamtk.evaluation.auc_engine.AucEngine`, ``last=True``
+on a fresh state) from :data:`OFFLINE_MIN_RANKS` distinct ranks; chunk by chunk the Fenwick trees carry
+the state.
 """
 
 from __future__ import annotations
 
-import numba
+import numba as nb
 import numpy as np
+
+from ..fenwick import add_pair, below_half_pair
+from .step import binary_step, binary_store
 
 #: time block (evaluated instances) of the in-block trees: ``(C + 1, 2, 2)`` floats (512 KB, in
 #: L2); measured on n = R = 10**7 (prequential + fading, noisy): 2**12 / 2**14 / 2**15 ->
@@ -92,7 +96,7 @@ def use_offline(n, n_ranks, parallel=1):
     return OFFLINE_MIN_RANKS <= n_ranks < (1 << 31) and n < (1 << 31) and parallel <= 2
 
 
-@numba.njit(cache=True)
+@nb.njit(cache=True)
 def _powers(alpha, step, count):
     """``alpha**(k * step)`` for ``k < count`` (``pow`` per entry: no accumulated rounding)."""
     out = np.empty(count)
@@ -101,7 +105,7 @@ def _powers(alpha, step, count):
     return out
 
 
-@numba.njit(cache=True)
+@nb.njit(cache=True)
 def _sort_by_rank(ranks, cls, g, n_ranks, unit, scratch):
     """Evaluated instances in rank order, ties in time order.
 
@@ -153,7 +157,7 @@ def _sort_by_rank(ranks, cls, g, n_ranks, unit, scratch):
     return key, gs
 
 
-@numba.njit(cache=True, inline="always")
+@nb.njit(cache=True, inline="always")
 def _block_query(bt, b, opp, P0, P1):
     """Opposite-class weight of blocks ``< b`` (1-based prefix ``b``) faded to the start of block ``b``."""
     s0 = 0.0
@@ -166,7 +170,7 @@ def _block_query(bt, b, opp, P0, P1):
     return s0, s1
 
 
-@numba.njit(cache=True, inline="always")
+@nb.njit(cache=True, inline="always")
 def _block_update(bt, b, c, u0, u1, P0, P1):
     """Add weights ``u0``, ``u1`` (faded to the end of block ``b``) to the nodes over block ``b``."""
     nb = bt.shape[0]
@@ -178,7 +182,7 @@ def _block_update(bt, b, c, u0, u1, P0, P1):
         i += i & (-i)
 
 
-@numba.njit(cache=True)
+@nb.njit(cache=True)
 def _cross_sweep(key, gs, unit, m, C, sh, alpha0, alpha1, buck):
     """Cross-block sums in one sweep in rank order.
 
@@ -261,7 +265,7 @@ def _cross_sweep(key, gs, unit, m, C, sh, alpha0, alpha1, buck):
         i = j
 
 
-@numba.njit(cache=True)
+@nb.njit(cache=True)
 def _rebase_at(alpha, C):
     """Steps after which an in-block scale ``alpha**-k`` is rebased (it stays ``<= SCALE_MAX``)."""
     if alpha >= 1.0:
@@ -270,7 +274,7 @@ def _rebase_at(alpha, C):
     return max(1, min(k, C + 1))
 
 
-@numba.njit(cache=True, inline="always")
+@nb.njit(cache=True, inline="always")
 def _rescale(tree, e, f, size):
     """Rebase estimator ``e`` of an in-block tree: both classes' weights times ``f``."""
     for i in range(size + 1):
@@ -278,7 +282,7 @@ def _rescale(tree, e, f, size):
         tree[i, 1, e] *= f
 
 
-@numba.njit(cache=True)
+@nb.njit(cache=True)
 def _in_block(cls, g, unit, m, C, alpha0, alpha1, buck):
     """Per block: bucket (rank order) -> time order, then a Fenwick tree over local ranks in time
     order adds the in-block sums; writes ``buck[q, 1:3] = (B0, B1)`` in time order (in place:
@@ -325,35 +329,16 @@ def _in_block(cls, g, unit, m, C, alpha0, alpha1, buck):
             ii = np.int64(d[0])
             c = cls[q]
             opp = 1 - c
-            # query: below ii plus half at ii (one walk, as fenwick_below_half)
-            z = ii - (ii & (-ii))
-            h0 = 0.0
-            h1 = 0.0
-            jj = ii - 1
-            while jj > z:
-                h0 += tree[jj, opp, 0]
-                h1 += tree[jj, opp, 1]
-                jj -= jj & (-jj)
-            v0 = h0 + 0.5 * (tree[ii, opp, 0] - h0)
-            v1 = h1 + 0.5 * (tree[ii, opp, 1] - h1)
-            jj = z
-            while jj > 0:
-                v0 += tree[jj, opp, 0]
-                v1 += tree[jj, opp, 1]
-                jj -= jj & (-jj)
+            v0, v1 = below_half_pair(tree, ii, opp, 0, 1, True)
             buck[q, 1] = d[1] + v0 * p0[t - k0]
             buck[q, 2] = d[2] + v1 * p1[t - k1]
             gq = 1.0 if unit else g[q]
             u0 = gq * ip0[t - k0]
             u1 = gq * ip1[t - k1]
-            jj = ii
-            while jj <= size:
-                tree[jj, c, 0] += u0
-                tree[jj, c, 1] += u1
-                jj += jj & (-jj)
+            add_pair(tree[: size + 1], ii, c, 0, 1, True, u0, u1)
 
 
-@numba.njit(cache=True)
+@nb.njit(cache=True)
 def dominance_sums(ranks, cls, g, unit, alpha0, alpha1, n_ranks, block):
     """The opposite class's faded weight below each evaluated instance's rank, ties one half.
 
@@ -384,96 +369,75 @@ def dominance_sums(ranks, cls, g, unit, alpha0, alpha1, n_ranks, block):
     return buck[:, 1:]
 
 
-@numba.njit(cache=True)
-def _evaluated_arrays(rl, yl, wl, unit):
-    """The evaluated instances' ``(ranks, classes, weights)`` in time order (views when all are)."""
+@nb.njit(cache=True)
+def _members(rl, yl, mem, wl, unit):
+    """The members' ``(ranks, classes, weights)`` in time order, and whether every weight is 1."""
     n = rl.shape[0]
-    m = 0
-    for t in range(n):
-        if yl[t] >= 0 and wl[t] > 0.0:
-            m += 1
-    if m == n:
-        return rl, yl, wl
+    m = n
+    if mem.shape[0]:
+        m = 0
+        for t in range(n):
+            if mem[t]:
+                m += 1
     r = np.empty(m, dtype=np.int64)
     c = np.empty(m, dtype=np.int64)
     g = np.empty(m)
+    ones = True
     q = 0
     for t in range(n):
-        if yl[t] >= 0 and wl[t] > 0.0:
+        if mem.shape[0] == 0 or mem[t]:
             r[q] = rl[t]
             c[q] = yl[t]
-            g[q] = 1.0 if unit else wl[t]
+            g[q] = 1.0 if (unit or wl.shape[0] == 0) else wl[t]
+            ones = ones and g[q] == 1.0
             q += 1
-    return r, c, g
+    return r, c, g, ones
 
 
-@numba.njit(cache=True)
-def _statistics(yl, wl, unit, a, D, col, cps, out):
-    """The kernel's recursion of ``(U1, W0, W1, N0, N1)`` over all instances from the sums ``D[:, col]``,
-    written to ``out`` ``(T, 5)`` at the checkpoints ``cps`` (same arithmetic as
-    :func:`streamtk._kernels.auc._binary_lead_small` given its query values)."""
-    n = yl.shape[0]
+@nb.njit(cache=True)
+def _statistics(c, g, a, D, col, mem, cps, out):
+    """The kernels' recursion of the statistics over the members from the sums ``D[:, col]``, written to
+    ``out (len(cps), 3, 1, 2)`` at the checkpoint positions ``cps`` (:func:`.step.binary_step`; a fading
+    factor first decays ``U1`` by ``a**2`` and the weights by ``a``)."""
+    U = W0 = W1 = N0 = N1 = 0.0
     ncp = cps.shape[0]
-    U = 0.0
-    W0 = 0.0
-    W1 = 0.0
-    N0 = 0.0
-    N1 = 0.0
+    fade = a < 1.0
     q = 0
     k = 0
-    fade = a < 1.0
-    for t in range(n):
-        if yl[t] >= 0 and wl[t] > 0.0:
-            g = 1.0 if unit else wl[t]
+    for t in range(cps[ncp - 1] + 1 if ncp else 0):
+        if mem.shape[0] == 0 or mem[t]:
             if fade:
                 U *= a * a
                 W0 *= a
                 W1 *= a
-            below = D[q, col]
-            if yl[t] == 1:
-                U += g * below
-                W1 += g
-                N1 += 1.0
-            else:
-                U += g * (W1 - below)
-                W0 += g
-                N0 += 1.0
+            U, W0, W1, N0, N1 = binary_step(U, W0, W1, N0, N1, c[q] == 1, g[q], D[q, col], 1.0)
             q += 1
-        if k < ncp and cps[k] == t:
-            out[k, 0] = U
-            out[k, 1] = W0
-            out[k, 2] = W1
-            out[k, 3] = N0
-            out[k, 4] = N1
+        while k < ncp and cps[k] == t:
+            binary_store(out[k], U, W0, W1, N0, N1)
             k += 1
 
 
-@numba.njit(cache=True)
-def cumulative_offline(rl, yl, wl, unit, alphas, n_ranks, cps, out_c, block):
-    """Prequential (``alpha = 1``) and faded AUC statistics of one lead by :func:`dominance_sums`.
+@nb.njit(cache=True, nogil=True)
+def cumulative_offline(rl, yl, mem, wl, unit, alphas, n_ranks, cps, out, block):
+    """Prequential (``alpha = 1``) and faded AUC statistics of one series by :func:`dominance_sums`.
 
     Parameters
     ----------
-    rl : int64 ``(n,)`` global ranks ``< n_ranks``; ``yl`` int64 ``(n,)`` 1 / 0 / -1
-        (missing: not evaluated); ``wl`` float64 ``(n,)`` weights (0: not evaluated).
-    unit : bool, every evaluated instance weighs 1.
+    rl : int64 ``(n,)`` global ranks ``< n_ranks``; ``yl`` int64 ``(n,)`` 1 positive / 0 negative;
+        ``mem`` uint8 ``(n,)`` the members (empty: every position); ``wl`` float64 ``(n,)`` weights
+        (empty: none).
+    unit : bool, every member weighs 1.
     alphas : float64 ``(Ec,)`` cumulative estimators (1.0 prequential, else fading).
-    cps : int64 sorted checkpoint instance indices; ``out_c`` float64 ``(Ec, T, 5)``
-        receives ``(U1, W0, W1, N0, N1)`` as :func:`streamtk._kernels.auc.binary_auc_run`
-        writes them for a fresh state over the whole stream.
+    cps : int64 sorted checkpoint positions; ``out`` float64 ``(Ec, len(cps), 3, 1, 2)`` receives the
+        statistics of :mod:`.layout` as the Fenwick kernels write them for a fresh state.
     block : int, the time block of :func:`dominance_sums` (a power of two).
     """
-    r, c, g = _evaluated_arrays(rl, yl, wl, unit)
-    if not unit:  # weights all 1: the same sums without carrying them through the sort
-        unit = True
-        for q in range(g.shape[0]):
-            if g[q] != 1.0:
-                unit = False
-                break
+    r, c, g, ones = _members(rl, yl, mem, wl, unit)
+    unit = ones  # weights all 1: the same sums without carrying them through the sort
     Ec = alphas.shape[0]
     for e0 in range(0, Ec, 2):
         e1 = e0 + 1 if e0 + 1 < Ec else e0
         D = dominance_sums(r, c, g, unit, alphas[e0], alphas[e1], n_ranks, block)
-        _statistics(yl, wl, unit, alphas[e0], D, 0, cps, out_c[e0])
+        _statistics(c, g, alphas[e0], D, 0, mem, cps, out[e0])
         if e1 != e0:
-            _statistics(yl, wl, unit, alphas[e1], D, 1, cps, out_c[e1])
+            _statistics(c, g, alphas[e1], D, 1, mem, cps, out[e1])

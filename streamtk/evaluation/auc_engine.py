@@ -1,0 +1,476 @@
+"""numpy layer of the AUC family: key spaces, state, chunks, kernel dispatch, finalisation.
+
+:class:`AucEngine` computes the exact U statistics of recorded scores under a list of
+estimators, for a stream given chunk by chunk (one chunk for a one-pass call), and finalises
+them through the metric registry (:class:`streamtk._core.metrics.auc.AucSums`). Each estimator
+runs on one kernel for the whole evaluation (:mod:`streamtk._kernels.auc`):
+
+* binary scores: prequential and fading factors on the interleaved trees and sliding windows on
+  block-local ranks (:mod:`~streamtk._kernels.auc.binary`); for a whole stream in one chunk with
+  a large rank space, prequential and fading by divide and conquer over time
+  (:mod:`~streamtk._kernels.auc.offline`);
+* everything else (class scores, tumbling, landmarks, ADWIN windows) on the general kernel
+  (:mod:`~streamtk._kernels.auc.general`); ``route="general"`` runs every estimator there (the
+  reference the fast paths are tested against).
+
+Key spaces. Accumulators (prequential, fading, tumbling, landmarks) keep Fenwick trees over the
+sorted distinct scores seen so far, per series and score column: each chunk's distinct scores are
+merged in and the trees moved to the merged key space in ``O(D)``
+(:func:`streamtk._kernels.fenwick.rekey`), so their memory is ``O(distinct scores seen)`` (flat for
+rounded scores, growing with the stream when every score is distinct). Sliding windows keep the
+inputs they still hold (ADWIN windows: their whole current window) and work on the ranks of those
+inputs and the chunk, rebuilt per chunk. For one chunk both are the dense ranks of the stream.
+
+Chunked evaluation equals one pass exactly where the sums are exact in float64 (integer weights,
+no fading factor); with non-integer weights or fading factors the same terms are summed over
+other tree nodes (the key spaces differ) and agree to ~1e-15 relative. Engines are picklable.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._core.mechanisms import checkpoints, kernel_arrays
+from .._core.metrics.auc import AucSums
+from .._kernels.auc import layout as LY
+from .._kernels.forgetting import ADWIN, FADING, LANDMARKS, PREQUENTIAL, TUMBLING, WINDOW
+from .adwin_windows import LossAdwins
+from .engine import in_parallel
+
+__all__ = ["AucEngine", "SNAPSHOT_BUDGET"]
+
+#: floats of snapshot buffer per segment (a chunk is cut into segments whose snapshots fit)
+SNAPSHOT_BUDGET = 1 << 22
+#: the longest segment (bounds the per-position ADWIN widths and window ranks of one kernel call)
+MAX_SEGMENT = 1 << 22
+ROUTES = ("auto", "general")
+
+
+def _groups(mode: str, k: int, pairwise: bool):
+    """``(grp (C, K), pos (C,), layout)``: the class -> group map per score column (:mod:`.._kernels.auc.layout`)."""
+    if mode == "binary":
+        return np.array([[0, 1]], dtype=np.int64), np.ones(1, dtype=np.int64), "binary"
+    if pairwise:
+        grp = np.ascontiguousarray(np.broadcast_to(np.arange(k), (k, k)), dtype=np.int64)
+        return grp, np.arange(k, dtype=np.int64), "ovo"
+    return np.eye(k, dtype=np.int64), np.ones(k, dtype=np.int64), "ovr"
+
+
+class AucEngine:
+    """State, options and accumulated curves of one (possibly chunked) AUC evaluation.
+
+    Parameters
+    ----------
+    specs : list of :class:`streamtk._core.mechanisms.EstimatorSpec`
+    every : int, checkpoint spacing (plus the last instance)
+    n_classes : int, ``k`` (class codes ``0 .. k - 1``)
+    mode : ``"binary"`` (one score per instance; ``y`` codes are compared with ``pos``) or ``"multi"``
+        (``k`` class scores, one-vs-rest; ``pairwise=True`` adds the pairwise statistics)
+    metrics : the registry metrics to finalise
+    moa : MOA's convention (every member weighs 1, AUC 1.0 where undefined; MOA has no faded or
+        ADWIN AUC: those estimators are NaN)
+    adwin_options : the ADWIN parameters of ``adwin=`` estimators (widths from the 0/1 loss of the
+        predictions, :class:`streamtk.evaluation.adwin_windows.LossAdwins`)
+    route, offline : ``route="general"`` runs every estimator on the general kernel; ``offline``
+        ``None`` (divide and conquer when the rank space is large), True (whenever it applies),
+        False (never)
+    """
+
+    def __init__(
+        self,
+        specs,
+        *,
+        every,
+        n_classes,
+        mode,
+        metrics,
+        pairwise=False,
+        moa=False,
+        pos=1,
+        adwin_options=None,
+        route="auto",
+        offline=None,
+    ):
+        if route not in ROUTES:
+            raise ValueError(f"route must be one of {ROUTES}, got {route!r}")
+        if moa and mode != "binary":
+            raise ValueError(
+                "convention='moa' is binary only (MOA's AUC evaluator refuses other problems): "
+                "give (..., n) positive-class scores or drop the AUC metrics"
+            )
+        self.specs, self.every, self.k, self.mode = specs, every, n_classes, mode
+        self.metrics, self.moa, self.pos = list(metrics), moa, pos
+        self.offline = offline
+        self.grp, self.gpos, self.layout = _groups(mode, n_classes, pairwise)
+        self.kinds, self.sizes, self.fading, self.marks, self.mark_off = kernel_arrays(specs)
+        kinds = self.kinds
+        self.computed = np.array([not (moa and kd in (FADING, ADWIN)) for kd in kinds], dtype=bool)
+        fast = mode == "binary" and route == "auto"
+        self.cum = np.array([e for e, kd in enumerate(kinds) if fast and kd in (PREQUENTIAL, FADING)], dtype=np.int64)
+        self.cum = self.cum[self.computed[self.cum]]
+        self.alphas = np.where(kinds[self.cum] == FADING, self.fading[self.cum], 1.0)
+        self.win = np.array([e for e, kd in enumerate(kinds) if fast and kd == WINDOW], dtype=np.int64)
+        general = [e for e in range(len(specs)) if self.computed[e] and e not in self.cum and e not in self.win]
+        sliding = [e for e in general if kinds[e] in (WINDOW, ADWIN)]
+        self.gacc = np.array([e for e in general if e not in sliding], dtype=np.int64)
+        self.gsl = np.array(sliding, dtype=np.int64)
+        self.general = np.array(general, dtype=np.int64)
+        self.slot = np.full(len(specs), -1, dtype=np.int64)
+        self.slot[self.gacc] = np.arange(self.gacc.size)
+        self.slot[self.gsl] = np.arange(self.gsl.size)
+        adw = [e for e in range(len(specs)) if self.computed[e] and kinds[e] == ADWIN]
+        self.aslot = np.full(len(specs), -1, dtype=np.int64)
+        self.aslot[adw] = np.arange(len(adw))
+        self.deltas = np.array([specs[e].param for e in adw], dtype=np.float64)
+        self.adwin_options = adwin_options
+        self.restarts = np.isin(kinds[self.gacc], (TUMBLING, LANDMARKS))
+        self.L = None
+        self.n_seen = 0
+        self._pieces = []
+        self._closed = False
+
+    # ------------------------------------------------------------------ state
+    def _allocate(self, L, C, weighted, predicted):
+        E, G = len(self.specs), self.grp.shape[0] if self.layout == "ovo" else 2
+        self.L, self.C, self.G = L, C, G
+        self.weighted, self.predicted = weighted, predicted
+        self.stat = np.zeros((L, E, LY.N_STAT, C, G))
+        self.scale = np.ones((L, E))
+        self.ptr = np.zeros((L, E, LY.N_PTR), dtype=np.int64)
+        self.keys = [[np.zeros(0) for _ in range(C)] for _ in range(L)]
+        self.trees = np.zeros((L, self.gacc.size, C, G, 1))
+        self.itree = np.zeros((L, 1, 2, self.cum.size))
+        self.adwins = LossAdwins(L, self.deltas, self.adwin_options) if self.deltas.size else None
+        self.hist_start = 0
+        self.h_y = np.zeros(0, dtype=np.int64)
+        self.h_mem = None  # (L, h) uint8 once some position was not a member
+        self.h_w = np.zeros((L, 0)) if weighted else None
+        self.h_s = np.zeros((L, 0, C))
+
+    # ------------------------------------------------------------------ chunks
+    def update(self, y, s, weights=None, ypred=None, *, last=False):
+        """Process one chunk: ``y (T,)`` class codes (-1: no label), scores ``s (L, T)`` (binary) or ``(L, T, k)``.
+
+        ``weights (L, T)`` or None; ``ypred (L, T)`` codes (-1: no prediction) or None: an instance
+        is a member of series ``l`` when its label is present, its weight is > 0 and (with
+        predictions) series ``l`` made a prediction; ``adwin=`` estimators need the predictions.
+        ``last=True``: no chunk follows.
+        """
+        if self._closed:
+            raise ValueError("this evaluation was closed by its last chunk (last=True): start a new one")
+        s3 = np.asarray(s, dtype=np.float64)
+        s3 = s3[..., None] if self.mode == "binary" else s3
+        L, T, C = s3.shape
+        if self.L is None:
+            self._allocate(L, C, weights is not None, ypred is not None)
+        elif L != self.L:
+            raise ValueError(f"y_score has {L} leading series in this chunk but {self.L} in earlier chunks")
+        if (weights is not None) != self.weighted:
+            raise ValueError("weights must be given for every chunk or for none")
+        if (ypred is not None) != self.predicted:
+            raise ValueError("y_pred must be given for every chunk or for none")
+        if self.deltas.size and ypred is None:
+            raise ValueError("adwin= needs y_pred: its ADWIN runs on the 0/1 loss of the predictions")
+        self._closed = last
+        if T == 0:
+            return
+        y = np.asarray(y).astype(np.int64)
+        member = np.broadcast_to(y >= 0, (L, T))
+        if weights is not None:
+            member = member & (np.asarray(weights) > 0)
+        if ypred is not None:
+            member = member & (np.asarray(ypred) >= 0)
+        nan = np.isnan(s3)
+        if nan.any():
+            bad = np.argwhere(nan & member[..., None])
+            if bad.size:
+                l, t = int(bad[0, 0]), int(bad[0, 1])
+                raise ValueError(
+                    f"y_score contains NaN at instance {self.n_seen + t} (0-based) of series {l}: "
+                    "an evaluated instance needs a score"
+                )
+            s3 = np.where(nan, -np.inf, s3)  # scores nobody reads
+        codes = np.where(y >= 0, (y == self.pos).astype(np.int64), -1) if self.mode == "binary" else y
+        self._run_chunk(codes, member, s3, weights, ypred, y, last)
+
+    def _run_chunk(self, codes, member, s3, weights, ypred, y, last):
+        L, T, C = s3.shape
+        start, h = self.n_seen, self.h_y.size
+        fresh = start == 0
+        dense = self.h_mem is None and bool(member.all())
+        Y = np.concatenate([self.h_y, codes])
+        if dense:
+            M = np.zeros((L, 0), dtype=np.uint8)
+        else:
+            old = self.h_mem if self.h_mem is not None else np.ones((L, h), dtype=np.uint8)
+            M = np.ascontiguousarray(np.concatenate([old, member.astype(np.uint8)], axis=1))
+        W = np.zeros((L, 0))
+        if weights is not None:
+            W = np.ascontiguousarray(np.concatenate([self.h_w, np.asarray(weights, dtype=np.float64)], axis=1))
+        S = np.concatenate([self.h_s, s3], axis=1) if h else s3
+        ranks, R = self._accumulator_ranks(s3, S, h)
+        sranks = self._sliding_ranks(S, h, ranks if fresh else None)
+        if self.gsl.size:
+            self._rebuild_sliding(Y, M, W, sranks, h)
+        pos = checkpoints(start, start + T, self.every, last=True)
+        offline = self._offline_rows(Y, M, W, ranks, R, pos - start) if (last and fresh) else None
+        self.offline_used = offline is not None
+        for s0, s1, sel in self._segments(pos - start, T, L):
+            ck = pos[sel] - start + h
+            snap = np.full((L, len(self.specs), ck.size, LY.N_STAT, C, self.G), np.nan)
+            arrays = (Y[: h + s1], M, W)  # the kernels stop at the end of y
+            limits = self._limits(y, ypred, member, s0, s1)
+            self._run_binary(arrays, ranks, sranks, h + s0, h + s1, offline is not None, ck, snap)
+            self._run_general(arrays, ranks, sranks, limits, h + s0, h + s1, ck, snap)
+            if offline is not None:
+                snap[:, self.cum] = offline[:, :, sel]
+            self._pieces.append((pos[sel], self._finalise(snap)))
+        self.n_seen = start + T
+        if not last:
+            self._keep_history(Y, M, W, S, dense)
+
+    def _segments(self, rel, T, L):
+        """Segments ``[s0, s1)`` of the chunk and their checkpoints (a boolean selector of ``rel``)."""
+        per_ck = max(1, L * len(self.specs) * LY.N_STAT * self.C * self.G)
+        max_ck = max(1, SNAPSHOT_BUDGET // per_ck)
+        s0 = 0
+        while s0 < T:
+            s1 = min(T, s0 + MAX_SEGMENT)
+            lo = np.searchsorted(rel, s0)
+            if np.searchsorted(rel, s1) - lo > max_ck:
+                s1 = int(rel[lo + max_ck - 1]) + 1
+            yield s0, s1, (rel >= s0) & (rel < s1)
+            s0 = s1
+
+    # ------------------------------------------------------------------ key spaces
+    def _accumulator_ranks(self, s3, S, h):
+        """Ranks ``(L, h + T, C)`` in the accumulators' key spaces, extended by the chunk's scores (trees moved)."""
+        if not (self.cum.size or self.gacc.size):
+            return np.zeros((self.L, 0, self.C), dtype=np.int64), 0
+        from .._kernels.auc.ranks import dense_ranks, merge_keys
+
+        L, T, C = s3.shape
+        ranks = np.zeros((L, h + T, C), dtype=np.int64)
+        moves = {}
+        for l in range(L):
+            for c in range(C):
+                x = np.ascontiguousarray(s3[l, :, c])
+                r = np.empty(T, dtype=np.int64)
+                u = np.empty(dense_ranks(x, r))
+                u[r] = x
+                old = self.keys[l][c]
+                if old.size == 0:
+                    self.keys[l][c] = u
+                    ranks[l, h:, c] = r
+                    continue
+                merged, old_pos, u_pos = merge_keys(old, u)
+                ranks[l, h:, c] = u_pos[r]
+                moves[l, c] = old_pos
+                self.keys[l][c] = merged
+        D = max(k.size for row in self.keys for k in row)
+        if D + 1 != self.trees.shape[-1] or any(p.size != p[-1] + 1 for p in moves.values()):
+            self._rekey(moves, D)
+        if h and self.restarts.any():  # restarts remove held members: their ranks in the new key space
+            for l in range(L):
+                for c in range(C):
+                    ranks[l, :h, c] = np.searchsorted(self.keys[l][c], S[l, :h, c])
+        return ranks, D
+
+    def _rekey(self, moves, D):
+        """Move the accumulator trees to the merged key spaces (``D`` positions at most), ``O(D)`` each.
+
+        ``moves[l, c]``: the new positions of the old keys of series ``l``, column ``c`` (pairs
+        without old keys hold empty trees). Every tree is rebuilt, since a Fenwick tree padded with
+        zeros is not a valid larger tree.
+        """
+        from .._kernels.fenwick import rekey
+
+        trees = np.zeros(self.trees.shape[:4] + (D + 1,))
+        itree = np.zeros((self.L, D + 1) + self.itree.shape[2:])
+        for (l, c), old_pos in moves.items():
+            for a in range(self.gacc.size):
+                for g in range(self.G):
+                    rekey(self.trees[l, a, c, g][:, None], old_pos, trees[l, a, c, g][:, None])
+            if self.cum.size:
+                rekey(self.itree[l].reshape(self.itree.shape[1], -1), old_pos, itree[l].reshape(D + 1, -1))
+        self.trees, self.itree = trees, itree
+
+    def _sliding_ranks(self, S, h, same):
+        """Dense ranks ``(L, h + T, C)`` of the kept inputs and the chunk (the sliding windows' key space)."""
+        if not (self.gsl.size or self.win.size):
+            return np.zeros((self.L, 0, self.C), dtype=np.int64)
+        if same is not None and same.shape[1] == S.shape[1]:
+            return same
+        from .._kernels.auc.ranks import dense_ranks
+
+        out = np.empty(S.shape, dtype=np.int64)
+        for l in range(S.shape[0]):
+            for c in range(S.shape[2]):
+                col = np.empty(S.shape[1], dtype=np.int64)
+                dense_ranks(np.ascontiguousarray(S[l, :, c]), col)
+                out[l, :, c] = col
+        return out
+
+    def _rebuild_sliding(self, Y, M, W, sranks, h):
+        from .._kernels.auc import general as KG
+
+        D = int(sranks.max()) + 1 if sranks.size else 1
+        self.strees = np.zeros((self.L, self.gsl.size, self.C, self.G, D + 1))
+        inp = LY.Inputs(Y, M, W, sranks, sranks)
+        KG.rebuild_sliding(inp, self._grps(), self._mech(None), self._state(), self.gsl, self.hist_start, h)
+
+    # ------------------------------------------------------------------ kernels
+    def _grps(self):
+        return LY.Groups(self.grp, self.gpos, self.moa)
+
+    def _mech(self, limits):
+        if limits is None:
+            limits = np.zeros((self.L, 1, 0), dtype=np.int64)
+        return LY.Mechanisms(
+            self.kinds, self.sizes, self.fading, self.marks, self.mark_off, self.slot, self.aslot, limits
+        )
+
+    def _state(self):
+        strees = getattr(self, "strees", np.zeros((self.L, 0, self.C, self.G, 1)))
+        return LY.State(self.stat, self.scale, self.ptr, self.trees, strees)
+
+    def _limits(self, y, ypred, member, s0, s1):
+        """ADWIN widths ``(L, EA, s1 - s0)`` after each position of the segment (``(L, 1, 0)`` without ADWIN)."""
+        if self.adwins is None:
+            return np.zeros((self.L, 1, 0), dtype=np.int64)
+        out = np.zeros((self.L, self.deltas.size, s1 - s0), dtype=np.int64)
+        loss = y[None, s0:s1] != np.asarray(ypred)[:, s0:s1]
+        for l in range(self.L):
+            self.adwins.limits(member[l, s0:s1], loss[l], l, out[l])
+        return out
+
+    def _run_binary(self, arrays, ranks, sranks, t0, t1, offline, ck, snap):
+        cum = self.cum[:0] if offline else self.cum
+        if not (cum.size or self.win.size):
+            return
+        from .._kernels.auc import binary as KB
+        from .._kernels.auc.ranks import window_local_ranks
+
+        Y, M, W = arrays
+        base = self.hist_start
+        L, EW = self.L, self.win.size
+        new = np.zeros((L, EW, t1), dtype=np.int64)
+        old = np.zeros((L, EW, t1), dtype=np.int64)
+        n_local = 1
+        for l in range(L):
+            for j, e in enumerate(self.win):
+                lo = int(self.ptr[l, e, LY.P_TAIL]) - base
+                mem = M[l, lo:t1] if M.shape[1] else M[l]
+                n_local = max(n_local, window_local_ranks(sranks[l, lo:t1, 0].copy(), mem, int(self.sizes[e]),
+                                                          new[l, j, lo:], old[l, j, lo:]))  # fmt: skip
+        est = (cum, self.alphas[: cum.size], self.win, self.sizes[self.win], n_local)
+        span = (np.int64(base), np.int64(t0))
+
+        def run(lo, hi):
+            inp = LY.Inputs(Y, M[lo:hi], W[lo:hi], ranks[lo:hi], ranks[lo:hi, :0])
+            state = (self.stat[lo:hi], self.scale[lo:hi], self.ptr[lo:hi], self.itree[lo:hi])
+            KB.run(inp, self.moa, (new[lo:hi], old[lo:hi]), est, state, span, ck, snap[lo:hi])
+
+        in_parallel(run, L)
+
+    def _run_general(self, arrays, ranks, sranks, limits, t0, t1, ck, snap):
+        if not self.general.size:
+            return
+        from .._kernels.auc import general as KG
+
+        Y, M, W = arrays
+        grps, mech, state = self._grps(), self._mech(limits), self._state()
+        span = (np.int64(self.hist_start), np.int64(t0))
+
+        def run(lo, hi):
+            inp = LY.Inputs(Y, M[lo:hi], W[lo:hi], ranks[lo:hi], sranks[lo:hi])
+            m = mech._replace(limits=mech.limits[lo:hi])
+            st = LY.State(*(a[lo:hi] for a in state))
+            KG.run(inp, grps, m, st, span, self.general, ck, snap[lo:hi])
+
+        in_parallel(run, self.L)
+
+    def _offline_rows(self, Y, M, W, ranks, R, rel):
+        """Snapshots ``(L, EI, C, 3, 1, 2)`` of the interleaved estimators of a whole binary stream, or None."""
+        if not self.cum.size or self.offline is False:
+            return None
+        from .._kernels.auc import offline as KO
+
+        if self.offline is None and not KO.use_offline(Y.shape[0], R):
+            return None
+        out = np.zeros((self.L, self.cum.size, rel.size, LY.N_STAT, 1, 2))
+        rel = np.ascontiguousarray(rel, dtype=np.int64)
+
+        def run(lo, hi):
+            for l in range(lo, hi):  # M[l], W[l] are empty when every position is a member / without weights
+                rl = np.ascontiguousarray(ranks[l, :, 0])
+                KO.cumulative_offline(rl, Y, M[l], W[l], self.moa, self.alphas, R, rel, out[l], KO.BLOCK)
+
+        in_parallel(run, self.L)
+        return out
+
+    # ------------------------------------------------------------------ history, output
+    def _keep_history(self, Y, M, W, S, dense):
+        """Keep the inputs some window still holds (and a restart may remove), from the oldest tail on."""
+        end = self.hist_start + Y.shape[0]
+        tails = [self.ptr[:, e, LY.P_TAIL] for e in np.r_[self.gsl, self.win].astype(np.int64)]
+        D = max(1, self.trees.shape[-1] - 1)
+        for a, e in enumerate(self.gacc):
+            if self.restarts[a]:  # worth keeping only while a restart would remove them one by one
+                held = self.ptr[:, e, LY.P_HELD]
+                cheap = held * 4 * math.log2(D + 1) <= D
+                tails.append(np.where(cheap, self.ptr[:, e, LY.P_TAIL], end))
+        keep_from = int(min([end] + [int(t.min()) for t in tails]))
+        cut = keep_from - self.hist_start
+        self.h_y = Y[cut:].copy()
+        self.h_mem = None if dense else M[:, cut:].copy()
+        self.h_w = W[:, cut:].copy() if self.weighted else None
+        self.h_s = S[:, cut:].copy()
+        self.hist_start = keep_from
+
+    def _finalise(self, snap):
+        """Every requested metric from snapshots ``(L, E, C, 3, C, G)``: name -> ``(L, E, C[, k[, k]])``."""
+        sums = AucSums(snap[:, :, :, LY.ST_U], snap[:, :, :, LY.ST_W], snap[:, :, :, LY.ST_N],
+                       layout=self.layout, moa=self.moa)  # fmt: skip
+        out = {}
+        for m in self.metrics:
+            v = np.array(sums.evaluate(m), dtype=np.float64)
+            v[:, ~self.computed] = np.nan
+            out[m.name] = v
+        return out
+
+    def _rows(self, pieces, last):
+        positions, values = [], {m.name: [] for m in self.metrics}
+        for pos, vals in pieces:
+            keep = ((pos + 1) % self.every == 0) | (pos == last)
+            positions.append(pos[keep])
+            for name, arr in vals.items():
+                values[name].append(arr[:, :, keep])
+        if not positions:
+            return np.zeros(0, dtype=np.int64), {
+                m.name: np.zeros((self.L or 0, len(self.specs), 0) + self._extra(m)) for m in self.metrics
+            }
+        return np.concatenate(positions), {k: np.concatenate(v, axis=2) for k, v in values.items()}
+
+    def _extra(self, m):
+        if m.shape == "pair":
+            return (self.k, self.k)
+        return (self.k,) if (self.mode == "multi" and m.name not in ("auc_macro", "auc_hand_till")) else ()
+
+    def collect(self):
+        """Every checkpoint row plus the latest instance: ``(positions, {name: (L, E, C[, k])})``."""
+        if self.L is None or self.n_seen == 0:
+            raise ValueError("no instances were evaluated: y_true is empty")
+        return self._rows(self._pieces, self.n_seen - 1)
+
+    def drain(self, *, final: bool):
+        """Like :meth:`collect` but only the rows produced since the last drain, which are then dropped.
+
+        Every regular checkpoint row, and the last instance's row when ``final`` (the stream ended).
+        """
+        if self.L is None:
+            raise ValueError("no instances were evaluated yet")
+        pieces, self._pieces = self._pieces, []
+        return self._rows(pieces, self.n_seen - 1 if final else -1)
