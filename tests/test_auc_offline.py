@@ -1,4 +1,4 @@
-"""The offline cumulative AUC (``streamtk._kernels.auc_offline``) against brute force and the Fenwick kernel.
+"""The offline cumulative AUC (``streamtk._kernels.auc.offline``) against brute force and the Fenwick kernel.
 
 Prequential with unit weights (or weights all 1) is integer / half-integer valued and must
 equal the kernel exactly; with weights and with fading the same terms are summed in
@@ -13,9 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from streamtk._kernels import auc as K
-from streamtk._kernels import auc_offline as O
-from streamtk.evaluation import scores as S
+from streamtk._core.mechanisms import build_estimators, kernel_arrays
+from streamtk._kernels.auc import offline as O
 
 
 def _brute_sums(r, c, g, a):
@@ -30,21 +29,40 @@ def _brute_sums(r, c, g, a):
 
 
 def _kernel(ranks, y, w, alphas, unit, cps):
+    """The Fenwick kernels' snapshots at ``cps`` (the general kernel run directly)."""
+    from streamtk._kernels.auc import general as KG
+    from streamtk._kernels.auc import layout as LY
+
+    specs = build_estimators(prequential=1.0 in alphas, fading=[a for a in alphas if a < 1.0])
+    kinds, sizes, fading, marks, mark_off = kernel_arrays(specs)
+    E = len(specs)
     R = int(ranks.max()) + 1
-    a = np.asarray(alphas, dtype=np.float64)
-    ws = np.zeros(0, dtype=np.int64)
-    lr = np.zeros((1, 0, ranks.size), dtype=np.int64)
-    state = K.new_binary_state(1, R, a, ws)
-    oc = np.zeros((1, a.size, cps.size, 5))
-    ow = np.zeros((1, 0, cps.size, 5))
-    K.binary_auc_run(ranks[None], lr, lr, y[None], w[None], a, ws, unit, 0, ranks.size, cps, 0, *state, oc, ow)
-    return oc[0]
+    mech = LY.Mechanisms(
+        kinds, sizes, fading, marks, mark_off, np.arange(E), np.full(E, -1), np.zeros((1, 1, 0), dtype=np.int64)
+    )
+    state = LY.State(np.zeros((1, E, 3, 1, 2)), np.ones((1, E)), np.zeros((1, E, LY.N_PTR), dtype=np.int64),
+                     np.zeros((1, E, 1, 2, R + 1)), np.zeros((1, 0, 1, 2, 1)))  # fmt: skip
+    member = ((y >= 0) & (w > 0)).astype(np.uint8)[None]
+    inp = LY.Inputs(
+        y.astype(np.int64),
+        member,
+        w[None].astype(float),
+        ranks.reshape(1, -1, 1).astype(np.int64),
+        ranks.reshape(1, -1, 1)[:, :0].astype(np.int64),
+    )
+    snap = np.zeros((1, E, cps.size, 3, 1, 2))
+    grps = LY.Groups(np.array([[0, 1]]), np.ones(1, dtype=np.int64), unit)
+    KG.run(inp, grps, mech, state, (np.int64(0), np.int64(0)), np.arange(E), cps, snap)
+    labels = [sp.label for sp in specs]
+    return snap[0, [labels.index("prequential" if a == 1.0 else f"fading={a!r}") for a in alphas]]
 
 
 def _offline(ranks, y, w, alphas, unit, cps, block):
     a = np.asarray(alphas, dtype=np.float64)
-    out = np.zeros((a.size, cps.size, 5))
-    O.cumulative_offline(ranks, y, w, unit, a, int(ranks.max()) + 1, cps, out, block)
+    out = np.zeros((a.size, cps.size, 3, 1, 2))
+    member = ((y >= 0) & (w > 0)).astype(np.uint8)
+    O.cumulative_offline(ranks.astype(np.int64), np.maximum(y, 0).astype(np.int64), member, w.astype(float), unit, a,
+                         int(ranks.max()) + 1, cps, out, block)  # fmt: skip
     return out
 
 
@@ -119,7 +137,9 @@ def test_offline_rebase_and_large_rank_space():
 
 @pytest.mark.parametrize("weights", [False, True])
 def test_one_pass_dispatch(monkeypatch, weights):
-    """auc_statistics takes the offline path past OFFLINE_MIN_RANKS: same statistics as the Fenwick path."""
+    """auc_curves takes the offline path past OFFLINE_MIN_RANKS: the same statistics as the Fenwick path."""
+    from streamtk.evaluation.scores import auc_curves
+
     rng = np.random.default_rng(5)
     n = 5_000
     y = rng.integers(0, 2, n).astype(float)
@@ -128,13 +148,13 @@ def test_one_pass_dispatch(monkeypatch, weights):
     wt = rng.uniform(0.5, 2.0, n) if weights else None
     kw = dict(windows=50, fading=(0.99, 0.9), every=37, weights=wt)
     monkeypatch.setattr(O, "OFFLINE_MIN_RANKS", 1 << 40)
-    ref = S.auc_statistics(y, s, **kw)[2]
+    ref = auc_curves(y, s, **kw)
     monkeypatch.setattr(O, "OFFLINE_MIN_RANKS", 1)
     assert O.use_offline(n, 2)
-    got = S.auc_statistics(y, s, **kw)[2]
-    for name in ref:
-        a, b = np.asarray(ref[name], dtype=float), np.asarray(got[name], dtype=float)
-        if not weights and name in ("u1", "u0", "w_neg", "w_pos", "n_neg", "n_pos"):
+    got = auc_curves(y, s, **kw)
+    for name in ref.data_vars:
+        a, b = ref[name].values, got[name].values
+        if not weights and name in ("auc_u1", "auc_u0"):
             np.testing.assert_array_equal(b[:, :2], a[:, :2], err_msg=name)  # prequential and window exact
         # 1e-12 of each curve's scale (u0 = W0 W1 - U1 and the AUC cancel)
         scale = np.maximum(np.nanmax(np.abs(a), axis=-1, keepdims=True, initial=0.0), 1.0)

@@ -36,12 +36,13 @@ def _pair_auc(y, s, w=None):
 
 def test_auc_equals_scores_module_for_every_estimator():
     y, p, s = _scored()
-    ds = streamtk.evaluate(y, p, y_score=s, windows=[50], fading=[0.99], every=37)
-    ref = auc_curves(y, s, windows=[50], fading=[0.99], every=37)
-    for est in ref.estimator.values:
-        np.testing.assert_array_equal(ds.auc.sel(estimator=est).values, ref.auc.sel(estimator=est).values)
-        np.testing.assert_array_equal(ds.auc_u1.sel(estimator=est).values, ref.u1.sel(estimator=est).values)
-        np.testing.assert_array_equal(ds.auc_z.sel(estimator=est).values, ref.mw_z.sel(estimator=est).values)
+    opts = dict(windows=[50], fading=[0.99], tumbling=[200], landmarks=[400, 401], every=37)
+    ds = streamtk.evaluate(y, p, y_score=s, **opts)
+    ref = auc_curves(y, s, **opts)
+    for name in ("auc", "auc_u1", "auc_u0", "auc_z"):
+        assert ds[name].attrs == ref[name].attrs  # the registry's
+        for est in ref.estimator.values:
+            np.testing.assert_array_equal(ds[name].sel(estimator=est).values, ref[name].sel(estimator=est).values)
 
 
 def test_auc_over_adwin_window_is_pair_counting_over_its_width():
@@ -69,6 +70,22 @@ def test_log_loss_and_brier_are_averaged_under_every_estimator():
         [(0.9 ** (i - np.arange(i + 1)) * ll[: i + 1]).sum() / (0.9 ** (i - np.arange(i + 1))).sum() for i in t]
     )
     np.testing.assert_allclose(ds.log_loss.sel(estimator="fading=0.9").values, fad)
+
+
+def test_an_instance_without_prediction_is_not_evaluated_for_the_auc():
+    # the evaluation's members: label and prediction present, weight > 0 -- for the AUC too
+    y, p, s = _scored(300, seed=5)
+    p2 = np.stack([p, p]).astype(float)
+    p2[1, ::4] = np.nan
+    w = np.ones((2, 300))
+    w[0, ::4] = 0.0
+    ds = streamtk.evaluate(y, p2, y_score=np.stack([s, s]), weights=w, windows=[20], fading=[0.9], every=7)
+    for name in ("auc", "auc_u1", "auc_z"):
+        np.testing.assert_array_equal(ds[name].values[0], ds[name].values[1])
+    keep = np.arange(300) % 4 != 0
+    t = 299
+    np.testing.assert_allclose(float(ds.auc.isel(model=1, time=-1).sel(estimator="prequential")),
+                               _pair_auc(y[: t + 1][keep], s[: t + 1][keep]), rtol=1e-12)  # fmt: skip
 
 
 def test_multiclass_scores_give_per_class_auc_and_macro():

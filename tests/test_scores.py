@@ -138,15 +138,16 @@ def test_mann_whitney_statistics_match_scipy_without_ties():
     y = rng.integers(0, 2, 40)
     s = rng.random(40)
     ds = S.auc_curves(y, s).isel(estimator=0, time=-1)
+    assert ds.auc.attrs["reference"].startswith("AMIDST") and ds.auc_z.attrs["symbol"] == "z"
     x1, x0 = s[y == 1], s[y == 0]
     res = scipy.stats.mannwhitneyu(x1, x0, use_continuity=False, method="asymptotic")
-    assert float(ds.u1) == res.statistic
-    assert float(ds.u0) == len(x1) * len(x0) - res.statistic
+    assert float(ds.auc_u1) == res.statistic
+    assert float(ds.auc_u0) == len(x1) * len(x0) - res.statistic
     assert float(ds.auc) == pytest.approx(res.statistic / (len(x1) * len(x0)), rel=1e-14)
     # the paper's z (eq. 2.7) is built on U0; scipy's two-sided p-value uses |z|
-    assert 2 * scipy.stats.norm.sf(abs(float(ds.mw_z))) == pytest.approx(res.pvalue, rel=1e-10)
-    m, n0, n1 = float(ds.u0), len(x0), len(x1)
-    assert float(ds.mw_z) == pytest.approx((m - n0 * n1 / 2) / np.sqrt(n0 * n1 * (n0 + n1 + 1) / 12), rel=1e-14)
+    assert 2 * scipy.stats.norm.sf(abs(float(ds.auc_z))) == pytest.approx(res.pvalue, rel=1e-10)
+    m, n0, n1 = float(ds.auc_u0), len(x0), len(x1)
+    assert float(ds.auc_z) == pytest.approx((m - n0 * n1 / 2) / np.sqrt(n0 * n1 * (n0 + n1 + 1) / 12), rel=1e-14)
 
 
 def test_one_class_is_nan_and_moa_gives_one():
@@ -154,7 +155,7 @@ def test_one_class_is_nan_and_moa_gives_one():
     s = [0.2, 0.4, 0.9, 0.1]
     ds = S.auc_curves(y, s, windows=2)
     np.testing.assert_array_equal(ds.auc.values, [[np.nan, np.nan, 1.0, 0.5], [np.nan, np.nan, 1.0, np.nan]])
-    assert np.isnan(ds.mw_z.values[0, 0])
+    assert np.isnan(ds.auc_z.values[0, 0])
     moa = S.auc_curves(y, s, windows=2, convention="moa")
     np.testing.assert_array_equal(moa.auc.values, [[1.0, 1.0, 1.0, 0.5], [1.0, 1.0, 1.0, 1.0]])
 
@@ -181,7 +182,7 @@ def test_moa_class_votes_are_normalised():
     y = [0, 1, 0, 1]
     got = S.auc_curves(y, votes, convention="moa").auc.values[0, -1]
     assert got == brute_auc(np.array([0.25, 0.0, 0.5, 0.9]), np.array(y) == 1)
-    with pytest.raises(ValueError, match="no faded AUC"):
+    with pytest.raises(ValueError, match="only prequential and windowed AUC"):
         S.auc_curves(y, votes, fading=0.9, convention="moa")
 
 
@@ -193,7 +194,7 @@ def test_multiclass_ovr_ovo_hand_till():
     p = rng.integers(0, 5, (n, k)).astype(float)
     ovo = S.auc_curves(y, p, classes=labels, multi_class="ovo", windows=20, every=10)
     ovr = S.auc_curves(y, p, classes=labels, windows=20, every=10)
-    for var in ("auc", "u1", "auc_macro"):
+    for var in ("auc", "auc_u1", "auc_macro"):
         np.testing.assert_allclose(ovo[var], ovr[var], rtol=1e-12)
     assert ovo.auc.dims == ("estimator", "time", "class")
     assert ovo.auc_ovo.dims == ("estimator", "time", "class", "class_other")
@@ -235,7 +236,7 @@ def test_labelled_leading_dims_and_netcdf_round_trip(tmp_path):
 @pytest.mark.parametrize(
     "kwargs, exc, match",
     [
-        (dict(y_true=[0, 1], y_score=[0.2, np.nan]), ValueError, "NaN at index \\(0, 1\\)"),
+        (dict(y_true=[0, 1], y_score=[0.2, np.nan]), ValueError, "NaN at instance 1 \\(0-based\\) of series 0"),
         (dict(y_true=[0, 1], y_score=[0.2, 0.3], windows=0), ValueError, "windows must be a positive integer, got 0"),
         (dict(y_true=[0, 1], y_score=[0.2, 0.3], fading=1.5), ValueError, "fading must be in \\(0, 1\\], got 1.5"),
         (dict(y_true=[0, 1], y_score=[0.2, 0.3], convention="sklearn"), ValueError, "convention must be one of"),
@@ -244,6 +245,11 @@ def test_labelled_leading_dims_and_netcdf_round_trip(tmp_path):
         (dict(y_true=[0, 1], y_score=[0.2, 0.3], weights=[1, -1]), ValueError, "weights must be non-negative"),
         (dict(y_true=[], y_score=[]), ValueError, "empty"),
         (dict(y_true=[0, 1], y_score=[0.2, 0.3], weights=np.ones((3, 2))), ValueError, "does not match the 1 score"),
+        (dict(y_true=[0, 1], y_score=[0.2, 0.3], window=[2]), TypeError, "did you mean 'windows'"),
+        (dict(y_true=[0, 1], y_score=[0.2, 0.3], adwin=0.1), ValueError, "adwin= needs y_pred"),
+        (dict(y_true=[0, 1], y_score=[0.2, 0.3], tumbling=2, convention="moa"), ValueError, "only prequential"),
+        (dict(y_true=[0, 1], y_score=[0.2, 0.3], metrics=["auc_macro"]), ValueError, "needs \\(\\.\\.\\., n, k\\)"),
+        (dict(y_true=[0, 1], y_score=[0.2, 0.3], multi_class="ovx"), ValueError, "multi_class must be one of"),
         (dict(y_true=[0, 1], y_score=[0.2, 0.3], weights=[1.0]), ValueError, "weights has 1 instances"),
     ],
 )
@@ -338,3 +344,98 @@ def test_rank_compress_on_random_bit_patterns():
     u, inv = np.unique(x, return_inverse=True)
     np.testing.assert_array_equal(ranks[0], inv)
     assert R == u.size
+
+
+# --------------------------------------------------------------------- conventions and labels
+def test_auc_curves_every_mechanism_and_default_every():
+    from tests._auc import held, pair_auc
+
+    rng = np.random.default_rng(21)
+    n = 120
+    y = rng.integers(0, 2, n)
+    s = rng.integers(0, 9, n) / 9
+    p = np.where(rng.random(n) < 0.3, 1 - y, y)
+    ds = S.auc_curves(y, s, y_pred=p, windows=9, fading=0.95, adwin=0.5, tumbling=25, landmarks=[30, 31, 90])
+    assert ds.instance.values.tolist() == list(range(1, n + 1))  # default every: each instance up to 10^4
+    assert list(ds.estimator.values) == [
+        "prequential",
+        "window=9",
+        "fading=0.95",
+        "adwin=0.5",
+        "tumbling=25",
+        "landmarks",
+    ]
+    from streamtk.drift.adwin import adwin
+
+    widths = adwin((y != p).astype(float), delta=0.5).width.values
+    member = np.ones(n, dtype=bool)
+    params = [None, 9, 0.95, 0.5, 25, (30, 31, 90)]
+    for e, (kind, param) in enumerate(zip(ds.estimator_kind.values, params)):
+        for t in range(0, n, 7):
+            idx, v = held(member, np.ones(n), t, kind, param, widths)
+            ref = pair_auc(s[idx], y[idx], v, 1)
+            np.testing.assert_allclose(ds.auc.values[e, t], ref, rtol=1e-12, err_msg=f"{kind} {t}")
+
+
+def test_labelled_weights_and_scores_are_aligned_by_label():
+    rng = np.random.default_rng(22)
+    n = 60
+    y = rng.integers(0, 2, n)
+    s = xr.DataArray(rng.random((3, n)), dims=("model", "time"), coords={"model": ["a", "b", "c"]})
+    w = xr.DataArray(rng.uniform(0, 2, (3, n)), dims=("model", "time"), coords={"model": ["a", "b", "c"]})
+    ref = S.auc_curves(y, s, weights=w, windows=10, every=6)
+    shuffled = w.isel(model=[2, 0, 1])  # the same weights, labels in another order
+    got = S.auc_curves(y, s, weights=shuffled, windows=10, every=6)
+    np.testing.assert_array_equal(got.auc.values, ref.auc.values)
+    np.testing.assert_array_equal(
+        ref.auc.sel(model="b").values, S.auc_curves(y, s.values[1], weights=w.values[1], windows=10, every=6).auc.values
+    )
+    with pytest.raises(ValueError, match="'model' labels do not match"):
+        S.auc_curves(y, s, weights=w.assign_coords(model=["a", "b", "z"]), windows=10)
+    # class scores: the class coordinate is matched to classes= by label
+    k = 3
+    proba = xr.DataArray(rng.dirichlet(np.ones(k), n), dims=("time", "class"), coords={"class": ["x", "y", "z"]})
+    yk = np.array(["x", "y", "z"])[rng.integers(0, k, n)]
+    a = S.auc_curves(yk, proba, windows=10, every=6)
+    b = S.auc_curves(yk, proba.isel({"class": [2, 0, 1]}), classes=["x", "y", "z"], windows=10, every=6)
+    np.testing.assert_array_equal(a.auc.values, b.auc.values)
+    assert a["class"].values.tolist() == ["x", "y", "z"]
+
+
+def test_adwin_auc_equals_evaluate():
+    import streamtk
+
+    rng = np.random.default_rng(23)
+    n = 900
+    y = rng.integers(0, 2, n)
+    wrong = rng.random(n) < np.where(np.arange(n) < 500, 0.1, 0.6)
+    p = np.where(wrong, 1 - y, y)
+    s = np.clip(np.where(wrong, 1 - y, y) * 0.5 + rng.random(n) * 0.5, 0, 1).round(2)
+    opts = dict(adwin=[0.01], tumbling=[100], landmarks=[500], windows=[40], every=30)
+    ds = S.auc_curves(y, s, y_pred=p, **opts)
+    ev = streamtk.evaluate(y, p, y_score=s, **opts)
+    for name in ("auc", "auc_u1", "auc_u0", "auc_z"):
+        np.testing.assert_array_equal(ds[name].values, ev[name].values)
+
+
+def test_roc_curves_of_every_mechanism_have_the_auc_as_area():
+    rng = np.random.default_rng(24)
+    n = 150
+    y = rng.integers(0, 2, n)
+    s = rng.integers(0, 8, n) / 8
+    p = np.where(rng.random(n) < 0.3, 1 - y, y)
+    w = rng.uniform(0.2, 2.0, n)
+    opts = dict(windows=17, fading=0.93, adwin=0.3, tumbling=40, landmarks=[60, 100])
+    at = [9, 40, 41, 77, 150]
+    cur = S.roc_pr_curves(y, s, at=at, y_pred=p, weights=w, **opts)
+    auc = S.auc_curves(y, s, y_pred=p, weights=w, **opts).auc
+    for e in range(cur.sizes["estimator"]):
+        for c, t in enumerate(at):
+            curve = cur.isel(estimator=e, checkpoint=c)
+            ok = ~np.isnan(curve.tpr.values)
+            ref = float(auc.isel(estimator=e, time=t - 1))
+            if ok.sum() < 2:
+                assert np.isnan(ref)
+                continue
+            area = np.trapezoid(curve.tpr.values[ok], curve.fpr.values[ok])
+            assert area == pytest.approx(ref, rel=1e-12), (str(cur.estimator.values[e]), t)

@@ -76,6 +76,8 @@ def _inputs(y_true, y_score, y_pred, weights, lead_dims, classes, multi):
 
     from .._labelled import labelled_inputs
 
+    if np.ndim(y_true) == 1 and np.shape(y_true)[0] == 0:
+        raise ValueError("y_true is empty: there is nothing to evaluate")
     ref = y_pred
     if ref is None:  # the scores' own leading dims and time axis
         if not multi:
@@ -86,10 +88,18 @@ def _inputs(y_true, y_score, y_pred, weights, lead_dims, classes, multi):
             ref = y_score.isel({"class": 0}, drop=True)
         else:
             arr = as_float_array(y_score, "y_score", allow_nan=True)
-            if arr.ndim < 2:
-                raise ValueError(f"y_score must have shape (..., n, k) with classes=, got shape {arr.shape}")
+            n = np.shape(y_true)[0] if np.ndim(y_true) == 1 else None
+            if arr.ndim < 2 or (n is not None and arr.shape[-2] != n):
+                raise ValueError(f"y_score must have shape (..., n, k) = (..., {n}, k) with classes=, got {arr.shape}")
             ref = arr[..., 0]
-    inputs = labelled_inputs(y_true, ref, y_score=y_score, weights=weights, lead_dims=lead_dims, classes=classes)
+    try:
+        inputs = labelled_inputs(y_true, ref, y_score=y_score, weights=weights, lead_dims=lead_dims, classes=classes)
+    except ValueError as err:  # the scores stand in for y_pred: name them
+        if y_pred is not None:
+            raise
+        raise ValueError(str(err).replace("y_pred", "y_score")) from None
+    if multi and inputs.classes is None:
+        raise ValueError("class scores need classes= (or a 'class' coordinate on y_score) to name their columns")
     L, n = inputs.y_pred.shape
     s = as_float_array(inputs.y_score, "y_score", allow_nan=True)
     if multi:
@@ -224,8 +234,6 @@ def auc_curves(
             y_score = _moa_votes(y_score, n)
     inputs, s = _inputs(y_true, y_score, y_pred, weights, lead_dims, classes, multi)
     L, n = inputs.y_pred.shape
-    if n == 0:
-        raise ValueError("y_true is empty: there is nothing to evaluate")
     enc, yc, pc, pos = _codes(inputs, multi, pos_label, y_pred is not None)
     w = check_weights(inputs.weights, inputs.lead.shape, n, against="y_score", what="score")
     families = ("auc", "auc_pairwise") if multi_class == "ovo" and multi else ("auc",)
