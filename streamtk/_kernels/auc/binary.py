@@ -63,6 +63,16 @@ def _renorm_lane(itree, e, f):
         itree[i, 1, e] *= f
 
 
+@nb.njit(cache=True, inline="always")
+def _fade(itree, lane, a, step, m, U, W0, W1):
+    """One member of fading factor ``a`` (:func:`.step.decay` on scalars; the lane renormalised when overdue)."""
+    m = advance(m, step)
+    if tree_overdue(m):
+        _renorm_lane(itree, lane, 1.0 / m)
+        m = 1.0
+    return m, U * (a * a), W0 * a, W1 * a
+
+
 @nb.njit(cache=True)
 def _cumulative(inp, unit, est, state, l, i0, two, b0, b1, ck, ci, snap):
     """Interleaved accumulators ``i0`` and (if ``two``) ``i0 + 1`` over ``[b0, b1)``; returns the next checkpoint."""
@@ -91,17 +101,9 @@ def _cumulative(inp, unit, est, state, l, i0, two, b0, b1, ck, ci, snap):
             g = member_weight(wl, has_w, unit, t)
             positive = y[t] == 1
             if f0:
-                m0 = advance(m0, s0)
-                if tree_overdue(m0):
-                    _renorm_lane(itree, i0, 1.0 / m0)
-                    m0 = 1.0
-                U0, V00, V01 = U0 * (a0 * a0), V00 * a0, V01 * a0
+                m0, U0, V00, V01 = _fade(itree, i0, a0, s0, m0, U0, V00, V01)
             if f1:
-                m1 = advance(m1, s1)
-                if tree_overdue(m1):
-                    _renorm_lane(itree, i1, 1.0 / m1)
-                    m1 = 1.0
-                U1, V10, V11 = U1 * (a1 * a1), V10 * a1, V11 * a1
+                m1, U1, V10, V11 = _fade(itree, i1, a1, s1, m1, U1, V10, V11)
             r = rk[t, 0] + 1
             opp = 0 if positive else 1
             p0 = p1 = 0.0

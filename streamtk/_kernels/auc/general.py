@@ -31,7 +31,7 @@ import numpy as np
 
 from ..fenwick import build
 from ..forgetting import FADING, advance, fading_step, is_sliding, next_member, next_restart, sliding_limit
-from .layout import P_CURSOR, P_HELD, P_TAIL, ST_N
+from .layout import P_CURSOR, P_HELD, P_TAIL
 from .step import decay, is_member, member_weight, tree_overdue, ustep
 
 BLOCK = 2048
@@ -86,19 +86,21 @@ def restart(tree, st, held, lo, t, y, mem, wl, unit, grp, pos, rk):
         flat[i] = 0.0
 
 
+@nb.njit(cache=True, inline="always")
+def _series(inp, state, l, e):
+    """The inputs of series ``l`` (labels, members, weights, whether weighted) and the state of estimator ``e``."""
+    wl = inp.weights[l]
+    return inp.y, inp.member[l], wl, wl.shape[0] > 0, state.stat[l, e], state.ptr[l, e]
+
+
 @nb.njit(cache=True)
 def accumulate(inp, grps, mech, state, l, e, b0, b1, base, ck, ci, snap):
     """An accumulator (prequential, fading, tumbling, landmarks) over ``[b0, b1)``; returns the next checkpoint."""
     kind = mech.kinds[e]
     fade = mech.fading[e]
     marks = mech.marks[mech.mark_off[e] : mech.mark_off[e + 1]]
-    y = inp.y
-    mem = inp.member[l]
-    wl = inp.weights[l]
-    has_w = wl.shape[0] > 0
+    y, mem, wl, has_w, st, pt = _series(inp, state, l, e)
     rk = inp.ranks[l]
-    st = state.stat[l, e]
-    pt = state.ptr[l, e]
     tree = state.trees[l, mech.slot[e]]
     m = state.scale[l, e]
     held = pt[P_HELD]
@@ -139,13 +141,8 @@ def slide(inp, grps, mech, state, l, e, t_begin, b0, b1, base, ck, ci, snap):
     """
     kind = mech.kinds[e]
     limits = mech.limits[l, max(mech.aslot[e], 0)]
-    y = inp.y
-    mem = inp.member[l]
-    wl = inp.weights[l]
-    has_w = wl.shape[0] > 0
+    y, mem, wl, has_w, st, pt = _series(inp, state, l, e)
     rk = inp.sranks[l]
-    st = state.stat[l, e]
-    pt = state.ptr[l, e]
     tree = state.strees[l, mech.slot[e]]
     tail = pt[P_TAIL] - base
     held = pt[P_HELD]
@@ -204,12 +201,3 @@ def rebuild_sliding(inp, grps, mech, state, which, base, h):
                     state.ptr[l, e, P_TAIL] - base,
                     h,
                 )
-
-
-@nb.njit(cache=True)
-def total_members(st):
-    """The members a state holds (its counts summed over the groups of column 0)."""
-    s = 0.0
-    for h in range(st.shape[2]):
-        s += st[ST_N, 0, h]
-    return s

@@ -69,7 +69,7 @@ import numba as nb
 import numpy as np
 
 from ..fenwick import add_pair, below_half_pair
-from .step import binary_step, binary_store
+from .step import binary_step, binary_store, count_members
 
 #: time block (evaluated instances) of the in-block trees: ``(C + 1, 2, 2)`` floats (512 KB, in
 #: L2); measured on n = R = 10**7 (prequential + fading, noisy): 2**12 / 2**14 / 2**15 ->
@@ -373,12 +373,7 @@ def dominance_sums(ranks, cls, g, unit, alpha0, alpha1, n_ranks, block):
 def _members(rl, yl, mem, wl, unit):
     """The members' ``(ranks, classes, weights)`` in time order, and whether every weight is 1."""
     n = rl.shape[0]
-    m = n
-    if mem.shape[0]:
-        m = 0
-        for t in range(n):
-            if mem[t]:
-                m += 1
+    m = count_members(mem, n)
     r = np.empty(m, dtype=np.int64)
     c = np.empty(m, dtype=np.int64)
     g = np.empty(m)

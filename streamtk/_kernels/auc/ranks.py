@@ -17,6 +17,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from .step import count_members
+
 _BITS = 8
 _DIGITS = 64 // _BITS
 _RADIX = 1 << _BITS
@@ -166,12 +168,7 @@ def window_local_ranks(ranks, mem, w, new, old):
     ``old`` needs the ``-1`` fill.
     """
     n = ranks.shape[0]
-    m = n
-    if mem.shape[0]:
-        m = 0
-        for t in range(n):
-            if mem[t]:
-                m += 1
+    m = count_members(mem, n)
     dense = m == n
     pos = np.empty(0 if dense else m, dtype=np.int64)  # instance index of evaluated number q
     if not dense:

@@ -121,3 +121,15 @@ def member_weight(wl, has_w, unit, t):
 def is_member(mem, t):
     """``mem`` (uint8) flags the members; an empty ``mem`` means every position is one."""
     return mem.shape[0] == 0 or mem[t] != 0
+
+
+@nb.njit(cache=True, inline="always")
+def count_members(mem, n):
+    """The number of members among ``n`` positions (``mem`` uint8; empty: all ``n``)."""
+    if mem.shape[0] == 0:
+        return n
+    m = 0
+    for t in range(n):
+        if mem[t]:
+            m += 1
+    return m
