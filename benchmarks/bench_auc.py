@@ -153,10 +153,11 @@ def main(argv=None):
     cps = np.arange(999, n, 1000, dtype=np.int64)
     kern = BinaryKernels(y, ranks, R, local, cps)
 
-    def kernel_rate(alphas, wsizes, general=False):
+    def kernel_rate(alphas, wsizes, general=False, prefetch=True):
         best = np.inf
         for _ in range(args.repeat):
-            best = min(best, (kern.general if general else kern.binary)(alphas, wsizes)[0])
+            run = kern.general(alphas, wsizes) if general else kern.binary(alphas, wsizes, prefetch)
+            best = min(best, run[0])
         return n / best
 
     def offline_seconds(alphas):
@@ -175,6 +176,9 @@ def main(argv=None):
     rate_pre = kernel_rate([1.0], [])
     rate_cum = kernel_rate([1.0, a], [])
     rate_gen = kernel_rate([1.0, a], [w], general=True)
+    rate_gen_cum = kernel_rate([1.0, a], [], general=True)
+    rate_gen_win = kernel_rate([], [w], general=True)
+    rate_nopf = kernel_rate([1.0, a], [], prefetch=False)
     t_off, out_off = offline_seconds([1.0, a])
     # the offline statistics equal the Fenwick kernel's (prequential exactly, fading to 1e-12)
     ref = kern.binary([1.0, a], [])[1]
@@ -189,7 +193,8 @@ def main(argv=None):
     print(f"kernel, window only / prequential only: {rate_win / 1e6:.2f} / {rate_pre / 1e6:.2f} M instances/s")
     print(
         f"general kernel, the same 3 estimators: {rate_gen / 1e6:.2f} M instances/s; the binary fast path is "
-        f"{rate_all / rate_gen:.2f}x faster"
+        f"{rate_all / rate_gen:.2f}x faster (interleaved prequential + fading {rate_cum / rate_gen_cum:.2f}x, "
+        f"block-local window {rate_win / rate_gen_win:.2f}x, prefetch on / off {rate_cum / rate_nopf:.2f}x)"
     )
     print(
         f"prequential + fading: Fenwick kernel {1e9 / rate_cum:.0f} ns/instance, offline (divide and conquer "
@@ -328,7 +333,7 @@ class BinaryKernels:
 
         return LY.Inputs(self.y, self.none_u8[None], self.none_f[None], self.ranks, self.ranks)
 
-    def binary(self, alphas, wsizes):
+    def binary(self, alphas, wsizes, prefetch=True):
         from streamtk._kernels.auc import binary as KB
         from streamtk._kernels.auc import layout as LY
 
@@ -343,7 +348,8 @@ class BinaryKernels:
         snap = np.zeros((1, E, self.cps.size, 3, 1, 2))
         span = (np.int64(0), np.int64(0))
         c = time.process_time()
-        KB.run(self._inputs(), False, local, (cum, alphas, win, wsizes, used), state, span, self.cps, snap)
+        est = (cum, alphas, win, wsizes, used, KB.PREFETCH_MIN_ROWS if prefetch else 1 << 62)
+        KB.run(self._inputs(), False, local, est, state, span, self.cps, snap)
         return time.process_time() - c, snap[0]
 
     def general(self, alphas, wsizes):

@@ -365,7 +365,7 @@ class AucEngine:
                 mem = M[l, lo:t1] if M.shape[1] else M[l]
                 n_local = max(n_local, window_local_ranks(sranks[l, lo:t1, 0].copy(), mem, int(self.sizes[e]),
                                                           new[l, j, lo:], old[l, j, lo:]))  # fmt: skip
-        est = (cum, self.alphas[: cum.size], self.win, self.sizes[self.win], n_local)
+        est = (cum, self.alphas[: cum.size], self.win, self.sizes[self.win], n_local, KB.PREFETCH_MIN_ROWS)
         span = (np.int64(base), np.int64(t0))
 
         def run(lo, hi):

@@ -115,18 +115,22 @@ def _inputs(y_true, y_score, y_pred, weights, lead_dims, classes, multi):
 
 
 def _codes(inputs, multi, pos_label, given_pred):
-    """``(encoding, y codes (n,), prediction codes (L, n) or None, positive code)``."""
+    """``(encoding, y codes (n,), prediction codes (L, n) or None, positive code, positive label)``.
+
+    Binary scores without predictions: ``y`` is 1 positive / 0 negative / -1 missing
+    (:func:`binary_targets`); with predictions, both are coded over the union of their labels.
+    """
     preds = (inputs.y_pred,) if given_pred else ()
     if multi:
         enc, codes = encode_labels(inputs.y_true, *preds, classes=inputs.classes)
-        return enc, codes[0], (codes[1] if given_pred else None), 0
+        return enc, codes[0], (codes[1] if given_pred else None), 0, None
     enc_y, _ = encode_labels(inputs.y_true, names=("y_true",))
-    pos_label_code = positive_code(enc_y.classes.tolist(), pos_label)
+    code = positive_code(enc_y.classes.tolist(), pos_label)
+    label = None if code is None else enc_y.classes.tolist()[code]
     if not given_pred:
-        return enc_y, binary_targets(inputs.y_true, pos_label=pos_label), None, 1
+        return enc_y, binary_targets(inputs.y_true, pos_label=pos_label), None, 1, label
     enc, codes = encode_labels(inputs.y_true, *preds)
-    pos = -2 if pos_label_code is None else enc.index[enc_y.classes.tolist()[pos_label_code]]
-    return enc, codes[0], codes[1], pos
+    return enc, codes[0], codes[1], (-2 if label is None else enc.index[label]), label
 
 
 @forgetting_parameters()
@@ -234,7 +238,7 @@ def auc_curves(
             y_score = _moa_votes(y_score, n)
     inputs, s = _inputs(y_true, y_score, y_pred, weights, lead_dims, classes, multi)
     L, n = inputs.y_pred.shape
-    enc, yc, pc, pos = _codes(inputs, multi, pos_label, y_pred is not None)
+    enc, yc, pc, pos, pos_name = _codes(inputs, multi, pos_label, y_pred is not None)
     w = check_weights(inputs.weights, inputs.lead.shape, n, against="y_score", what="score")
     families = ("auc", "auc_pairwise") if multi_class == "ovo" and multi else ("auc",)
     chosen = resolve_metrics(metrics, families=families, n_classes=enc.n_classes, scores="multi" if multi else "binary")
@@ -274,7 +278,7 @@ def auc_curves(
         every=engine.every,
         estimators=[sp.label for sp in specs],
         multi_class=multi_class if multi else "binary",
-        pos_label="None" if multi else str(pos_label if pos_label is not None else "default"),
+        pos_label=str(pos_name),
         weighted=int(w is not None),
         metrics=[m.name for m in chosen],
         n_instances=n,
@@ -340,7 +344,7 @@ def roc_pr_curves(
     specs = build_estimators(**forgetting)
     inputs, s = _inputs(y_true, y_score, y_pred, weights, lead_dims, None, False)
     L, n = s.shape
-    enc, yc, pc, pos = _codes(inputs, False, pos_label, y_pred is not None)
+    enc, yc, pc, pos, pos_name = _codes(inputs, False, pos_label, y_pred is not None)
     at = np.atleast_1d(np.asarray(at))
     if at.ndim != 1 or at.size == 0 or not np.issubdtype(at.dtype, np.integer) or at.min() < 1 or at.max() > n:
         raise ValueError(f"at must be instance numbers in [1, {n}], got {at!r}")
@@ -379,8 +383,7 @@ def roc_pr_curves(
             for c, t in enumerate(at - 1):
                 v = out[np.searchsorted(where, t)]
                 idx = np.flatnonzero(v > 0)
-                positive = (yc[idx] == pos) if pc is not None else (yc[idx] == 1)
-                curves[l, e, c] = _curve(s[l, idx], positive, v[idx])
+                curves[l, e, c] = _curve(s[l, idx], yc[idx] == pos, v[idx])
     P = max(cv.shape[1] for cv in curves.values())
     out = np.full((L, len(specs), at.size, 4, P), np.nan)
     for (l, e, c), cv in curves.items():
@@ -402,7 +405,7 @@ def roc_pr_curves(
         "ROC and precision-recall curves",
         at=at,
         estimators=[sp.label for sp in specs],
-        pos_label=str(pos_label if pos_label is not None else "default"),
+        pos_label=str(pos_name),
         weighted=int(w is not None),
     )
     return xr.Dataset(data, coords=coords, attrs=attrs)

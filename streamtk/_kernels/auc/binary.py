@@ -25,8 +25,9 @@ later chunk may run on either kernel.
 Arguments: ``inp`` (:class:`.layout.Inputs`: ``y`` 1 positive / 0 negative / -1 no label,
 ``ranks (L, T, 1)`` in the accumulators' key space), ``local = (new, old)`` block-local ranks
 ``(L, EW, T)`` of the windows (``new`` on arrival, ``old`` in the next block's space),
-``est = (cum, alphas, win, wsizes, n_local)`` estimator indices and parameters (``n_local``: the
-largest local rank + 1), ``state = (stat, scale, ptr, itree)`` (``itree (L, D + 1, 2, EI)``),
+``est = (cum, alphas, win, wsizes, n_local, prefetch_rows)`` estimator indices and parameters
+(``n_local``: the largest local rank + 1; interleaved trees of at least ``prefetch_rows`` rows are
+prefetched, :data:`PREFETCH_MIN_ROWS`), ``state = (stat, scale, ptr, itree)`` (``itree (L, D + 1, 2, EI)``),
 ``unit``, ``span``, ``ck`` and ``snap`` as in :mod:`.general`.
 """
 
@@ -76,7 +77,7 @@ def _fade(itree, lane, a, step, m, U, W0, W1):
 @nb.njit(cache=True)
 def _cumulative(inp, unit, est, state, l, i0, two, b0, b1, ck, ci, snap):
     """Interleaved accumulators ``i0`` and (if ``two``) ``i0 + 1`` over ``[b0, b1)``; returns the next checkpoint."""
-    cum, alphas = est[0], est[1]
+    cum, alphas, prefetch_rows = est[0], est[1], est[2]
     stat, scale, itree = state[0], state[1], state[3][l]
     i1 = i0 + 1 if two else i0
     e0, e1 = cum[i0], cum[i1]
@@ -89,7 +90,7 @@ def _cumulative(inp, unit, est, state, l, i0, two, b0, b1, ck, ci, snap):
     has_w = wl.shape[0] > 0
     rk = inp.ranks[l]
     T = y.shape[0]
-    pf = itree.shape[0] >= PREFETCH_MIN_ROWS
+    pf = itree.shape[0] >= prefetch_rows
     U0, V00, V01, M00, M01 = _load(stat[l, e0])
     U1, V10, V11, M10, M11 = _load(stat[l, e1])
     m0, m1 = scale[l, e0], scale[l, e1]
@@ -185,7 +186,7 @@ def run(inp, unit, local, est, state, span, ck, snap):
     Each window starts from the members it holds (before ``t_begin``), placed in the first
     block of its local ranks (``local`` numbers blocks from the window's tail).
     """
-    cum, alphas, win, wsizes, n_local = est
+    cum, alphas, win, wsizes, n_local, prefetch_rows = est
     base, t_begin = span
     L = state[0].shape[0]
     T = inp.y.shape[0]
@@ -204,7 +205,8 @@ def run(inp, unit, local, est, state, span, ck, snap):
             b1 = min(T, b0 + BLOCK)
             ci1 = ci0
             for i0 in range(0, EI, 2):
-                ci1 = _cumulative(inp, unit, (cum, alphas), state, l, i0, i0 + 1 < EI, b0, b1, ck, ci0, snap[l])
+                est0 = (cum, alphas, prefetch_rows)
+                ci1 = _cumulative(inp, unit, est0, state, l, i0, i0 + 1 < EI, b0, b1, ck, ci0, snap[l])
             for j in range(EW):
                 e = win[j]
                 ci1 = _window(inp, unit, local, e, wsizes[j], state, l, j, trees[j], b0, b1, base, ck, ci0, snap[l, e])

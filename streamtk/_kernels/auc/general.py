@@ -32,7 +32,7 @@ import numpy as np
 from ..fenwick import build
 from ..forgetting import FADING, advance, fading_step, is_sliding, next_member, next_restart, sliding_limit
 from .layout import P_CURSOR, P_HELD, P_TAIL
-from .step import decay, is_member, member_weight, tree_overdue, ustep
+from .step import decay, is_member, member_weight, store, tree_overdue, ustep
 
 BLOCK = 2048
 #: a restart removes the held members one by one (``O(held C G log D)`` random walks) while
@@ -124,7 +124,7 @@ def accumulate(inp, grps, mech, state, l, e, b0, b1, base, ck, ci, snap):
             ustep(tree, st, grps.grp, grps.pos, rk[t], y[t], member_weight(wl, has_w, grps.unit, t), 1.0, m)
             held += 1
         while ci < nck and ck[ci] == t:
-            snap[ci] = st
+            store(snap[ci], st)
             ci += 1
     state.scale[l, e] = m
     pt[P_HELD] = held
@@ -158,7 +158,7 @@ def slide(inp, grps, mech, state, l, e, t_begin, b0, b1, base, ck, ci, snap):
                 held -= 1
                 tail = r + 1
         while ci < nck and ck[ci] == t:
-            snap[ci] = st
+            store(snap[ci], st)
             ci += 1
     pt[P_TAIL] = tail + base
     pt[P_HELD] = held

@@ -371,26 +371,38 @@ def dominance_sums(ranks, cls, g, unit, alpha0, alpha1, n_ranks, block):
 
 @nb.njit(cache=True)
 def _members(rl, yl, mem, wl, unit):
-    """The members' ``(ranks, classes, weights)`` in time order, and whether every weight is 1."""
+    """The members' ``(ranks, classes, weights)`` in time order (views when every position is one) and whether
+    every weight is 1 (then the weights are not read: an empty array)."""
     n = rl.shape[0]
+    plain = unit or wl.shape[0] == 0
+    if mem.shape[0] == 0:
+        ones = plain
+        if not plain:
+            ones = True
+            for t in range(n):
+                if wl[t] != 1.0:
+                    ones = False
+                    break
+        return rl, yl, wl[: 0 if ones else n], ones
     m = count_members(mem, n)
     r = np.empty(m, dtype=np.int64)
     c = np.empty(m, dtype=np.int64)
-    g = np.empty(m)
+    g = np.empty(0 if plain else m)
     ones = True
     q = 0
     for t in range(n):
-        if mem.shape[0] == 0 or mem[t]:
+        if mem[t]:
             r[q] = rl[t]
             c[q] = yl[t]
-            g[q] = 1.0 if (unit or wl.shape[0] == 0) else wl[t]
-            ones = ones and g[q] == 1.0
+            if not plain:
+                g[q] = wl[t]
+                ones = ones and wl[t] == 1.0
             q += 1
-    return r, c, g, ones
+    return r, c, g[: 0 if ones else m], ones
 
 
 @nb.njit(cache=True)
-def _statistics(c, g, a, D, col, mem, cps, out):
+def _statistics(c, g, unit, a, D, col, mem, cps, out):
     """The kernels' recursion of the statistics over the members from the sums ``D[:, col]``, written to
     ``out (len(cps), 3, 1, 2)`` at the checkpoint positions ``cps`` (:func:`.step.binary_step`; a fading
     factor first decays ``U1`` by ``a**2`` and the weights by ``a``)."""
@@ -405,7 +417,8 @@ def _statistics(c, g, a, D, col, mem, cps, out):
                 U *= a * a
                 W0 *= a
                 W1 *= a
-            U, W0, W1, N0, N1 = binary_step(U, W0, W1, N0, N1, c[q] == 1, g[q], D[q, col], 1.0)
+            gq = 1.0 if unit else g[q]
+            U, W0, W1, N0, N1 = binary_step(U, W0, W1, N0, N1, c[q] == 1, gq, D[q, col], 1.0)
             q += 1
         while k < ncp and cps[k] == t:
             binary_store(out[k], U, W0, W1, N0, N1)
@@ -427,12 +440,11 @@ def cumulative_offline(rl, yl, mem, wl, unit, alphas, n_ranks, cps, out, block):
         statistics of :mod:`.layout` as the Fenwick kernels write them for a fresh state.
     block : int, the time block of :func:`dominance_sums` (a power of two).
     """
-    r, c, g, ones = _members(rl, yl, mem, wl, unit)
-    unit = ones  # weights all 1: the same sums without carrying them through the sort
+    r, c, g, unit = _members(rl, yl, mem, wl, unit)  # weights all 1: the same sums without carrying them
     Ec = alphas.shape[0]
     for e0 in range(0, Ec, 2):
         e1 = e0 + 1 if e0 + 1 < Ec else e0
         D = dominance_sums(r, c, g, unit, alphas[e0], alphas[e1], n_ranks, block)
-        _statistics(c, g, alphas[e0], D, 0, mem, cps, out[e0])
+        _statistics(c, g, unit, alphas[e0], D, 0, mem, cps, out[e0])
         if e1 != e0:
-            _statistics(c, g, alphas[e1], D, 1, mem, cps, out[e1])
+            _statistics(c, g, unit, alphas[e1], D, 1, mem, cps, out[e1])

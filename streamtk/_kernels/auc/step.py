@@ -37,7 +37,7 @@ def decay(st, a):
             st[ST_W, c, h] *= a
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def ustep(tree, st, grp, pos, rk, cls, g, sign, m):
     """Add (``sign = 1``) or remove (``sign = -1``) one member of class ``cls`` and weight ``g``.
 
@@ -133,3 +133,12 @@ def count_members(mem, n):
         if mem[t]:
             m += 1
     return m
+
+
+@nb.njit(cache=True, inline="always")
+def store(out, st):
+    """Copy a state's statistics ``(3, C, G)`` into a snapshot row."""
+    for i in range(st.shape[0]):
+        for c in range(st.shape[1]):
+            for h in range(st.shape[2]):
+                out[i, c, h] = st[i, c, h]
