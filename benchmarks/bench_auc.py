@@ -342,14 +342,14 @@ class BinaryKernels:
         E = Ec + Ew
         cum, win = np.arange(Ec, dtype=np.int64), np.arange(Ec, E, dtype=np.int64)
         new, old, used = self.local
-        local = (new[:, :Ew], old[:, :Ew])
-        state = (np.zeros((1, E, 3, 1, 2)), np.ones((1, E)), np.zeros((1, E, LY.N_PTR), dtype=np.int64),
-                 np.zeros((1, self.R + 1, 2, Ec)))  # fmt: skip
+        state = LY.BinaryState(np.zeros((1, E, 3, 1, 2)), np.ones((1, E)), np.zeros((1, E, LY.N_PTR), dtype=np.int64),
+                               np.zeros((1, self.R + 1, 2, Ec)))  # fmt: skip
         snap = np.zeros((1, E, self.cps.size, 3, 1, 2))
         span = (np.int64(0), np.int64(0))
         c = time.process_time()
-        est = (cum, alphas, win, wsizes, used, KB.PREFETCH_MIN_ROWS if prefetch else 1 << 62)
-        KB.run(self._inputs(), False, local, est, state, span, self.cps, snap)
+        plan = LY.BinaryPlan(cum, alphas, win, wsizes, new[:, :Ew], old[:, :Ew], used,
+                             KB.PREFETCH_MIN_ROWS if prefetch else 1 << 62)  # fmt: skip
+        KB.run(self._inputs(), False, plan, state, span, self.cps, snap)
         return time.process_time() - c, snap[0]
 
     def general(self, alphas, wsizes):

@@ -439,3 +439,13 @@ def test_roc_curves_of_every_mechanism_have_the_auc_as_area():
                 continue
             area = np.trapezoid(curve.tpr.values[ok], curve.fpr.values[ok])
             assert area == pytest.approx(ref, rel=1e-12), (str(cur.estimator.values[e]), t)
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    from streamtk.evaluation import scoring_rules
+
+    for mod in (S, scoring_rules):
+        result = doctest.testmod(mod, optionflags=doctest.NORMALIZE_WHITESPACE)
+        assert result.failed == 0 and (mod is scoring_rules or result.attempted > 0), mod.__name__

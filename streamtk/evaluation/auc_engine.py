@@ -365,13 +365,14 @@ class AucEngine:
                 mem = M[l, lo:t1] if M.shape[1] else M[l]
                 n_local = max(n_local, window_local_ranks(sranks[l, lo:t1, 0].copy(), mem, int(self.sizes[e]),
                                                           new[l, j, lo:], old[l, j, lo:]))  # fmt: skip
-        est = (cum, self.alphas[: cum.size], self.win, self.sizes[self.win], n_local, KB.PREFETCH_MIN_ROWS)
+        plan = LY.BinaryPlan(cum, self.alphas[: cum.size], self.win, self.sizes[self.win], new, old, n_local,
+                             KB.PREFETCH_MIN_ROWS)  # fmt: skip
         span = (np.int64(base), np.int64(t0))
 
         def run(lo, hi):
             inp = LY.Inputs(Y, M[lo:hi], W[lo:hi], ranks[lo:hi], ranks[lo:hi, :0])
-            state = (self.stat[lo:hi], self.scale[lo:hi], self.ptr[lo:hi], self.itree[lo:hi])
-            KB.run(inp, self.moa, (new[lo:hi], old[lo:hi]), est, state, span, ck, snap[lo:hi])
+            state = LY.BinaryState(self.stat[lo:hi], self.scale[lo:hi], self.ptr[lo:hi], self.itree[lo:hi])
+            KB.run(inp, self.moa, plan._replace(new=new[lo:hi], old=old[lo:hi]), state, span, ck, snap[lo:hi])
 
         in_parallel(run, L)
 

@@ -23,11 +23,9 @@ in :mod:`streamtk._kernels.confusion.dense`. Statistics are stored in the genera
 later chunk may run on either kernel.
 
 Arguments: ``inp`` (:class:`.layout.Inputs`: ``y`` 1 positive / 0 negative / -1 no label,
-``ranks (L, T, 1)`` in the accumulators' key space), ``local = (new, old)`` block-local ranks
-``(L, EW, T)`` of the windows (``new`` on arrival, ``old`` in the next block's space),
-``est = (cum, alphas, win, wsizes, n_local, prefetch_rows)`` estimator indices and parameters
-(``n_local``: the largest local rank + 1; interleaved trees of at least ``prefetch_rows`` rows are
-prefetched, :data:`PREFETCH_MIN_ROWS`), ``state = (stat, scale, ptr, itree)`` (``itree (L, D + 1, 2, EI)``),
+``ranks (L, T, 1)`` in the accumulators' key space), ``plan`` (:class:`.layout.BinaryPlan`: the
+estimators, the windows' block-local ranks ``new`` on arrival and ``old`` in the next block's space,
+the prefetch threshold, normally :data:`PREFETCH_MIN_ROWS`), ``state`` (:class:`.layout.BinaryState`),
 ``unit``, ``span``, ``ck`` and ``snap`` as in :mod:`.general`.
 """
 
@@ -75,10 +73,10 @@ def _fade(itree, lane, a, step, m, U, W0, W1):
 
 
 @nb.njit(cache=True)
-def _cumulative(inp, unit, est, state, l, i0, two, b0, b1, ck, ci, snap):
+def _cumulative(inp, unit, plan, state, l, i0, two, b0, b1, ck, ci, snap):
     """Interleaved accumulators ``i0`` and (if ``two``) ``i0 + 1`` over ``[b0, b1)``; returns the next checkpoint."""
-    cum, alphas, prefetch_rows = est[0], est[1], est[2]
-    stat, scale, itree = state[0], state[1], state[3][l]
+    cum, alphas = plan.cum, plan.alphas
+    stat, scale, itree = state.stat, state.scale, state.itree[l]
     i1 = i0 + 1 if two else i0
     e0, e1 = cum[i0], cum[i1]
     a0, a1 = alphas[i0], alphas[i1]
@@ -90,7 +88,7 @@ def _cumulative(inp, unit, est, state, l, i0, two, b0, b1, ck, ci, snap):
     has_w = wl.shape[0] > 0
     rk = inp.ranks[l]
     T = y.shape[0]
-    pf = itree.shape[0] >= prefetch_rows
+    pf = itree.shape[0] >= plan.prefetch_rows
     U0, V00, V01, M00, M01 = _load(stat[l, e0])
     U1, V10, V11, M10, M11 = _load(stat[l, e1])
     m0, m1 = scale[l, e0], scale[l, e1]
@@ -128,19 +126,19 @@ def _cumulative(inp, unit, est, state, l, i0, two, b0, b1, ck, ci, snap):
 
 
 @nb.njit(cache=True)
-def _window(inp, unit, local, e, size, state, l, j, tree, b0, b1, base, ck, ci, snap):
+def _window(inp, unit, plan, e, size, state, l, j, tree, b0, b1, base, ck, ci, snap):
     """Sliding window ``e`` of ``size`` members (block-local ranks ``j``) over ``[b0, b1)``; returns the next index.
 
     ``P_BLOCK`` counts the members of the current block (blocks of ``size`` members from the
     window's tail at the start of the segment, as :func:`.ranks.window_local_ranks` numbers them).
     """
-    new, old = local[0][l, j], local[1][l, j]
+    new, old = plan.new[l, j], plan.old[l, j]
     y = inp.y
     mem = inp.member[l]
     wl = inp.weights[l]
     has_w = wl.shape[0] > 0
-    st = state[0][l, e]
-    pt = state[2][l, e]
+    st = state.stat[l, e]
+    pt = state.ptr[l, e]
     U, W0, W1, N0, N1 = _load(st)
     tail = pt[P_TAIL] - base
     held = pt[P_HELD]
@@ -180,23 +178,22 @@ def _window(inp, unit, local, e, size, state, l, j, tree, b0, b1, base, ck, ci, 
 
 
 @nb.njit(cache=True, nogil=True)
-def run(inp, unit, local, est, state, span, ck, snap):
+def run(inp, unit, plan, state, span, ck, snap):
     """The binary fast path over ``[t_begin, T)`` (arguments: see the module docstring).
 
     Each window starts from the members it holds (before ``t_begin``), placed in the first
-    block of its local ranks (``local`` numbers blocks from the window's tail).
+    block of its local ranks (``plan.new`` numbers blocks from the window's tail).
     """
-    cum, alphas, win, wsizes, n_local, prefetch_rows = est
     base, t_begin = span
-    L = state[0].shape[0]
+    L = state.stat.shape[0]
     T = inp.y.shape[0]
-    EI = cum.shape[0]
-    EW = win.shape[0]
+    EI = plan.cum.shape[0]
+    EW = plan.win.shape[0]
     for l in range(L):
-        trees = np.zeros((EW, 1, 2, n_local + 1))
+        trees = np.zeros((EW, 1, 2, plan.n_local + 1))
         for j in range(EW):
-            pt = state[2][l, win[j]]
-            new = local[0][l, j]
+            pt = state.ptr[l, plan.win[j]]
+            new = plan.new[l, j]
             held_trees(trees[j], inp.y, inp.member[l], inp.weights[l], unit, _BINARY,
                        new.reshape((T, 1)), pt[P_TAIL] - base, t_begin)  # fmt: skip
             pt[P_BLOCK] = pt[P_HELD]
@@ -205,9 +202,10 @@ def run(inp, unit, local, est, state, span, ck, snap):
             b1 = min(T, b0 + BLOCK)
             ci1 = ci0
             for i0 in range(0, EI, 2):
-                est0 = (cum, alphas, prefetch_rows)
-                ci1 = _cumulative(inp, unit, est0, state, l, i0, i0 + 1 < EI, b0, b1, ck, ci0, snap[l])
+                ci1 = _cumulative(inp, unit, plan, state, l, i0, i0 + 1 < EI, b0, b1, ck, ci0, snap[l])
             for j in range(EW):
-                e = win[j]
-                ci1 = _window(inp, unit, local, e, wsizes[j], state, l, j, trees[j], b0, b1, base, ck, ci0, snap[l, e])
+                e = plan.win[j]
+                ci1 = _window(
+                    inp, unit, plan, e, plan.wsizes[j], state, l, j, trees[j], b0, b1, base, ck, ci0, snap[l, e]
+                )
             ci0 = ci1

@@ -52,3 +52,10 @@ Mechanisms = namedtuple("Mechanisms", "kinds sizes fading marks mark_off slot as
 #: ``stat (L, E, 3, C, G)``, ``scale (L, E)`` lazy fading multipliers, ``ptr (L, E, 4)`` int64,
 #: ``trees (L, EA, C, G, DA + 1)`` of the accumulators, ``strees (L, ES, C, G, DS + 1)`` of the sliding windows
 State = namedtuple("State", "stat scale ptr trees strees")
+#: the binary fast path (:mod:`.binary`): ``cum (EI,)`` the interleaved estimators and ``alphas (EI,)`` their
+#: fading factors (1: prequential), ``win (EW,)`` the windows and ``wsizes (EW,)`` their sizes, ``new`` / ``old``
+#: ``(L, EW, T)`` their block-local ranks, ``n_local`` the largest local rank + 1, ``prefetch_rows`` the
+#: interleaved tree size from which walks are prefetched
+BinaryPlan = namedtuple("BinaryPlan", "cum alphas win wsizes new old n_local prefetch_rows")
+#: ``stat``, ``scale``, ``ptr`` as :class:`State`; ``itree (L, DA + 1, 2, EI)`` the interleaved trees
+BinaryState = namedtuple("BinaryState", "stat scale ptr itree")
