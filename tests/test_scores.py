@@ -449,3 +449,24 @@ def test_docstring_examples_run():
     for mod in (S, scoring_rules):
         result = doctest.testmod(mod, optionflags=doctest.NORMALIZE_WHITESPACE)
         assert result.failed == 0 and (mod is scoring_rules or result.attempted > 0), mod.__name__
+
+
+def test_many_string_classes_in_a_given_order():
+    # twelve string classes, classes= in an unsorted order, missing labels and float weights
+    from tests._auc import pair_auc
+
+    rng = np.random.default_rng(25)
+    n, k = 240, 12
+    names = [f"c{i:02d}" for i in rng.permutation(k)]
+    y = np.array(names, dtype=object)[rng.integers(0, k, n)]
+    y[rng.random(n) < 0.05] = None
+    p = rng.dirichlet(np.ones(k), n).round(2)
+    w = np.where(rng.random(n) < 0.1, 0.0, rng.uniform(0.5, 2.0, n))
+    ds = S.auc_curves(y, p, classes=names, weights=w, windows=60, every=40)
+    assert ds["class"].values.tolist() == names
+    member = np.array([v is not None for v in y]) & (w > 0)
+    for c, t in enumerate(ds.instance.values):
+        idx = np.flatnonzero(member[:t])[-60:]
+        for j, name in enumerate(names):
+            ref = pair_auc(p[idx, j], y[idx], w[idx], name)
+            np.testing.assert_allclose(ds.auc.sel(estimator="window=60").values[c, j], ref, rtol=1e-12, atol=1e-12)
