@@ -35,6 +35,7 @@ import numpy as np
 from .._core.mechanisms import checkpoints, kernel_arrays
 from .._core.metrics.auc import AucSums
 from .._kernels.auc import layout as LY
+from .._kernels.auc.general import REMOVE_FACTOR
 from .._kernels.forgetting import ADWIN, FADING, LANDMARKS, PREQUENTIAL, TUMBLING, WINDOW
 from .adwin_windows import LossAdwins
 from .engine import in_parallel
@@ -421,7 +422,7 @@ class AucEngine:
         for a, e in enumerate(self.gacc):
             if self.restarts[a]:  # worth keeping only while a restart would remove them one by one
                 held = self.ptr[:, e, LY.P_HELD]
-                cheap = held * 4 * math.log2(D + 1) <= D
+                cheap = held * REMOVE_FACTOR * math.log2(D + 1) <= D
                 tails.append(np.where(cheap, self.ptr[:, e, LY.P_TAIL], end))
         keep_from = int(min([end] + [int(t.min()) for t in tails]))
         cut = keep_from - self.hist_start
