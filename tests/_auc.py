@@ -92,3 +92,31 @@ def run_engine(y, s, w=None, p=None, *, cuts=None, **options):
                    last=b == n and cuts == [0, n])  # fmt: skip
     pos, arrays = eng.collect()
     return pos, arrays, eng
+
+
+def check_auc_pairwise(name):
+    """The registry's reference check of the pairwise family (``auc_ovo``, ``auc_hand_till``): every pair
+    counted on the class-``i`` column, ties one half (Hand & Till 2001), prequential and a window of 9."""
+    from streamtk.evaluation.scores import auc_curves
+
+    rng = np.random.default_rng(11)
+    n, k = 50, 3
+    y = rng.integers(0, k, n)
+    s = rng.random((n, k)).round(1)  # ties
+    ds = auc_curves(y, s, classes=list(range(k)), multi_class="ovo", windows=9, every=1, metrics=[name])
+    for e, lo in enumerate([lambda t: 0, lambda t: max(0, t - 8)]):
+        for t in range(n):
+            yy, ss = y[lo(t) : t + 1], s[lo(t) : t + 1]
+            pair = np.full((k, k), np.nan)
+            for i in range(k):
+                for j in range(k):
+                    sel = (yy == i) | (yy == j)
+                    if i != j and (yy == i).any() and (yy == j).any():
+                        pair[i, j] = pair_auc(ss[sel, i], yy[sel], np.ones(int(sel.sum())), i)
+            if name == "auc_ovo":
+                want = pair
+            else:
+                sym = [(pair[i, j] + pair[j, i]) / 2 for i in range(k) for j in range(i + 1, k)]
+                sym = [v for v in sym if not np.isnan(v)]
+                want = np.mean(sym) if sym else np.nan
+            np.testing.assert_allclose(ds[name].values[e, t], want, rtol=1e-12, atol=1e-12, equal_nan=True)

@@ -8,7 +8,6 @@ pass bit for bit, otherwise to a few units in the last place (other tree nodes, 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 import xarray as xr
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -135,10 +134,6 @@ def test_adwin_window_auc_for_class_scores_in_evaluate():
         np.testing.assert_allclose(ds.auc_macro.values[t], np.nanmean(per), rtol=1e-12)
 
 
-@pytest.mark.xfail(
-    raises=AttributeError,
-    reason="streamtk.runners.outofcore still reads the old Evaluator internals (ev._core); its owner ports it",
-)
 def test_evaluate_store_with_scores_equals_evaluate(tmp_path):
     from streamtk.runners.outofcore import evaluate_store
 

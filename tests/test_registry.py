@@ -17,6 +17,7 @@ import pytest
 import streamtk
 from streamtk._core.metrics import REGISTRY, markdown_table
 
+from ._auc import check_auc_pairwise
 from .reference import reference_curves
 from .test_compare import ref_pair
 from .test_temporal import ref_stats
@@ -172,6 +173,7 @@ CHECKERS = {
     "confusion": check_confusion,
     "quantity": check_quantity,
     "auc": check_auc,
+    "auc_pairwise": check_auc_pairwise,
     "comparison": check_comparison,
     "dependence": check_dependence,
 }

@@ -5,10 +5,11 @@
   like the empirical risk.
 * The AUC family (``auc``, ``auc_u1``, ``auc_u0``, ``auc_z``, ``auc_macro``) runs on
   :class:`streamtk.evaluation.auc_engine.AucEngine` with the evaluation's plan: the same
-  estimators, checkpoints and members (label and prediction present, weight > 0) as the confusion
-  metrics, and ADWIN windows from the same ADWIN on the model's 0/1 loss (one window for every
-  class: one-vs-rest AUC per class and the macro average for class scores). :func:`auc_arrays`
-  evaluates a stream in memory in one chunk; :class:`ChunkedAUC` chunk by chunk with carried state.
+  estimators, checkpoints and members (label and prediction present, weight > 0; under MOA's
+  convention the prediction is not read) as the confusion metrics, and ADWIN windows from the
+  same ADWIN on the model's 0/1 loss (one window for every class: one-vs-rest AUC per class and
+  the macro average for class scores). :func:`auc_arrays` evaluates a stream in memory in one
+  chunk; :class:`ChunkedAUC` chunk by chunk with carried state.
 """
 
 from __future__ import annotations
@@ -50,6 +51,13 @@ def score_losses(name: str, ytrue, s, mode: str, k: int, pos: int) -> np.ndarray
     return np.nan_to_num(vals, nan=0.0)
 
 
+def _members_by(engine, ypred):
+    """The predictions that decide the members: MOA's AUC evaluator reads the scores only (a missing
+    prediction is evaluated there, as class index 0 by the confusion metrics), so under MOA's
+    convention none."""
+    return None if engine.moa else ypred
+
+
 def _engine(plan) -> AucEngine:
     return AucEngine(
         plan.specs,
@@ -78,7 +86,7 @@ class ChunkedAUC:
 
     def update(self, ytrue, ypred, weights, s):
         """Process the next chunk (codes as the confusion engine gets them, scores from :func:`check_scores`)."""
-        self.engine.update(ytrue, s, weights, ypred)
+        self.engine.update(ytrue, s, weights, _members_by(self.engine, ypred))
 
     @property
     def n_seen(self) -> int:
@@ -99,7 +107,7 @@ def auc_arrays(plan, ytrue, ypred, weights, s, mode, positions, bound_code=None)
     ``positions``: the confusion engine's checkpoints (the same rule; checked).
     """
     engine = _engine(plan)
-    engine.update(ytrue, s, weights, ypred, last=True)
+    engine.update(ytrue, s, weights, _members_by(engine, ypred), last=True)
     pos, arrays = engine.collect()
     if not np.array_equal(pos, positions):  # pragma: no cover - one checkpoint rule for every family
         raise AssertionError("AUC checkpoints differ from the engine's")

@@ -21,7 +21,14 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.labels import encode_labels
-from .._core.mechanisms import build_estimators, estimator_coords, forgetting_parameters, resolve_every
+from .._core.mechanisms import (
+    build_estimators,
+    estimator_coords,
+    forgetting_parameters,
+    kernel_arrays,
+    mechanism_attrs,
+    resolve_every,
+)
 from .._core.metrics import REGISTRY, resolve_metrics
 from .._core.validation import as_float_array, check_choice, check_weights
 from .auc_engine import AucEngine
@@ -242,9 +249,11 @@ def auc_curves(
     w = check_weights(inputs.weights, inputs.lead.shape, n, against="y_score", what="score")
     families = ("auc", "auc_pairwise") if multi_class == "ovo" and multi else ("auc",)
     chosen = resolve_metrics(metrics, families=families, n_classes=enc.n_classes, scores="multi" if multi else "binary")
+    k = enc.n_classes if multi else 1  # values per metric and checkpoint: one per class (k * k pairwise)
+    per_checkpoint = len(specs) * sum(k * k if m.shape == "pair" else k for m in chosen)
     engine = AucEngine(
         specs,
-        every=resolve_every(every, n),
+        every=resolve_every(every, n, per_checkpoint=per_checkpoint),
         n_classes=enc.n_classes,
         mode="multi" if multi else "binary",
         metrics=chosen,
@@ -277,6 +286,8 @@ def auc_curves(
         convention=convention,
         every=engine.every,
         estimators=[sp.label for sp in specs],
+        **mechanism_attrs(specs),
+        adwin_options=str(engine.adwin_options),
         multi_class=multi_class if multi else "binary",
         pos_label=str(pos_name),
         weighted=int(w is not None),
@@ -361,8 +372,6 @@ def roc_pr_curves(
     deltas = np.array([sp.param for sp in specs if sp.kind == "adwin"], dtype=np.float64)
     if deltas.size and pc is None:
         raise ValueError("adwin= needs y_pred: its ADWIN runs on the 0/1 loss of the predictions")
-    from .._core.mechanisms import kernel_arrays
-
     kinds, sizes, fading, marks, mark_off = kernel_arrays(specs)
     where = np.sort(np.unique(at - 1)).astype(np.int64)
     curves = {}
@@ -405,6 +414,7 @@ def roc_pr_curves(
         "ROC and precision-recall curves",
         at=at,
         estimators=[sp.label for sp in specs],
+        **mechanism_attrs(specs),
         pos_label=str(pos_name),
         weighted=int(w is not None),
     )
