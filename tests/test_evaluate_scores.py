@@ -123,3 +123,14 @@ def test_bad_scores_raise():
         streamtk.evaluate(y, p, metrics=["auc"])
     with pytest.raises(ValueError, match="probabilities"):
         streamtk.evaluate(y, p, y_score=s * 3, metrics=["log_loss"])
+
+
+def test_moa_convention_auc_reads_the_scores_only():
+    # MOA's WindowAUCImbalancedPerformanceEvaluator sees every instance's votes; a missing prediction is still
+    # evaluated (the confusion metrics take it as class index 0), so the AUC equals auc_curves' MOA AUC
+    y, p, s = _scored(200, seed=6)
+    pm = p.astype(float)
+    pm[::5] = np.nan
+    ds = streamtk.evaluate(y, pm, y_score=s, windows=[30], convention="moa", metrics=["auc"], every=9)
+    ref = auc_curves(y, s, windows=[30], convention="moa", every=9)
+    np.testing.assert_array_equal(ds.auc.values, ref.auc.values)
