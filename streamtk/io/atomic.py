@@ -46,9 +46,16 @@ class WriteError(OSError):
     ``path`` is the target, ``errno`` the operating system's error number when there is one.
     """
 
-    def __init__(self, path, reason: str, *, errno_: int | None = None):
+    def __init__(
+        self,
+        path,
+        reason: str,
+        *,
+        errno_: int | None = None,
+        consequence: str = "nothing was changed (an existing file there is intact)",
+    ):
         self.target = str(path)
-        msg = f"cannot write {path}: {reason}; nothing was changed (an existing file there is intact)"
+        msg = f"cannot write {path}: {reason}; {consequence}"
         if errno_ is not None:
             super().__init__(errno_, msg)
         else:
@@ -164,7 +171,7 @@ def _publish(tmp: Path, path: Path, *, folder: bool) -> None:
     _fsync_path(path.parent, directory=True)
 
 
-def _reason(exc: BaseException) -> tuple[str, int | None]:
+def io_failure_reason(exc: BaseException) -> tuple[str, int | None]:
     if isinstance(exc, OSError):
         code = exc.errno
         text = exc.strerror or str(exc)
@@ -176,7 +183,7 @@ def _reason(exc: BaseException) -> tuple[str, int | None]:
     return str(exc), None
 
 
-def _is_io_failure(exc: BaseException) -> bool:
+def is_io_failure(exc: BaseException) -> bool:
     """Failures of the disk or the storage library (not of the data): reported as WriteError."""
     if isinstance(exc, (FileExistsError, IsADirectoryError, NotADirectoryError)):
         return False
@@ -221,8 +228,8 @@ def atomic_path(path, *, overwrite: bool = True, folder: bool = False, name: str
         raise
     except BaseException as exc:
         _remove(tmp)
-        if _is_io_failure(exc):
-            reason, code = _reason(exc)
+        if is_io_failure(exc):
+            reason, code = io_failure_reason(exc)
             raise WriteError(path, reason, errno_=code) from exc
         raise
 

@@ -234,6 +234,15 @@ def check_zarr_chunks(path, *, what: str = "store") -> None:
         )
 
 
+def _zarr_attrs(path: Path) -> dict:
+    import zarr
+
+    try:
+        return dict(zarr.open_group(str(path), mode="r").attrs)
+    except Exception as exc:  # noqa: BLE001 - zarr raises many types for a damaged store
+        raise LogFormatError(f"not a readable zarr store ({type(exc).__name__}: {exc})", path=path) from None
+
+
 def _check_complete(path: Path, attrs: dict) -> None:
     if INCOMPLETE_ATTR in attrs:
         raise LogFormatError(
@@ -259,10 +268,10 @@ def open_dataset(path, *, engine: str | None = None) -> xr.Dataset:
     if not path.exists():
         raise FileNotFoundError(f"no such file or zarr store: {path}")
     if path.is_dir() or path.suffix == ".zarr":
+        _check_complete(path, _zarr_attrs(path))
         check_zarr_chunks(path)
         try:
             with xr.open_zarr(path, consolidated=None) as src:
-                _check_complete(path, src.attrs)
                 ds = src.load()
         except LogFormatError:
             raise

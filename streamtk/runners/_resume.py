@@ -23,6 +23,7 @@ Resuming unpickles the state file: resume only stores you (or someone you trust)
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
@@ -34,7 +35,7 @@ import xarray as xr
 
 from .._labelled import netcdf_safe
 from .._version import __version__
-from ..io.atomic import atomic_path, check_writable_target
+from ..io.atomic import WriteError, atomic_path, check_writable_target, io_failure_reason, is_io_failure
 from ..io.netcdf import INCOMPLETE_ATTR, _encode_strings
 
 STATE_SUFFIX = ".resume.pkl"
@@ -119,10 +120,28 @@ def refuse_overlap(source, out: Path) -> None:
         raise ValueError(f"out={str(out)!r} {what} ({src}); writing the curves there would destroy the input")
 
 
+def _remove_stale_temporaries(out: Path) -> None:
+    """Temporaries of ``out`` left by a killed run (``.<token>.partial.<name>``, ``.<token>.old.<name>``)."""
+    import re
+    import shutil
+
+    pattern = re.compile(r"\.[0-9a-f]{8}\.(partial|old)\." + re.escape(out.name) + r"(\.resume\.pkl)?")
+    if not out.parent.is_dir():
+        return
+    for p in out.parent.iterdir():
+        if not pattern.fullmatch(p.name):
+            continue
+        if p.is_dir():
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            p.unlink(missing_ok=True)
+
+
 def existing_output(out: Path, *, overwrite: bool, resume: bool):
     """Check ``out`` before any work; returns the saved state when resuming, else None."""
     if resume and overwrite:
         raise ValueError("resume=True and overwrite=True contradict each other: pass one of them")
+    _remove_stale_temporaries(out)
     if not os.path.lexists(out) or (out.is_dir() and not out.is_symlink() and not any(out.iterdir())):
         check_writable_target(out, overwrite=True, folder=True, name="out")
         return None
@@ -207,6 +226,26 @@ class CurveStore:
         self.overwrite = overwrite
         self.created = False
 
+    @contextlib.contextmanager
+    def _writing(self, what: str):
+        """A failed write (full disk, ...) of the store in use: WriteError naming the store; it stays
+        consistent (incomplete, resumable from its last saved state)."""
+        try:
+            yield
+        except WriteError:
+            raise
+        except Exception as exc:
+            if not is_io_failure(exc):
+                raise
+            reason, code = io_failure_reason(exc)
+            raise WriteError(
+                self.out,
+                f"{reason} (while {what})",
+                errno_=code,
+                consequence="the store is left incomplete and consistent: make room and call evaluate_store "
+                "again with resume=True",
+            ) from exc
+
     # ------------------------------------------------------------------ creation
     def create(self, template: xr.Dataset, instance: np.ndarray, attrs: dict, state: dict) -> None:
         """Write the full-length, all-NaN store with its attributes and state beside ``out``; rename it in."""
@@ -236,20 +275,22 @@ class CurveStore:
         keep = [k for k, v in ds.data_vars.items() if "time" in v.dims]
         rows = ds[keep].drop_vars([c for c in ds.coords], errors="ignore").drop_attrs(deep=False)
         end = start + rows.sizes["time"]
-        rows.to_zarr(
-            self.out,
-            region={"time": slice(start, end)},
-            zarr_format=2,
-            consolidated=False,
-            write_empty_chunks=True,
-        )
+        with self._writing(f"writing curve rows {start + 1}-{end}"):
+            rows.to_zarr(
+                self.out,
+                region={"time": slice(start, end)},
+                zarr_format=2,
+                consolidated=False,
+                write_empty_chunks=True,
+            )
 
     # ------------------------------------------------------------------ state
     def save(self, state: dict, attrs: dict) -> float:
         """Save the resume state, then the marker; returns the seconds it took."""
         t0 = time.perf_counter()
-        self._save_state(state)
-        self._save_attrs(self.out, attrs)
+        with self._writing("saving the resume state"):
+            self._save_state(state)
+            self._save_attrs(self.out, attrs)
         return time.perf_counter() - t0
 
     def _save_state(self, state: dict) -> None:
@@ -266,15 +307,13 @@ class CurveStore:
 
     # ------------------------------------------------------------------ the end
     def finish(self, extra: list, attrs: dict) -> xr.Dataset:
-        import zarr
 
-        for e in extra:
-            _encode_strings(e.drop_attrs(deep=False)).to_zarr(
-                self.out, mode="a", zarr_format=2, consolidated=False, write_empty_chunks=True
-            )
-        group = zarr.open_group(str(self.out), mode="r+", zarr_format=2)
-        group.attrs.put(json_attrs(attrs))
-        zarr.consolidate_metadata(str(self.out))
+        with self._writing("finishing the store"):
+            for e in extra:
+                _encode_strings(e.drop_attrs(deep=False)).to_zarr(
+                    self.out, mode="a", zarr_format=2, consolidated=False, write_empty_chunks=True
+                )
+            self._save_attrs(self.out, attrs)
         remove_state(self.out)
         ds = xr.open_zarr(self.out, consolidated=True)
         return ds

@@ -16,13 +16,15 @@ and for ``adwin=`` estimators whenever the sums they hold are integer-valued: no
 integer weights) and metrics built from counts (accuracy, kappa and its variants, precision,
 recall, F1, MCC, the means, ``n_instances``, ``risk`` with integer costs). Not bit-identical:
 
-* ``adwin=`` with a non-integer per-instance quantity (``brier``, ``log_loss``, ``risk`` with
-  non-integer costs) or non-integer weights: the members that left the kept history are held
-  as one sum per ADWIN bucket (:mod:`streamtk.evaluation._segments`), added in another order
-  than the one pass subtracts them instance by instance. The two agree to rounding: within
-  a few units in the last place of the window's running sums, i.e. a relative difference
-  of about ``1e-15`` (``tests/test_resume.py`` bounds it by ``64 * eps`` relative to the
-  sum of the magnitudes);
+* ``adwin=`` with a non-integer per-instance quantity ``x`` (``brier``, ``log_loss``, ``risk``
+  with non-integer costs) or non-integer weights ``w``: the members that left the kept history
+  are held as one sum per ADWIN bucket (:mod:`streamtk.evaluation._segments`), added in another
+  order than the one pass subtracts them instance by instance. Both are running sums over the
+  whole stream with the leaving members subtracted, so both carry the rounding of the whole
+  prefix: at instance ``t`` the two agree within
+  ``64 * eps * sum_{s <= t} w_s |x_s| / sum_{s in window} w_s`` (``eps = 2**-52``; measured at most
+  ``13 * eps`` on that scale; ``tests/test_resume.py`` checks it). A window 100 times shorter
+  than the prefix therefore agrees to about ``1e-13`` relative, not to the last place;
 * the faded and weighted AUC: summed in another order, to a few units in the last place
   (:class:`streamtk.evaluation.score_engine.ChunkedAUC`).
 
@@ -33,7 +35,7 @@ only with ``overwrite=True`` (and only if it is a zarr store or empty). The stor
 whole before the first row is written (every array at its final length, the parameters in
 its attributes, the marker ``streamtk_incomplete = "incomplete: N of M instances done, ..."``)
 and a resume state is saved as the run goes (:mod:`streamtk.runners._resume`), so a kill
-(SIGKILL, power loss of the process, full disk) at any moment leaves a store whose arrays
+(SIGKILL, the out-of-memory killer, a full disk) at any moment leaves a store whose arrays
 agree, that says it is incomplete, and that ``resume=True`` finishes with exactly the bytes of
 an uninterrupted run (the attribute ``created`` is the first start in both).
 
@@ -45,8 +47,8 @@ of one chunk, and what the estimators must remember:
 * sliding windows keep the inputs still inside the largest window (bounded by it);
 * ``adwin=`` estimators hold the members of their window older than the kept
   inputs as one sum per ADWIN bucket (:mod:`streamtk.evaluation._segments`): O(M log W), so an
-  ADWIN window that grows over a long stationary log costs no more memory (exact
-  without weights; with non-integer weights equal to rounding);
+  ADWIN window that grows over a long stationary log costs no more memory (see
+  Exactness above);
 * detectors keep their state and their detection indices (no per-instance traces);
 * with ``y_score=``, the exact AUC (:class:`streamtk.evaluation.score_engine.ChunkedAUC`) keeps,
   per model and score column, the sorted **distinct scores seen** with Fenwick trees
