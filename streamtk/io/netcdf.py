@@ -234,19 +234,36 @@ def check_zarr_chunks(path, *, what: str = "store") -> None:
         )
 
 
-def _zarr_attrs(path: Path) -> dict:
+def incomplete_marker(path) -> str | None:
+    """The ``streamtk_incomplete`` marker of a zarr store, from its group attributes *or* its consolidated
+    metadata (a kill between the two writes can leave them different: either one marks the store)."""
+    import json
+
     import zarr
 
-    try:
-        return dict(zarr.open_group(str(path), mode="r").attrs)
-    except Exception as exc:  # noqa: BLE001 - zarr raises many types for a damaged store
-        raise LogFormatError(f"not a readable zarr store ({type(exc).__name__}: {exc})", path=path) from None
+    path = Path(path)
+    views = []
+    for name in (".zattrs", ".zmetadata"):
+        f = path / name
+        if f.is_file():
+            try:
+                obj = json.loads(f.read_bytes())
+            except ValueError:
+                raise LogFormatError("damaged zarr metadata (not JSON)", path=path, column_name=name) from None
+            views.append(obj.get("metadata", {}).get(".zattrs", {}) if name == ".zmetadata" else obj)
+    if not views:  # zarr format 3 (zarr.json): the library's view
+        try:
+            views.append(dict(zarr.open_group(str(path), mode="r").attrs))
+        except Exception as exc:  # noqa: BLE001 - zarr raises many types for a damaged store
+            raise LogFormatError(f"not a readable zarr store ({type(exc).__name__}: {exc})", path=path) from None
+    return next((v[INCOMPLETE_ATTR] for v in views if INCOMPLETE_ATTR in v), None)
 
 
-def _check_complete(path: Path, attrs: dict) -> None:
-    if INCOMPLETE_ATTR in attrs:
+def _check_complete(path: Path) -> None:
+    marker = incomplete_marker(path)
+    if marker is not None:
         raise LogFormatError(
-            f"{attrs[INCOMPLETE_ATTR]} (an interrupted evaluate_store); finish it with "
+            f"{marker} (an interrupted evaluate_store); finish it with "
             "evaluate_store(..., resume=True), or inspect the rows done with xarray.open_zarr",
             path=path,
         )
@@ -268,7 +285,7 @@ def open_dataset(path, *, engine: str | None = None) -> xr.Dataset:
     if not path.exists():
         raise FileNotFoundError(f"no such file or zarr store: {path}")
     if path.is_dir() or path.suffix == ".zarr":
-        _check_complete(path, _zarr_attrs(path))
+        _check_complete(path)
         check_zarr_chunks(path)
         try:
             with xr.open_zarr(path, consolidated=None) as src:

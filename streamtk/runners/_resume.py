@@ -36,7 +36,7 @@ import xarray as xr
 from .._labelled import netcdf_safe
 from .._version import __version__
 from ..io.atomic import WriteError, atomic_path, check_writable_target, io_failure_reason, is_io_failure
-from ..io.netcdf import INCOMPLETE_ATTR, _encode_strings
+from ..io.netcdf import INCOMPLETE_ATTR, _encode_strings, incomplete_marker
 
 STATE_SUFFIX = ".resume.pkl"
 
@@ -137,6 +137,17 @@ def _remove_stale_temporaries(out: Path) -> None:
             p.unlink(missing_ok=True)
 
 
+def _remove_partial_files(out: Path) -> None:
+    """zarr's own temporaries (``<key>.<32 hex>.partial``) that a kill left inside the store."""
+    import re
+
+    pattern = re.compile(r".*\.[0-9a-f]{32}\.partial")
+    for root, _, files in os.walk(out):
+        for f in files:
+            if pattern.fullmatch(f):
+                Path(root, f).unlink(missing_ok=True)
+
+
 def existing_output(out: Path, *, overwrite: bool, resume: bool):
     """Check ``out`` before any work; returns the saved state when resuming, else None."""
     if resume and overwrite:
@@ -146,7 +157,9 @@ def existing_output(out: Path, *, overwrite: bool, resume: bool):
         check_writable_target(out, overwrite=True, folder=True, name="out")
         return None
     if resume:
-        return load_state(out)
+        state = load_state(out)
+        _remove_partial_files(out)
+        return state
     if not overwrite:
         raise FileExistsError(
             f"out={str(out)!r} already exists; pass overwrite=True to replace it, or resume=True to continue "
@@ -157,16 +170,15 @@ def existing_output(out: Path, *, overwrite: bool, resume: bool):
 
 
 def load_state(out: Path) -> dict:
-    import zarr
-
     spath = state_path(out)
     try:
-        attrs = dict(zarr.open_group(str(out), mode="r").attrs)
-    except Exception as exc:  # noqa: BLE001 - zarr raises many types for something that is not a store
+        marked = incomplete_marker(out)
+    except ValueError as exc:
         raise ValueError(
             f"resume=True, but out={str(out)!r} is not a zarr store written by evaluate_store ({exc})"
         ) from None
-    if INCOMPLETE_ATTR not in attrs:
+    if marked is None:
+        remove_state(out)  # a kill after the store was complete, before its state was deleted
         raise ValueError(
             f"resume=True, but out={str(out)!r} is complete: there is nothing to resume (open it with "
             "streamtk.io.open_dataset, or pass overwrite=True to compute it again)"
