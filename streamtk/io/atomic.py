@@ -32,6 +32,7 @@ import errno
 import os
 import secrets
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -107,9 +108,19 @@ def check_writable_target(path, *, overwrite: bool = True, folder: bool = False,
 
 
 def _remove(p: Path) -> None:
+    """Remove our temporary. A folder is removed until it stays away: a storage library that failed
+    part way (zarr writes chunks concurrently) may still finish other writes into it for a moment."""
     try:
         if p.is_dir() and not p.is_symlink():
-            shutil.rmtree(p, ignore_errors=True)
+            deadline = time.monotonic() + 2.0
+            quiet = 0
+            while quiet < 2 and time.monotonic() < deadline:
+                if p.exists():
+                    shutil.rmtree(p, ignore_errors=True)
+                    quiet = 0
+                else:
+                    quiet += 1
+                time.sleep(0.02)
         elif os.path.lexists(p):
             p.unlink()
     except OSError:  # pragma: no cover - best effort cleanup of our own temporary
@@ -180,6 +191,8 @@ def io_failure_reason(exc: BaseException) -> tuple[str, int | None]:
         elif code == errno.EFBIG:
             text = f"the file size limit was reached ({text})"
         return text, code
+    if "HDF" in str(exc):
+        return f"{exc} (HDF5 could not write: a full disk, a quota or a file-size limit?)", None
     return str(exc), None
 
 

@@ -244,19 +244,18 @@ class CurveStore:
         consistent (incomplete, resumable from its last saved state)."""
         try:
             yield
-        except WriteError:
-            raise
         except Exception as exc:
-            if not is_io_failure(exc):
+            cause = exc.__cause__ if isinstance(exc, WriteError) and exc.__cause__ is not None else exc
+            if not (isinstance(exc, WriteError) or is_io_failure(exc)):
                 raise
-            reason, code = io_failure_reason(exc)
+            reason, code = io_failure_reason(cause)
             raise WriteError(
                 self.out,
                 f"{reason} (while {what})",
                 errno_=code,
                 consequence="the store is left incomplete and consistent: make room and call evaluate_store "
                 "again with resume=True",
-            ) from exc
+            ) from cause
 
     # ------------------------------------------------------------------ creation
     def create(self, template: xr.Dataset, instance: np.ndarray, attrs: dict, state: dict) -> None:

@@ -189,6 +189,17 @@ class _Sink:
     def rows_pending(self) -> int:
         return sum(p.sizes["time"] for p in self.pending)
 
+    def batch_rows(self) -> int:
+        """Rows to gather before a write: whole chunks of at least ~1 MB (each write has a fixed cost)."""
+        if not self.pending:
+            return self.out_chunk
+        first = self.pending[0]
+        per_row = sum(
+            v.dtype.itemsize * int(np.prod([first.sizes[d] for d in v.dims if d != "time"]))
+            for v in first.data_vars.values()
+        )
+        return max(1, -(-(1 << 20) // max(per_row * self.out_chunk, 1))) * self.out_chunk
+
     def add(self, ds: xr.Dataset) -> None:
         if ds.sizes["time"] or not self.pending:
             self.pending.append(ds)  # an empty piece only when nothing is pending (it keeps the variables)
@@ -446,9 +457,10 @@ def evaluate_store(
                 save_cost = last_save - t0
                 sink.flush(final=False)
             else:
-                sink.flush(final=False)
                 elapsed = time.perf_counter() - last_save
                 due = elapsed >= (_SAVE_OVERHEAD * save_cost if save_every is None else save_every)
+                if (due and e < n) or sink.rows_pending >= sink.batch_rows():
+                    sink.flush(final=False)  # whole chunks; the rest goes into the saved state
                 if due and e < n:
                     save_cost = store.save(snapshot(), _incomplete(base_attrs, e, n, sink.rows_done, expected.size))
                     last_save = time.perf_counter()
