@@ -176,6 +176,12 @@ def as_label_array(values, name: str, *, allow_missing: bool = True):
     if obj.ndim == 0:
         raise ValueError(f"{name} must be an array of labels, got a scalar {values!r}")
     flat = obj.reshape(-1).tolist()
+    nested = next((v for v in flat if isinstance(v, (list, np.ndarray, dict, set))), None)
+    if nested is not None:  # numpy keeps the rows of a ragged sequence as lists
+        raise ValueError(
+            f"{name} must be a rectangular sequence of hashable labels, got an element {nested!r} "
+            f"of type {type(nested).__name__}"
+        )
     examples, missing, lo, hi = _scan_objects(flat, name)
     _refuse_mix(examples)
     kinds = set(examples)

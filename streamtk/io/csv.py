@@ -87,6 +87,7 @@ def read_csv(
     if sep is None:
         stem = path.name[:-3] if path.name.endswith(".gz") else path.name
         sep = "\t" if stem.endswith((".tsv", ".tab")) else ","
+    _check_sep(sep)
     opts = dict(y_true=y_true, y_pred=y_pred, y_score=y_score, classes=classes, weights=weights, time_s=time_s,
                 memory_bytes=memory_bytes, models=models)  # fmt: skip
     fast = _read_csv_pandas(path, sep, opts)
@@ -207,7 +208,7 @@ def _read_csv_pandas(path: Path, sep: str, opts: dict):
                 raise _Fallback
             # pandas keeps integers beyond int64/uint64 (or a mix of both) as text: read them exactly
             return _parse_labels(col.tolist(), c)
-        if col.dtype.kind == "f" and (np.abs(col.to_numpy()) > _EXACT_FLOAT_INT).any():
+        if col.dtype.kind == "f" and (np.abs(col.to_numpy()) >= _EXACT_FLOAT_INT).any():
             raise _Fallback  # integers above 2**53 may have been rounded: the exact reader decides
         return _as_labels(col.to_numpy(), c)
 
@@ -245,6 +246,7 @@ def write_csv(log: xr.Dataset, path, *, sep=None) -> Path:
     path = Path(path)
     if sep is None:
         sep = "\t" if path.name.endswith((".tsv", ".tab", ".tsv.gz", ".tab.gz")) else ","
+    _check_sep(sep)
     cols = _wide_columns(log)
     with atomic_path(path) as tmp, open(tmp, "wb") as raw:
         gz = gzip.GzipFile(filename=path.name[:-3], mode="wb", fileobj=raw) if path.name.endswith(".gz") else None
@@ -258,6 +260,13 @@ def write_csv(log: xr.Dataset, path, *, sep=None) -> Path:
         if gz is not None:
             gz.close()
     return path
+
+
+def _check_sep(sep) -> None:
+    if not isinstance(sep, str):
+        raise TypeError(f"sep must be a one-character string, got {sep!r} of type {type(sep).__name__}")
+    if len(sep) != 1 or sep in '"\r\n':
+        raise ValueError(f"sep must be one character (not a quote or a line break), got {sep!r}")
 
 
 def _cell(v):

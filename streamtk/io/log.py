@@ -152,9 +152,9 @@ def _parse_labels(strings: list, name: str) -> np.ndarray:
     except (ValueError, OverflowError):
         conv = None
     if conv is not None:
-        for j in np.flatnonzero(np.abs(conv) > _EXACT_FLOAT_INT).tolist():
+        for j in np.flatnonzero(np.abs(conv) >= _EXACT_FLOAT_INT).tolist():
             text = vals[j]
-            if _INT_TEXT.fullmatch(text) and int(text) != conv[j]:
+            if _INT_TEXT.fullmatch(text) and (not np.isfinite(conv[j]) or int(text) != int(conv[j])):
                 raise _BadField(
                     f"the integer label {text.strip()} would be rounded to {conv[j]!r}: the column also holds "
                     "non-integer numbers, so it would be read as float64; give all labels as integers or as strings",

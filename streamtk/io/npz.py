@@ -58,7 +58,7 @@ def read_npz(path) -> xr.Dataset:
     arrays = {}
     member = None
     try:
-        with np.load(path, allow_pickle=False) as z:
+        with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as z:
             for member in z.files:  # one member at a time, so a damaged one is named
                 arrays[member] = z[member]
     except FileNotFoundError:
