@@ -213,3 +213,27 @@ def test_evaluate_store_on_a_full_disk_stops_consistent_and_resumes(tmp_path):
     assert "streamtk_incomplete" in ds.attrs and 0 < ds.attrs["streamtk_instances_done"] < n
     evaluate_store(src, out=out, y_score="y_score", resume=True, **opts)
     assert store_files(out) == store_files(ref)
+
+
+CLI_FULL = """
+import resource, sys
+from streamtk.cli import main
+limit = int(sys.argv[3])
+resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+sys.exit(main(["evaluate", sys.argv[1], "--window", "100", "--every", "1", "-o", sys.argv[2], "-q"]))
+"""
+
+
+def test_cli_on_a_full_disk_exits_2_with_one_line_naming_the_file(tmp_path):
+    from streamtk import io as sio
+
+    rng = np.random.default_rng(0)
+    log = sio.write_csv(sio.make_log(rng.integers(0, 2, 20000), rng.integers(0, 2, 20000)), tmp_path / "run.csv")
+    out = tmp_path / "curves.nc"
+    out.write_bytes(b"old curves")
+    child = _child(CLI_FULL, log, out, 300_000, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    stdout, stderr = child.communicate(timeout=300)
+    lines = stderr.strip().splitlines()
+    assert child.returncode == 2 and len(lines) == 1, stderr
+    assert lines[0].startswith(f"streamtk evaluate: error: cannot write {out}: ") and "nothing was changed" in lines[0]
+    assert out.read_bytes() == b"old curves"

@@ -196,9 +196,7 @@ def test_stopped_then_resumed_equals_uninterrupted(tmp_path, source, reference, 
     assert done == min(stop_at, 2800)  # saved after every chunk but the last (which finishes the store)
     first_start = xr.open_zarr(out).attrs["created"]
     seen = []
-    got = evaluate_store(
-        source, out=out, y_score="y_score", resume=True, progress=lambda d, t: seen.append(d), **OPTS
-    )
+    got = evaluate_store(source, out=out, y_score="y_score", resume=True, progress=lambda d, t: seen.append(d), **OPTS)
     assert seen[0] == min(done + 400, 3000)  # continued from the saved chunk, not from the start
     assert store_files(out) == store_files(reference)
     assert not state_path(out).exists()
