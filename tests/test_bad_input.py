@@ -362,6 +362,7 @@ CASES = [
     C("evaluate every=2**64", lambda f: streamtk.evaluate(Y, P, every=2**64), ValueError, "every", str(2**64), todo="lead: check_positive_int must refuse values above 2**63 - 1 (_core/validation.py)"),
     # ----------------------------------------------------------------- out of core
     C("evaluate_store out is the input", lambda f: evaluate_store(f.zarr_log, out=f.zarr_log, classes=[0, 1, 2]), ValueError, "out=", "log.zarr", "is the input log"),
+    C("evaluate_store out named like a file", lambda f: evaluate_store(f.zarr_log, out=f.root / "curves.nc"), ValueError, "out", "curves.nc", "zarr"),
     C("evaluate_store out inside the input", lambda f: evaluate_store(f.zarr_log, out=f.zarr_log / "c.zarr", classes=[0, 1, 2]), ValueError, "c.zarr", "inside the input log"),
     C("evaluate_store existing out", lambda f: evaluate_store(f.zarr_log, out=f.user_folder, classes=[0, 1, 2]), FileExistsError, "results", "overwrite=True"),
     C("evaluate_store overwrite a user folder", lambda f: evaluate_store(f.zarr_log, out=f.user_folder, overwrite=True, classes=[0, 1, 2]), FileExistsError, "results", "not a zarr store"),

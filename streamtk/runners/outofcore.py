@@ -361,6 +361,8 @@ def evaluate_store(
         if not isinstance(out, (str, os.PathLike)):
             raise TypeError(f"out must be a path (str or os.PathLike), got {out!r} of type {type(out).__name__}")
         out = Path(out)
+        if out.suffix.lower() in (".nc", ".nc4", ".netcdf", ".h5", ".csv", ".gz", ".parquet", ".npz", ".txt"):
+            raise ValueError(f"out is a zarr store (a folder): give it a name like 'curves.zarr', got {str(out)!r}")
         if isinstance(source, (str, os.PathLike, xr.Dataset)):
             refuse_overlap(source, out)
         state = existing_output(out, overwrite=overwrite, resume=resume)
