@@ -2,9 +2,10 @@
 
 Commands: ``evaluate``, ``compare``, ``drift``, ``plot``, ``figures``, ``demo``; ``streamtk
 COMMAND --help`` shows each one's options and examples. Exit status: 0 on success, 2 for
-a usage or input error (one line on stderr naming the file or argument, no traceback),
-1 when there was nothing to do (``figures`` without figure scripts) or a figure script
-failed, 130 when interrupted.
+a usage or input error (one line on stderr naming the file or the flag, no traceback: a
+damaged or truncated file, a bad flag value, an empty ``--metrics ''``, a full disk, ...; see
+:mod:`streamtk.cli._errors`), 1 when there was nothing to do (``figures`` without figure
+scripts) or a figure script failed, 130 when interrupted.
 """
 
 from __future__ import annotations

@@ -361,10 +361,10 @@ def evaluate_store(
         if not isinstance(out, (str, os.PathLike)):
             raise TypeError(f"out must be a path (str or os.PathLike), got {out!r} of type {type(out).__name__}")
         out = Path(out)
-        if out.suffix.lower() in (".nc", ".nc4", ".netcdf", ".h5", ".csv", ".gz", ".parquet", ".npz", ".txt"):
-            raise ValueError(f"out is a zarr store (a folder): give it a name like 'curves.zarr', got {str(out)!r}")
         if isinstance(source, (str, os.PathLike, xr.Dataset)):
             refuse_overlap(source, out)
+        if out.suffix.lower() in (".nc", ".nc4", ".netcdf", ".h5", ".csv", ".gz", ".parquet", ".npz", ".txt"):
+            raise ValueError(f"out is a zarr store (a folder): give it a name like 'curves.zarr', got {str(out)!r}")
         state = existing_output(out, overwrite=overwrite, resume=resume)
     log = open_log(source)
     for name in (y_true, y_pred) + tuple(v for v in (weights, y_score) if v is not None):
