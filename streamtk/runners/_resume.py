@@ -169,6 +169,30 @@ def existing_output(out: Path, *, overwrite: bool, resume: bool):
     return None
 
 
+def _metric_registry() -> dict:
+    try:
+        from .._core.metrics import REGISTRY
+    except ImportError:
+        from .._core.registry import REGISTRY
+    return REGISTRY
+
+
+def _registered_metric(name: str):
+    """A metric of the registry, by name (how the resume state refers to metric definitions)."""
+    return _metric_registry()[name]
+
+
+class _StatePickler(pickle.Pickler):
+    """Pickles the evaluation state with every registered metric by name: a metric definition is
+    code (it may hold lambdas), not state, and is the same object in the resumed process."""
+
+    def reducer_override(self, obj):
+        name = getattr(obj, "name", None)
+        if isinstance(name, str) and type(obj).__name__ == "Metric" and _metric_registry().get(name) is obj:
+            return _registered_metric, (name,)
+        return NotImplemented
+
+
 def load_state(out: Path) -> dict:
     spath = state_path(out)
     try:
@@ -306,7 +330,7 @@ class CurveStore:
 
     def _save_state(self, state: dict) -> None:
         with atomic_path(state_path(self.out), name="out") as tmp, open(tmp, "wb") as fh:
-            pickle.dump({**state, "format": STATE_FORMAT, "streamtk_version": __version__}, fh, protocol=5)
+            _StatePickler(fh, protocol=5).dump({**state, "format": STATE_FORMAT, "streamtk_version": __version__})
 
     @staticmethod
     def _save_attrs(folder: Path, attrs: dict) -> None:
