@@ -94,9 +94,22 @@ def test_int64_beside_uint64_compare_exactly():
     assert enc.classes[yp].tolist() == p.tolist()
 
 
-def test_masked_true_labels_are_missing_masked_predictions_refused():
+def test_masked_labels_are_missing():
     y = np.ma.array([0, 1, 1, 0], mask=[0, 0, 1, 0])
     enc, (codes,) = encode_labels(y)
     assert codes.tolist() == [0, 1, -1, 0]
-    with pytest.raises(ValueError, match=r"y_pred has a missing value at index \(1,\)"):
-        encode_labels([0, 1], np.ma.array([0, 1], mask=[0, 1]))
+    enc, (_, codes) = encode_labels([0, 1], np.ma.array([0, 1], mask=[0, 1]))
+    assert codes.tolist() == [0, -1]  # a masked prediction: this model made no prediction here
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="lead: labelled_inputs / split_leading drop the mask of y_pred (np.asarray): keep it "
+    "(streamtk._core.labels.as_label_array returns masked arrays unchanged)",
+)
+def test_a_masked_prediction_counts_as_missing_in_evaluate():
+    y = np.array([0, 1, 1, 0, 1, 1])
+    p = np.array([0, 1, 0, 0, 1, 1])
+    masked = streamtk.evaluate(y, np.ma.array(p, mask=[0, 0, 1, 0, 0, 0]), metrics=["accuracy"], every=1)
+    missing = streamtk.evaluate(y, np.array([0, 1, None, 0, 1, 1], dtype=object), metrics=["accuracy"], every=1)
+    xr.testing.assert_identical(masked.drop_attrs(), missing.drop_attrs())

@@ -490,8 +490,8 @@ def _log_name(source) -> str:
     return "in-memory Dataset" if isinstance(source, xr.Dataset) else str(source)
 
 
-def _run_attrs(core, ev, chunk, source, created) -> dict:
-    attrs = ev.drain(final=False).attrs
+def _run_attrs(drained: dict, chunk, source, created) -> dict:
+    attrs = dict(drained)
     attrs.update(chunk=chunk, log=_log_name(source))
     if created is not None:
         attrs["created"] = created
