@@ -132,7 +132,14 @@ def child_streamtk(args: dict) -> dict:
     log = open_log(args["path"]).isel(time=slice(0, n))
     t0 = time.perf_counter()
     ds = evaluate_store(
-        log, chunk=args["chunk"], out=args["out"], classes=[0, 1], progress=progress, **extra, **args["options"]
+        log,
+        chunk=args["chunk"],
+        out=args["out"],
+        overwrite=True,
+        classes=[0, 1],
+        progress=progress,
+        **extra,
+        **args["options"],
     )
     wall = time.perf_counter() - t0
     final = float(ds.accuracy.isel(time=-1).sel(estimator="prequential").values.ravel()[0])

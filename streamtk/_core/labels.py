@@ -12,17 +12,29 @@ Missing labels
     code ``MISSING = -1`` and is skipped by every estimator (it is never counted as a
     class). In predictions a missing value means "this model made no prediction here": the
     instance is not evaluated for that model (as with weight 0).
+
+Label types (nothing is cast silently)
+    Integer labels keep their exact value: ``int64``, or ``uint64`` for labels above
+    ``2**63 - 1`` (a set of labels that needs both a negative value and one above
+    ``2**63 - 1``, or an integer beyond 64 bits, is refused). Text and numbers are never
+    mixed: numpy would turn ``[1, "1"]`` into ``["1", "1"]`` (one class) and ``[1.0, "a"]``
+    into ``["1.0", "a"]`` (so ``1.0`` no longer equals ``1``); such inputs, in one argument or
+    across ``y_true`` and the predictions, raise a ``TypeError`` naming the arguments and
+    the two types. Python sequences are read through :func:`as_label_array`, which applies
+    these rules before numpy sees them. Big-endian arrays are converted to native order.
+    Numbers compare by value (``1 == 1.0 == True``), as in numpy and Python.
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 
 from .._kernels import encode as _enc
 
-__all__ = ["MISSING", "Encoding", "encode_labels", "is_missing_label"]
+__all__ = ["MISSING", "Encoding", "as_label_array", "check_unmasked", "encode_labels", "is_missing_label"]
 
 MISSING = -1
 
@@ -39,6 +51,231 @@ def is_missing_label(value) -> bool:
     if type(value).__name__ in ("NAType", "NaTType"):
         return True
     return False
+
+
+_INT64_MAX = 2**63 - 1
+_UINT64_MAX = 2**64 - 1
+_EXACT_FLOAT_INT = 2**53  # integers up to this magnitude are exact in float64
+
+
+def _kind(value) -> str:
+    """The label kind of one present value: 'text', 'bytes', 'bool', 'int', 'float' or 'other'."""
+    if isinstance(value, (str, np.str_)):
+        return "text"
+    if isinstance(value, (bytes, np.bytes_)):
+        return "bytes"
+    if isinstance(value, (bool, np.bool_)):
+        return "bool"
+    if isinstance(value, numbers.Integral):
+        return "int"
+    if isinstance(value, numbers.Real):
+        return "float"
+    return "other"
+
+
+_NUMBER_KINDS = frozenset({"bool", "int", "float"})
+
+
+def _refuse_mix(found: dict) -> None:
+    """``found``: kind -> (argument name, example value). Raise if text (or bytes) meets another kind."""
+    groups: dict = {}
+    for kind, example in found.items():
+        groups.setdefault("number" if kind in _NUMBER_KINDS else kind, example)
+    text = next((g for g in ("text", "bytes") if g in groups), None)
+    if text is None or len(groups) < 2:
+        return
+    other = next(g for g in groups if g != text)
+    (na, va), (nb, vb) = groups[other], groups[text]
+    if na == nb:
+        head = f"{na} must hold labels of one kind: it holds {type(va).__name__} labels (e.g. {va!r}) and "
+    else:
+        head = (
+            f"{na} and {nb} must hold labels of one kind: {na} holds {type(va).__name__} labels (e.g. {va!r}) "
+            f"but {nb} holds "
+        )
+    raise TypeError(
+        f"{head}{type(vb).__name__} labels (e.g. {vb!r}); numpy would turn them all into text, so 1 and '1' "
+        "would become one class and 1.0 and 1 two classes: convert the labels to one type first"
+    )
+
+
+def _int_dtype(lo: int, hi: int, name: str):
+    """int64 if ``[lo, hi]`` fits, uint64 for non-negative values up to ``2**64 - 1``, else refuse."""
+    if lo >= -_INT64_MAX - 1 and hi <= _INT64_MAX:
+        return np.dtype(np.int64)
+    if lo >= 0 and hi <= _UINT64_MAX:
+        return np.dtype(np.uint64)
+    if lo >= -_INT64_MAX - 1 and hi <= _UINT64_MAX:
+        raise ValueError(
+            f"{name}: the integer labels span {lo} .. {hi}, and no 64-bit integer type holds both a negative label "
+            "and one above 2**63 - 1; give the labels as strings or re-code them"
+        )
+    bad = lo if lo < -_INT64_MAX - 1 else hi
+    raise ValueError(
+        f"{name}: the integer label {bad} does not fit in 64 bits (int64 or uint64); "
+        "give such labels as strings or re-code them"
+    )
+
+
+def _scan_objects(flat: list, name: str):
+    """Kinds of the present values of a flat list: ``(kinds, examples, missing mask, lo, hi)``."""
+    examples: dict = {}
+    missing = []
+    lo = hi = None
+    for v in flat:
+        if is_missing_label(v):
+            missing.append(True)
+            continue
+        missing.append(False)
+        k = _kind(v)
+        if k not in examples:
+            examples[k] = (name, v)
+        if k == "int":
+            iv = int(v)
+            lo = iv if lo is None or iv < lo else lo
+            hi = iv if hi is None or iv > hi else hi
+    return examples, missing, lo, hi
+
+
+def as_label_array(values, name: str, *, allow_missing: bool = True):
+    """An array of labels with nothing lost: ``values`` as numpy would read them, minus its silent casts.
+
+    * Python sequences are read element by element: text mixed with numbers (or bytes) is
+      refused (``TypeError`` naming ``name`` and the two types); integers become ``int64``, or
+      ``uint64`` above ``2**63 - 1`` (numpy would round them to float64), and are refused
+      beyond 64 bits; integers mixed with floats become float64 only when exact (``|v| <=
+      2**53``); missing values (None, NaN) give an object array (None) for integers and text,
+      NaN for floats.
+    * Arrays (numpy, masked, or anything with a ``dtype`` such as an xarray DataArray) keep
+      their dtype; big-endian numeric data is converted to native byte order (the kernels
+      need it); object arrays are checked for mixed kinds and out-of-range integers.
+    * With ``allow_missing=False`` a masked entry (``numpy.ma``) is refused naming ``name``
+      and its index (a mask must never be ignored, leaving the value under it in use).
+
+    Returns the same kind of object it was given for arrays (a DataArray stays a DataArray,
+    a masked array stays masked); a new numpy array for sequences.
+    """
+    if hasattr(values, "dtype") and hasattr(values, "shape"):
+        if not allow_missing:
+            check_unmasked(values, name)
+        dt = values.dtype
+        if dt.kind in "biufc" and not dt.isnative:
+            values = values.astype(dt.newbyteorder("="))
+        elif dt.kind == "O":
+            data = np.asarray(values.data if isinstance(values, np.ma.MaskedArray) else values)
+            examples, _, lo, hi = _scan_objects(data.reshape(-1).tolist(), name)
+            _refuse_mix(examples)
+            if lo is not None:
+                _int_dtype(lo, hi, name)
+        return values
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be a sequence or array of labels, got the single value {values!r}")
+    try:
+        obj = np.asarray(values, dtype=object)
+    except ValueError as exc:  # ragged nested sequences
+        raise ValueError(f"{name} must be a rectangular sequence of labels ({exc})") from None
+    if obj.ndim == 0:
+        raise ValueError(f"{name} must be an array of labels, got a scalar {values!r}")
+    flat = obj.reshape(-1).tolist()
+    nested = next((v for v in flat if isinstance(v, (list, np.ndarray, dict, set))), None)
+    if nested is not None:  # numpy keeps the rows of a ragged sequence as lists
+        raise ValueError(
+            f"{name} must be a rectangular sequence of hashable labels, got an element {nested!r} "
+            f"of type {type(nested).__name__}"
+        )
+    examples, missing, lo, hi = _scan_objects(flat, name)
+    _refuse_mix(examples)
+    kinds = set(examples)
+    any_missing = any(missing)
+    if any_missing and not allow_missing:
+        where = tuple(int(i) for i in np.unravel_index(missing.index(True), obj.shape))
+        raise ValueError(f"{name} has a missing value at index {where}; labels must be given for every instance")
+    if not kinds:
+        return np.full(obj.shape, np.nan)
+    if kinds <= {"text"}:
+        return obj if any_missing else np.array(flat, dtype=str).reshape(obj.shape)
+    if kinds == {"bool"}:
+        return obj if any_missing else np.array(flat, dtype=bool).reshape(obj.shape)
+    if kinds <= {"bool", "int"}:
+        dtype = _int_dtype(lo, hi, name)
+        if any_missing:
+            return obj
+        return np.array([int(v) for v in flat], dtype=dtype).reshape(obj.shape)
+    if kinds <= {"bool", "int", "float"}:
+        if lo is not None and max(-lo, hi) > _EXACT_FLOAT_INT:
+            big = hi if hi > _EXACT_FLOAT_INT else lo
+            raise ValueError(
+                f"{name} mixes float labels with the integer label {big}, which float64 cannot hold exactly "
+                "(it would be rounded); give all labels as integers or as strings"
+            )
+        return np.array([np.nan if m else float(v) for v, m in zip(flat, missing)]).reshape(obj.shape)
+    return obj  # other hashables (tuples, enums, ...): compared as Python objects
+
+
+def check_unmasked(values, name: str):
+    """Refuse a ``numpy.ma`` array with masked entries (its mask would otherwise be ignored downstream).
+
+    Returns ``values`` unchanged when nothing is masked. For arguments where a masked entry
+    cannot mean "missing" (predictions, weights, scores), so that the value under the mask is
+    never used silently.
+    """
+    if isinstance(values, np.ma.MaskedArray):
+        mask = np.ma.getmaskarray(values)
+        if mask.any():
+            where = tuple(int(i) for i in np.argwhere(mask)[0])
+            raise ValueError(
+                f"{name} is a masked array with {int(mask.sum())} masked entr{'y' if mask.sum() == 1 else 'ies'} "
+                f"(first at index {where}); masked values cannot be used for {name}: fill them "
+                f"(e.g. {name}.filled(...)) or give weights=0 to the instances that must not count"
+            )
+    return values
+
+
+def _classes_from(given, keys: list, name: str) -> np.ndarray:
+    """The class array: numpy's own reading of ``given`` when it is exact, else :func:`_class_array`.
+
+    Keeps the dtype numpy picks (e.g. int8 for int8 input) unless numpy would cast (text from
+    mixed types, float64 from integers above 2**53, a 2-D array from tuples).
+    """
+    exact = _class_array(keys, name)
+    if hasattr(given, "dtype") and getattr(given, "ndim", 1) == 1 and given.dtype.kind != "O":
+        arr = np.asarray(given)
+        if not arr.dtype.isnative:
+            arr = arr.astype(arr.dtype.newbyteorder("="))
+    else:
+        try:
+            arr = np.asarray(list(given))
+        except (ValueError, OverflowError):
+            return exact
+    if arr.ndim == 1 and arr.dtype.kind == exact.dtype.kind and arr.dtype.kind != "O":
+        return arr
+    return exact
+
+
+def _class_array(keys: list, name: str = "classes") -> np.ndarray:
+    """The class array of distinct normalised labels, with exact integer dtypes (never rounded to float)."""
+    examples, _, lo, hi = _scan_objects(keys, name)
+    _refuse_mix(examples)
+    kinds = set(examples)
+    if not keys:
+        return np.array([], dtype=np.float64)
+    if kinds == {"text"}:
+        return np.array(keys, dtype=str)
+    if kinds == {"bool"}:
+        return np.array(keys, dtype=bool)
+    if kinds <= {"bool", "int"}:
+        return np.array([int(v) for v in keys], dtype=_int_dtype(lo, hi, name))
+    if kinds <= {"bool", "int", "float"}:
+        if lo is not None and max(-lo, hi) > _EXACT_FLOAT_INT:
+            big = hi if hi > _EXACT_FLOAT_INT else lo
+            raise ValueError(
+                f"{name} mix float labels with the integer label {big}, which float64 cannot hold exactly; "
+                "give all labels as integers or as strings"
+            )
+        return np.array([float(v) for v in keys], dtype=np.float64)
+    out = np.empty(len(keys), dtype=object)
+    out[:] = keys
+    return out
 
 
 class Encoding:
@@ -73,11 +310,12 @@ def _key(value):
 
 
 def _flat_values(values, name):
+    """``(data array, mask or None)``: masked arrays split, sequences read exactly, native byte order."""
     if isinstance(values, np.ma.MaskedArray):
-        data = np.asarray(values.data)
+        data = np.asarray(as_label_array(values.data, name))
         mask = np.ma.getmaskarray(values)
         return data, mask
-    arr = np.asarray(values)
+    arr = np.asarray(as_label_array(values, name)) if not isinstance(values, (str, bytes)) else np.asarray(values)
     if arr.ndim == 0:
         raise ValueError(f"{name} must be an array of labels, got a scalar {values!r}")
     return arr, None
@@ -146,7 +384,7 @@ def _encode_int32_or_identity(enc: Encoding, values, name, *, allow_missing, dty
     if arr.dtype.kind in "biuf" and classes.dtype.kind in "biuf":
         codes = np.full(arr.shape, MISSING, dtype=np.int32)
         present = ~miss
-        vals = arr[present]
+        vals, classes = _exact_pair(arr[present], classes, name)
         order = np.argsort(classes, kind="stable")
         sorted_classes = classes[order]
         pos = np.searchsorted(sorted_classes, vals)
@@ -184,6 +422,22 @@ def _encode_int32_or_identity(enc: Encoding, values, name, *, allow_missing, dty
     return codes.reshape(arr.shape)
 
 
+def _exact_pair(vals: np.ndarray, classes: np.ndarray, name: str):
+    """Labels and classes in dtypes that compare exactly (numpy compares uint64 with int64 as float64)."""
+    kinds = {vals.dtype.kind, classes.dtype.kind}
+    if "u" not in kinds or not kinds & {"i", "f", "b"} or vals.size == 0:
+        return vals, classes
+    if "f" in kinds:
+        return vals.astype(object), classes.astype(object)  # rare: compare as Python numbers
+    signed, unsigned = (vals, classes) if vals.dtype.kind in "ib" else (classes, vals)
+    if signed.size and int(signed.min()) < 0:
+        if unsigned is classes:  # a negative label cannot be one of the (unsigned) classes
+            bad = int(vals[vals < 0][0])
+            raise ValueError(f"{name} contains the label {bad!r}, which is not one of the classes {classes.tolist()!r}")
+        return vals.astype(object), classes.astype(object)
+    return vals.astype(np.uint64), classes.astype(np.uint64)
+
+
 def _as_int_1d(arr: np.ndarray) -> np.ndarray:
     if arr.dtype == np.bool_:
         arr = arr.view(np.uint8)
@@ -194,6 +448,8 @@ def _small_int_range(arr: np.ndarray):
     """(lo, hi) if ``arr`` is an integer array spanning a small range, else None."""
     if arr.dtype.kind not in "iub" or arr.size == 0:
         return None
+    if arr.dtype.kind == "u" and arr.dtype.itemsize == 8 and int(arr.max()) > _INT64_MAX:
+        return None  # the kernel works in int64: labels above 2**63 - 1 take the exact numpy path
     lo, hi = _enc.int_range(_as_int_1d(arr))
     if hi - lo > (1 << 20):
         return None
@@ -243,9 +499,14 @@ def encode_labels(y_true, *predictions, classes=None, names=("y_true", "y_pred")
     codes : list of numpy.ndarray (int32, or the compact dtype), ``y_true`` first.
     """
     if classes is None:
-        seen = []
+        seen, found = [], {}
         for i, v in enumerate((y_true,) + predictions):
-            seen.extend(_observed(v, names[min(i, len(names) - 1)]))
+            arg = names[min(i, len(names) - 1)]
+            observed = _observed(v, arg)
+            for u in observed:
+                found.setdefault(_kind(u), (arg, u))
+            seen.extend(observed)
+        _refuse_mix(found)
         uniq = list(dict.fromkeys(_key(v) for v in seen))
         if not uniq:
             raise ValueError(f"{names[0]} has no labels (every value is missing)")
@@ -253,12 +514,10 @@ def encode_labels(y_true, *predictions, classes=None, names=("y_true", "y_pred")
             uniq = sorted(uniq)
         except TypeError:
             pass
-        classes_arr = (
-            np.array(uniq)
-            if all(isinstance(u, (int, float, str, bool)) for u in uniq)
-            else np.array(uniq, dtype=object)
-        )
+        classes_arr = _classes_from(uniq, uniq, " and ".join(dict.fromkeys(names[: 1 + len(predictions)])))
     else:
+        if isinstance(classes, (str, bytes)):
+            raise TypeError(f"classes must be a sequence of labels, got the single value {classes!r}")
         classes_list = list(classes)
         if not classes_list:
             raise ValueError("classes must not be empty")
@@ -267,7 +526,7 @@ def encode_labels(y_true, *predictions, classes=None, names=("y_true", "y_pred")
             raise ValueError(f"classes contains duplicates: {classes_list!r}")
         if any(is_missing_label(c) for c in classes_list):
             raise ValueError(f"classes must not contain a missing value, got {classes_list!r}")
-        classes_arr = np.asarray(classes_list)
+        classes_arr = _classes_from(classes, keys, "classes")
     enc = Encoding(classes_arr)
     dtype = enc.compact_dtype if compact else np.dtype(np.int32)
     codes = [enc.encode(y_true, names[0], allow_missing=True, dtype=dtype)]

@@ -2,9 +2,10 @@
 
 Commands: ``evaluate``, ``compare``, ``drift``, ``plot``, ``figures``, ``demo``; ``streamtk
 COMMAND --help`` shows each one's options and examples. Exit status: 0 on success, 2 for
-a usage or input error (one line on stderr naming the file or argument, no traceback),
-1 when there was nothing to do (``figures`` without figure scripts) or a figure script
-failed, 130 when interrupted.
+a usage or input error (one line on stderr naming the file or the flag, no traceback: a
+damaged or truncated file, a bad flag value, an empty ``--metrics ''``, a full disk, ...; see
+:mod:`streamtk.cli._errors`), 1 when there was nothing to do (``figures`` without figure
+scripts) or a figure script failed, 130 when interrupted.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 from .._version import __version__
 from . import compare, compare_many, demo, drift, evaluate, figures, plot
 from ._common import UsageError
+from ._errors import check_parsed, describe, flag_names, is_input_error, one_line
 
 __all__ = ["main", "build_parser", "UsageError"]
 
@@ -47,8 +49,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            return action.choices[command]
+    return parser  # pragma: no cover - every command has its sub-parser
+
+
 def main(argv=None) -> int:
-    """Run the command line; returns the exit status (0 ok, 1 nothing done/failed, 2 usage or input error)."""
+    """Run the command line; returns the exit status (0 ok, 1 nothing done/failed, 2 usage or input error).
+
+    Every input error (a bad flag value, an empty ``--metrics ''``, an unreadable or damaged file, a
+    full disk, ...) is reported on one line ``streamtk COMMAND: error: ...`` naming the flag or the
+    file, with exit status 2; library argument names in messages are replaced by the command's
+    flags (``windows`` -> ``--window``). Anything else is a bug and shows its traceback.
+    """
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -57,14 +72,20 @@ def main(argv=None) -> int:
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)
         return 2
+    sub = _command_parser(parser, args.command)
     try:
+        check_parsed(sub, args)
         return args.func(args)
     except KeyboardInterrupt:
         print(f"streamtk {args.command}: interrupted", file=sys.stderr)
         return 130
-    except (UsageError, ValueError, TypeError, KeyError, OSError, ImportError) as err:
-        msg = str(err) if not isinstance(err, KeyError) else f"missing {err}"
-        print(f"streamtk {args.command}: error: {msg}", file=sys.stderr)
+    except UsageError as err:
+        print(f"streamtk {args.command}: error: {one_line(str(err))}", file=sys.stderr)
+        return 2
+    except Exception as err:
+        if not is_input_error(err):
+            raise
+        print(f"streamtk {args.command}: error: {one_line(describe(err), flag_names(sub, args))}", file=sys.stderr)
         return 2
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import gzip
 import io
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from streamtk.io.arff import read_arff
+from streamtk.io.log import LogFormatError
 
 from .locate import _locate
 
@@ -99,8 +101,16 @@ _OZONE_FEATURES = (
 
 
 def _read_bytes(p: Path) -> bytes:
+    """The file's bytes, gunzipped if it is gzip data; a truncated or damaged gzip file is a LogFormatError."""
     raw = p.read_bytes()
-    return gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+    if raw[:2] != b"\x1f\x8b":
+        return raw
+    try:
+        return gzip.decompress(raw)
+    except (EOFError, OSError, zlib.error) as exc:
+        raise LogFormatError(
+            f"the gzip data is truncated or corrupt ({exc}); delete the file and obtain it again", path=p
+        ) from None
 
 
 def _pandas():
@@ -129,7 +139,12 @@ def _read_numeric_csv(p: Path, *, header: bool):
             raise ValueError(f"{p}: not a purely numeric CSV file ({exc})") from None
         names = tuple(str(c) for c in frame.columns) if header else None
         return names, frame.to_numpy(dtype=np.float64)
-    text = raw.decode("ascii")
+    try:
+        text = raw.decode("ascii")
+    except UnicodeDecodeError as exc:
+        raise LogFormatError(f"not an ASCII CSV file ({exc.reason} at byte {exc.start})", path=p) from None
+    if "\n" not in text:
+        raise LogFormatError("no line break: not a CSV file with a header row and data", path=p, line=1)
     first_nl = text.index("\n")
     names = tuple(text[:first_nl].strip().split(",")) if header else None
     body = text[first_nl + 1 :] if header else text
@@ -148,8 +163,27 @@ def _int_labels(values, p):
     return y.astype(np.int64)
 
 
+_CSV_LAYOUT = {  # name -> (number of columns, the first and the last column's names)
+    "electricity": (7, "feat_1", "target"),
+    "covertype": (55, "Elevation", "Cover_Type"),
+}
+
+
+def _check_header(entry, p, names) -> None:
+    """The header row of a CSV dataset must be the expected layout (a wrong file is never read silently)."""
+    width, first, last = _CSV_LAYOUT[entry.name]
+    if len(names) != width or names[0] != first or names[-1] != last:
+        raise LogFormatError(
+            f"not the {entry.name} layout: expected {width} columns {first!r} ... {last!r}, "
+            f"found {len(names)}: {names[0]!r} ... {names[-1]!r}",
+            path=p,
+            line=1,
+        )
+
+
 def _load_electricity(entry, p):
     names, mat = _read_numeric_csv(p, header=True)
+    _check_header(entry, p, names)
     y = _int_labels(mat[:, -1], p)
     return dict(X=np.ascontiguousarray(mat[:, :-1]), y=y, feature_names=names[:-1], classes=np.unique(y))
 
@@ -327,7 +361,9 @@ def load_labels(name: str, *, path=None, verify: bool = True) -> np.ndarray:
         if name == "kdd99":
             labels = pd.read_csv(raw, header=None, usecols=[41], dtype=str, engine="c").iloc[:, 0]
             return np.char.rstrip(labels.to_numpy(dtype=str), ".")
-        last = raw.getvalue()[: raw.getvalue().find(b"\n")].count(b",")  # index of the label column
+        head = raw.getvalue()[: raw.getvalue().find(b"\n")].decode("ascii", "replace").strip()
+        _check_header(entry, p, tuple(head.split(",")))
+        last = head.count(",")  # index of the label column
         labels = pd.read_csv(raw, usecols=[last], dtype=np.float64, engine="c", float_precision="round_trip").iloc[:, 0]
         return _int_labels(labels.to_numpy(), p)
     return _LOADERS.get(name, _load_arff)(entry, p)["y"]

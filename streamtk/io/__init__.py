@@ -25,7 +25,17 @@ file name. Results collections of many runs: :func:`write_collection`, :func:`re
 Writers: :func:`write_csv`, :func:`write_parquet`, :func:`write_npz`, and
 :func:`to_netcdf` / :func:`to_zarr` for logs and result Datasets (read back with
 :func:`open_dataset`). Malformed files raise :class:`LogFormatError` naming the file, the line
-(1-based) and the column (1-based field number, with its name).
+(1-based; for binary formats the row, row group or chunk and the instances it holds) and the
+column (1-based field number or variable, with its name): truncated or corrupt gzip data,
+damaged Parquet pages (page checksums and per-column checksums are written and verified), a
+netCDF Fletcher-32 checksum mismatch, a zarr chunk that is missing (zarr would read it as
+zeros), labels that cannot be read exactly (integers beyond 64 bits, integers that float64 would
+round, text in one label column and numbers in another).
+
+Every writer writes beside its target under a temporary name and renames it into place when
+complete (:mod:`streamtk.io.atomic`): a failure (full disk, file-size limit, Ctrl-C) leaves an
+existing file intact and raises :class:`WriteError` naming the target. Labels keep their exact
+values: ``uint64`` above ``2**63 - 1`` survives every format.
 
 Wide table layout (CSV, TSV, Parquet): columns ``y_true``; ``y_pred:<model>`` (or a single
 ``y_pred``); ``y_score:<model>:<class>``; ``weights``; ``time_s:<model>``;
@@ -34,11 +44,14 @@ Wide table layout (CSV, TSV, Parquet): columns ``y_true``; ``y_pred:<model>`` (o
 Modules: :mod:`~streamtk.io.log` (the layout, :func:`make_log`), :mod:`~streamtk.io.table` (the wide
 table layout), :mod:`~streamtk.io.csv`, :mod:`~streamtk.io.parquet`, :mod:`~streamtk.io.npz`,
 :mod:`~streamtk.io.moa`, :mod:`~streamtk.io.capymoa`, :mod:`~streamtk.io.river`,
-:mod:`~streamtk.io.netcdf` (netCDF and zarr) and :mod:`~streamtk.io.dispatch` (:func:`read_log`).
+:mod:`~streamtk.io.netcdf` (netCDF and zarr), :mod:`~streamtk.io.dispatch` (:func:`read_log`) and
+:mod:`~streamtk.io.atomic` (safe writing, for any writer: :func:`~streamtk.io.atomic.atomic_path`,
+:func:`~streamtk.io.atomic.save_figure`).
 """
 
 from __future__ import annotations
 
+from .atomic import WriteError, atomic_path, save_figure
 from .capymoa import from_capymoa
 from .collection import read_collection, write_collection
 from .csv import read_csv, write_csv
@@ -52,6 +65,9 @@ from .river import from_river
 
 __all__ = [
     "LogFormatError",
+    "WriteError",
+    "atomic_path",
+    "save_figure",
     "from_capymoa",
     "from_river",
     "make_log",

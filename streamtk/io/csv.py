@@ -5,12 +5,14 @@ from __future__ import annotations
 import csv
 import gzip
 import io as _io
+import zlib
 from pathlib import Path
 
 import numpy as np
 import xarray as xr
 
-from .log import MISSING_TOKENS, LogFormatError, _as_labels, _parse_labels
+from .atomic import atomic_path
+from .log import _EXACT_FLOAT_INT, MISSING_TOKENS, LogFormatError, _as_labels, _parse_labels
 from .table import _assemble, _resolve, _wide_columns
 
 __all__ = ["read_csv", "write_csv"]
@@ -85,11 +87,13 @@ def read_csv(
     if sep is None:
         stem = path.name[:-3] if path.name.endswith(".gz") else path.name
         sep = "\t" if stem.endswith((".tsv", ".tab")) else ","
+    _check_sep(sep)
     opts = dict(y_true=y_true, y_pred=y_pred, y_score=y_score, classes=classes, weights=weights, time_s=time_s,
                 memory_bytes=memory_bytes, models=models)  # fmt: skip
     fast = _read_csv_pandas(path, sep, opts)
     if fast is not None:
         return fast
+    reader = None
     try:
         with _open_text(path) as fh:
             reader = csv.reader(fh, delimiter=sep, strict=True)
@@ -118,7 +122,14 @@ def read_csv(
     except csv.Error as exc:
         raise LogFormatError(f"malformed CSV ({exc})", path=path, line=reader.line_num) from None
     except UnicodeDecodeError as exc:
-        raise LogFormatError(f"not valid UTF-8 text ({exc.reason})", path=path) from None
+        raise LogFormatError(f"not valid UTF-8 text ({exc.reason})", path=path, line=_next_line(reader)) from None
+    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        # a truncated or corrupt .gz: the lines before were read, the next one cannot be
+        raise LogFormatError(
+            f"the gzip data is truncated or corrupt after line {_next_line(reader) - 1} ({exc})",
+            path=path,
+            line=_next_line(reader),
+        ) from None
     header = [h.strip() for h in header]
     if len(set(header)) != k:
         dup = next(h for h in header if header.count(h) > 1)
@@ -142,8 +153,22 @@ def read_csv(
             ) from None
         return out
 
+    def where(message, column, row):
+        return LogFormatError(
+            message,
+            path=path,
+            line=lines[row] if row is not None else None,
+            column=index[column] + 1,
+            column_name=column,
+        )
+
     spec = _resolve(header, path=path, **opts)
-    return _assemble(spec, lambda c: _parse_labels(cols[index[c]], c), numbers, {"source_file": str(path)})
+    return _assemble(spec, lambda c: _parse_labels(cols[index[c]], c), numbers, {"source_file": str(path)}, where)
+
+
+def _next_line(reader) -> int:
+    """The 1-based line the exact reader was about to read (1 = the header) when reading failed."""
+    return (reader.line_num + 1) if reader is not None else 1
 
 
 class _Fallback(Exception):
@@ -181,7 +206,14 @@ def _read_csv_pandas(path: Path, sep: str, opts: dict):
             col = col.str.strip()
             if col.isin(sorted(MISSING_TOKENS)).any():
                 raise _Fallback
+            # pandas keeps integers beyond int64/uint64 (or a mix of both) as text: read them exactly
+            return _parse_labels(col.tolist(), c)
+        if col.dtype.kind == "f" and (np.abs(col.to_numpy()) >= _EXACT_FLOAT_INT).any():
+            raise _Fallback  # integers above 2**53 may have been rounded: the exact reader decides
         return _as_labels(col.to_numpy(), c)
+
+    def where(message, column, row):
+        raise _Fallback  # the exact reader reports the problem with its line and column
 
     def numbers(c):
         if frame[c].dtype.kind not in "iuf":
@@ -190,7 +222,7 @@ def _read_csv_pandas(path: Path, sep: str, opts: dict):
 
     try:
         spec = _resolve(header, path=path, **opts)
-        return _assemble(spec, labels, numbers, {"source_file": str(path)})
+        return _assemble(spec, labels, numbers, {"source_file": str(path)}, where)
     except _Fallback:
         return None
 
@@ -207,18 +239,34 @@ def write_csv(log: xr.Dataset, path, *, sep=None) -> Path:
     """Write a log in the wide layout read by :func:`read_csv` (missing labels as empty fields).
 
     Labels containing the separator or quotes are quoted; floats use ``repr`` (exact round trip).
+    A name ending in ``.gz`` is gzip-compressed. The file is written beside ``path`` under a
+    temporary name and renamed over it only when complete (:func:`streamtk.io.atomic.atomic_path`):
+    on any failure (full disk, ...) an existing file is left intact and the error names ``path``.
     """
     path = Path(path)
     if sep is None:
         sep = "\t" if path.name.endswith((".tsv", ".tab", ".tsv.gz", ".tab.gz")) else ","
+    _check_sep(sep)
     cols = _wide_columns(log)
-    opener = gzip.open if path.name.endswith(".gz") else open
-    with opener(path, "wt", encoding="utf-8", newline="") as fh:
+    with atomic_path(path) as tmp, open(tmp, "wb") as raw:
+        gz = gzip.GzipFile(filename=path.name[:-3], mode="wb", fileobj=raw) if path.name.endswith(".gz") else None
+        fh = _io.TextIOWrapper(gz if gz is not None else raw, encoding="utf-8", newline="")
         writer = csv.writer(fh, delimiter=sep, lineterminator="\n")
         writer.writerow(list(cols))
         columns = [[_cell(v) for v in c.tolist()] for c in cols.values()]
         writer.writerows(zip(*columns))
+        fh.flush()
+        fh.detach()
+        if gz is not None:
+            gz.close()
     return path
+
+
+def _check_sep(sep) -> None:
+    if not isinstance(sep, str):
+        raise TypeError(f"sep must be a one-character string, got {sep!r} of type {type(sep).__name__}")
+    if len(sep) != 1 or sep in '"\r\n':
+        raise ValueError(f"sep must be one character (not a quote or a line break), got {sep!r}")
 
 
 def _cell(v):

@@ -5,12 +5,18 @@ See :mod:`streamtk.io` for the layout of a log Dataset.
 
 from __future__ import annotations
 
-import numbers
+import re
 
 import numpy as np
 import xarray as xr
 
-from streamtk._core.labels import is_missing_label
+from streamtk._core.labels import (
+    _EXACT_FLOAT_INT,
+    _INT64_MAX,
+    _int_dtype,
+    _scan_objects,
+    as_label_array,
+)
 from streamtk._labelled import base_attrs, netcdf_safe, time_coords
 
 __all__ = ["LogFormatError", "MISSING_TOKENS", "make_log"]
@@ -19,27 +25,51 @@ MISSING_TOKENS = frozenset({"", "?", "NA", "NaN", "nan", "None", "null"})
 
 
 class LogFormatError(ValueError):
-    """A malformed log file; ``path``, ``line`` and ``column`` say where."""
+    """A malformed log file; ``path``, ``line`` (or ``row`` / ``chunk``) and ``column`` say where.
 
-    def __init__(self, message: str, *, path=None, line=None, column=None, column_name=None):
+    ``line`` is a 1-based text line (CSV, MOA dumps); ``row`` a 1-based record of a binary
+    format (Parquet); ``chunk`` a storage chunk (zarr: its index along each dim and the instances
+    it holds); ``column`` the 1-based field number or the variable, ``column_name`` its name.
+    """
+
+    def __init__(self, message: str, *, path=None, line=None, column=None, column_name=None, row=None, chunk=None):
         self.path, self.line, self.column = (None if path is None else str(path)), line, column
+        self.row, self.chunk, self.column_name = row, chunk, column_name
         where = [str(path)] if path is not None else []
         if line is not None:
             where.append(f"line {line}")
+        if row is not None:
+            where.append(f"row {row}")
+        if chunk is not None:
+            where.append(chunk if isinstance(chunk, str) else f"chunk {chunk}")
         if column is not None:
-            where.append(f"column {column}" + (f" ({column_name!r})" if column_name else ""))
+            where.append(f"column {column}" + (f" ({column_name!r})" if column_name and column_name != column else ""))
+        elif column_name is not None:
+            where.append(f"column {column_name!r}")
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
 
 
 # --------------------------------------------------------------------------- labels
 
 
+class _BadField(ValueError):
+    """A label field that cannot be read exactly; ``index`` is its 0-based row (readers add the line)."""
+
+    def __init__(self, message: str, index: int):
+        super().__init__(message)
+        self.index = index
+
+
 def _as_labels(values, name: str) -> np.ndarray:
-    """Labels as ``int64`` / ``float64`` (NaN missing) / ``U`` / ``object`` (None missing)."""
-    # Python sequences go through object dtype so that numpy never casts [1, "a"] to text.
-    arr = np.asarray(values) if hasattr(values, "dtype") else np.asarray(values, dtype=object)
+    """Labels as ``int64`` (``uint64`` above 2**63 - 1) / ``float64`` (NaN missing) / ``U`` / ``object``
+    (None missing), exactly: never a silent cast (see :func:`streamtk._core.labels.as_label_array`)."""
+    if isinstance(values, np.ma.MaskedArray):  # masked = missing
+        values = np.where(np.ma.getmaskarray(values), None, values.data.astype(object))
+    arr = np.asarray(as_label_array(values, name))
     kind = arr.dtype.kind
     if kind in "iu":
+        if kind == "u" and arr.dtype.itemsize == 8 and arr.size and int(arr.max()) > _INT64_MAX:
+            return arr.astype(np.uint64)
         return arr.astype(np.int64)
     if kind == "b":
         return arr
@@ -52,39 +82,84 @@ def _as_labels(values, name: str) -> np.ndarray:
     if kind != "O":
         raise TypeError(f"{name} must hold labels (numbers or strings), got dtype {arr.dtype}")
     flat = arr.reshape(-1).tolist()
-    missing = [is_missing_label(v) for v in flat]
-    present = [v for v, m in zip(flat, missing) if not m]
-    if present and all(isinstance(v, (bool, np.bool_)) for v in present):
+    examples, missing, lo, hi = _scan_objects(flat, name)
+    kinds = set(examples)
+    if kinds == {"bool"}:
         if not any(missing):
             return arr.astype(bool)
         return np.array([None if m else bool(v) for v, m in zip(flat, missing)], dtype=object).reshape(arr.shape)
-    if all(isinstance(v, str) for v in present):
+    if kinds <= {"text"}:
         if not any(missing):
-            return arr.astype(str) if present else arr.astype(np.float64)
-        return np.array([None if m else v for v, m in zip(flat, missing)], dtype=object).reshape(arr.shape)
-    if all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in present):
-        ints = all(isinstance(v, numbers.Integral) for v in present)
-        if ints and not any(missing):
-            return arr.astype(np.int64)
+            return arr.astype(str) if kinds else arr.astype(np.float64)
+        return np.array([None if m else str(v) for v, m in zip(flat, missing)], dtype=object).reshape(arr.shape)
+    if kinds <= {"int", "float"}:
+        exact_float = lo is None or max(-lo, hi) <= _EXACT_FLOAT_INT
+        if kinds == {"int"}:
+            dtype = _int_dtype(lo, hi, name)
+            if not any(missing):
+                return np.array([int(v) for v in flat], dtype=dtype).reshape(arr.shape)
+            if not exact_float:  # float64 would round them: keep Python ints, None missing
+                return np.array([None if m else int(v) for v, m in zip(flat, missing)], dtype=object).reshape(arr.shape)
+        elif not exact_float:
+            raise ValueError(
+                f"{name} mixes float labels with the integer label {hi if hi > _EXACT_FLOAT_INT else lo}, "
+                "which float64 cannot hold exactly"
+            )
         return np.array([np.nan if m else float(v) for v, m in zip(flat, missing)]).reshape(arr.shape)
-    kinds = sorted({type(v).__name__ for v in present})
-    raise TypeError(f"{name} must hold labels of one kind (numbers or strings), got a mix of {kinds}")
+    kinds_seen = sorted({type(v).__name__ for v, m in zip(flat, missing) if not m})
+    raise TypeError(f"{name} must hold labels of one kind (numbers or strings), got a mix of {kinds_seen}")
+
+
+_INT_TEXT = re.compile(r"\s*[+-]?\d+\s*")
 
 
 def _parse_labels(strings: list, name: str) -> np.ndarray:
-    """Text fields -> labels: integers if all are, else numbers, else strings."""
+    """Text fields -> labels, exactly: booleans if all are True/False, integers if all are (int64,
+    uint64 above 2**63 - 1), else numbers (refused if an integer field above 2**53 would be
+    rounded), else strings. Missing tokens (:data:`MISSING_TOKENS`) are missing. Raises
+    :class:`_BadField` (with the row) for an integer beyond 64 bits or one float64 would round."""
     arr = np.array(strings, dtype=object)
     miss = np.isin(arr, list(MISSING_TOKENS))
+    rows = np.flatnonzero(~miss)
     vals = arr[~miss].astype(str)
     if vals.size and np.isin(vals, ["True", "False"]).all():
         return _as_labels(np.where(miss, None, arr == "True"), name)
-    for target in (np.int64, np.float64):
+    try:
+        conv = vals.astype(np.int64)
+    except (ValueError, OverflowError):
+        conv = None
+    if conv is None and vals.size and all(_INT_TEXT.fullmatch(v) for v in vals.tolist()):
+        ints = [int(v) for v in vals.tolist()]
+        lo, hi = min(ints), max(ints)
         try:
-            conv = vals.astype(target)
-        except (ValueError, OverflowError):
-            continue
-        if target is np.int64 and not miss.any():
+            dtype = _int_dtype(lo, hi, name)
+        except ValueError as exc:
+            bad = ints.index(hi if hi > _INT64_MAX else lo)
+            raise _BadField(str(exc), int(rows[bad])) from None
+        conv = np.array(ints, dtype=dtype)
+    if conv is not None:
+        if not miss.any():
             return conv
+        if conv.size and max(-int(conv.min()), int(conv.max())) > _EXACT_FLOAT_INT:
+            out = np.full(arr.shape, None, dtype=object)
+            out[~miss] = conv.tolist()
+            return out
+        out = np.full(arr.shape, np.nan)
+        out[~miss] = conv
+        return out
+    try:
+        conv = vals.astype(np.float64)
+    except (ValueError, OverflowError):
+        conv = None
+    if conv is not None:
+        for j in np.flatnonzero(np.abs(conv) >= _EXACT_FLOAT_INT).tolist():
+            text = vals[j]
+            if _INT_TEXT.fullmatch(text) and (not np.isfinite(conv[j]) or int(text) != int(conv[j])):
+                raise _BadField(
+                    f"the integer label {text.strip()} would be rounded to {conv[j]!r}: the column also holds "
+                    "non-integer numbers, so it would be read as float64; give all labels as integers or as strings",
+                    int(rows[j]),
+                )
         out = np.full(arr.shape, np.nan)
         out[~miss] = conv
         return out
@@ -189,8 +264,12 @@ def make_log(
         dims = "time" if w.ndim == 1 else ("model", "time")
         if w.shape != ((n,) if w.ndim == 1 else (m, n)):
             raise ValueError(f"weights must have shape ({n},) or ({m}, {n}), got {w.shape}")
-        if np.isnan(w).any() or (w < 0).any():
-            raise ValueError("weights must be non-negative numbers (no NaN)")
+        bad = np.flatnonzero(~(w.reshape(-1) >= 0))
+        if bad.size:
+            where = tuple(int(i) for i in np.unravel_index(bad[0], w.shape))
+            raise ValueError(
+                f"weights must be non-negative numbers (no NaN), got {w.reshape(-1)[bad[0]]!r} at index {where}"
+            )
         data["weights"] = (dims, w, {"long_name": "instance weight"})
     if time_s is not None:
         data["time_s"] = (

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 import numpy as np
 import xarray as xr
 
-from .log import LogFormatError, _log_parts, _parse_labels, make_log
+from .log import LogFormatError, _BadField, _log_parts, _parse_labels, make_log
 
 
 def _resolve(names, *, y_true, y_pred, y_score, classes, weights, time_s, memory_bytes, models, path):
@@ -76,7 +76,41 @@ def _resolve(names, *, y_true, y_pred, y_score, classes, weights, time_s, memory
     return spec
 
 
-def _assemble(spec, get_labels, get_numbers, attrs):
+def _label_kind(arr: np.ndarray) -> str | None:
+    """'text', 'number' or None (no present value) for a label column read by a reader."""
+    if arr.dtype.kind in "US":
+        return "text" if arr.size else None
+    if arr.dtype.kind in "iufb":
+        return "number" if arr.size and not (arr.dtype.kind == "f" and np.isnan(arr).all()) else None
+    present = [v for v in arr.tolist() if v is not None and v == v]
+    if not present:
+        return None
+    return "text" if isinstance(present[0], str) else "number"
+
+
+def _assemble(spec, get_labels, get_numbers, attrs, where=None):
+    """Build the log from the spec; ``where(message, column, row)`` makes the reader's positioned error.
+
+    Bad values found here (a negative or NaN weight, a label that cannot be read exactly, text
+    labels in one column and numbers in another) are reported through ``where`` so the error
+    names the file, the line (or row) and the column.
+    """
+
+    def fail(message, column, row=None):
+        if where is None:
+            raise LogFormatError(message, column_name=column)
+        raise where(message, column, row)
+
+    def labels(col):
+        try:
+            return get_labels(col)
+        except _BadField as exc:
+            fail(str(exc), col, exc.index)
+        except (ValueError, TypeError) as exc:
+            if isinstance(exc, LogFormatError):
+                raise
+            fail(str(exc), col)
+
     mnames = list(spec["y_pred"])
     kw = {}
     if "y_score" in spec:
@@ -84,14 +118,25 @@ def _assemble(spec, get_labels, get_numbers, attrs):
         classes = spec["classes"]
         kw["classes"] = _parse_labels([str(c) for c in classes], "classes") if classes is not None else None
     if "weights" in spec:
-        kw["weights"] = get_numbers(spec["weights"])
+        w = get_numbers(spec["weights"])
+        bad = np.flatnonzero(~(w >= 0))
+        if bad.size:
+            fail(f"weights must be non-negative numbers, got {w[bad[0]]!r}", spec["weights"], int(bad[0]))
+        kw["weights"] = w
     for var in ("time_s", "memory_bytes"):
         if var in spec:
             kw[var] = np.stack([get_numbers(spec[var][mn]) for mn in mnames])
-    preds = [get_labels(spec["y_pred"][mn]) for mn in mnames]
-    kinds = {p.dtype.kind if p.dtype.kind != "U" else "O" for p in preds}
-    yp = np.stack(preds) if len(kinds) == 1 else np.stack([p.astype(object) for p in preds])
-    return make_log(get_labels(spec["y_true"]), yp, models=mnames, attrs=attrs, **kw)
+    yt = labels(spec["y_true"])
+    preds = [labels(spec["y_pred"][mn]) for mn in mnames]
+    kinds = {c: _label_kind(a) for c, a in zip([spec["y_true"], *spec["y_pred"].values()], [yt, *preds])}
+    present = {k for k in kinds.values() if k is not None}
+    if len(present) > 1:
+        text = next(c for c, k in kinds.items() if k == "text")
+        num = next(c for c, k in kinds.items() if k == "number")
+        fail(f"holds text labels while column {num!r} holds numbers; the labels of a log must be of one kind", text)
+    dtypes = {p.dtype.kind if p.dtype.kind != "U" else "O" for p in preds}  # int64 beside uint64: via objects
+    yp = np.stack(preds) if len(dtypes) == 1 else np.stack([p.astype(object) for p in preds])
+    return make_log(yt, yp, models=mnames, attrs=attrs, **kw)
 
 
 def _wide_columns(log: xr.Dataset) -> dict:

@@ -6,10 +6,38 @@ instances at a time, feeds each slice to :class:`streamtk.Evaluator` (state carr
 between chunks: windows, fading, ADWIN, baselines) and to chunked drift detectors
 (:class:`~streamtk.drift.adwin.Adwin`, :class:`~streamtk.drift.ddm.DDM`,
 :class:`~streamtk.drift.eddm.EDDM`, :class:`~streamtk.drift.page_hinkley.PageHinkley`
-on each model's 0/1 loss), and appends the finished checkpoint rows to a zarr store
-along ``time`` after every chunk. The curves equal ``streamtk.evaluate`` on the whole
-log exactly (the faded and weighted AUC sums to a few units in the last place: they are
-summed in another order, see :class:`streamtk.evaluation.score_engine.ChunkedAUC`).
+on each model's 0/1 loss), and writes the finished checkpoint rows into a zarr store
+after every chunk.
+
+Exactness against ``streamtk.evaluate`` on the whole log
+---------------------------------------------------------
+Bit-identical for every metric of the prequential, sliding-window and fading estimators,
+and for ``adwin=`` estimators whenever the sums they hold are integer-valued: no weights (or
+integer weights) and metrics built from counts (accuracy, kappa and its variants, precision,
+recall, F1, MCC, the means, ``n_instances``, ``risk`` with integer costs). Not bit-identical:
+
+* ``adwin=`` with a non-integer per-instance quantity ``x`` (``brier``, ``log_loss``, ``risk``
+  with non-integer costs) or non-integer weights ``w``: the members that left the kept history
+  are held as one sum per ADWIN bucket (:mod:`streamtk.evaluation._segments`), added in another
+  order than the one pass subtracts them instance by instance. Both are running sums over the
+  whole stream with the leaving members subtracted, so both carry the rounding of the whole
+  prefix: at instance ``t`` the two agree within
+  ``64 * eps * sum_{s <= t} w_s |x_s| / sum_{s in window} w_s`` (``eps = 2**-52``; measured at most
+  ``13 * eps`` on that scale; ``tests/test_resume.py`` checks it). A window 100 times shorter
+  than the prefix therefore agrees to about ``1e-13`` relative, not to the last place;
+* the faded and weighted AUC: summed in another order, to a few units in the last place
+  (:class:`streamtk.evaluation.score_engine.ChunkedAUC`).
+
+Safety
+------
+``out`` may not be the input (or hold it, or lie inside it); an existing ``out`` is replaced
+only with ``overwrite=True`` (and only if it is a zarr store or empty). The store is created
+whole before the first row is written (every array at its final length, the parameters in
+its attributes, the marker ``streamtk_incomplete = "incomplete: N of M instances done, ..."``)
+and a resume state is saved as the run goes (:mod:`streamtk.runners._resume`), so a kill
+(SIGKILL, the out-of-memory killer, a full disk) at any moment leaves a store whose arrays
+agree, that says it is incomplete, and that ``resume=True`` finishes with exactly the bytes of
+an uninterrupted run (the attribute ``created`` is the first start in both).
 
 Memory
 ------
@@ -19,8 +47,8 @@ of one chunk, and what the estimators must remember:
 * sliding windows keep the inputs still inside the largest window (bounded by it);
 * ``adwin=`` estimators hold the members of their window older than the kept
   inputs as one sum per ADWIN bucket (:mod:`streamtk.evaluation._segments`): O(M log W), so an
-  ADWIN window that grows over a long stationary log costs no more memory (exact
-  without weights; with non-integer weights equal to rounding);
+  ADWIN window that grows over a long stationary log costs no more memory (see
+  Exactness above);
 * detectors keep their state and their detection indices (no per-instance traces);
 * with ``y_score=``, the exact AUC (:class:`streamtk.evaluation.score_engine.ChunkedAUC`) keeps,
   per model and score column, the sorted **distinct scores seen** with Fenwick trees
@@ -35,29 +63,58 @@ of one chunk, and what the estimators must remember:
 
 from __future__ import annotations
 
+import numbers
+import os
+import time
 from pathlib import Path
 
 import numpy as np
 import xarray as xr
 
+from .._core.mechanisms import checkpoints
 from .._core.validation import check_positive_int
 from ..evaluation.curves import Evaluator
+from ..io.log import LogFormatError
+from ._detectors import check_detectors, detector_vars, feed_detectors, loss_of
+from ._resume import (
+    CurveStore,
+    compare_fingerprints,
+    existing_output,
+    fingerprint,
+    marker,
+    refuse_overlap,
+)
 
 __all__ = ["evaluate_store", "open_log"]
 
 _MISSING_ATTR = "streamtk_missing_label"  # marker written by streamtk.io.to_zarr / to_netcdf
+_SAVE_OVERHEAD = 10.0  # adaptive saving: at least this many times the last save's cost between saves
 
 
 def open_log(source) -> xr.Dataset:
-    """Open a stored log lazily (nothing is read until sliced): zarr directory or netCDF file."""
+    """Open a stored log lazily (nothing is read until sliced): zarr directory or netCDF file.
+
+    A zarr store is first checked for missing chunks (:func:`streamtk.io.netcdf.check_zarr_chunks`),
+    which zarr would otherwise read as zeros; an unreadable file raises :class:`LogFormatError`.
+    """
     if isinstance(source, xr.Dataset):
         return source
+    if not isinstance(source, (str, os.PathLike)):
+        raise TypeError(f"source must be a path or an xarray.Dataset, got {source!r} of type {type(source).__name__}")
     path = Path(source)
     if not path.exists():
         raise FileNotFoundError(f"log store not found: {path}")
-    if path.is_dir() or path.suffix == ".zarr":
-        return xr.open_dataset(path, engine="zarr", chunks=None)
-    return xr.open_dataset(path, chunks=None)
+    zarr_store = path.is_dir() or path.suffix == ".zarr"
+    if zarr_store:
+        from ..io.netcdf import check_zarr_chunks
+
+        check_zarr_chunks(path, what="log")
+    try:
+        if zarr_store:
+            return xr.open_dataset(path, engine="zarr", chunks=None)
+        return xr.open_dataset(path, chunks=None, cache=False)
+    except Exception as exc:  # noqa: BLE001 - every backend has its own error types
+        raise LogFormatError(f"not a readable log store ({type(exc).__name__}: {exc})", path=path) from None
 
 
 def _labels(var: xr.DataArray) -> np.ndarray:
@@ -70,21 +127,39 @@ def _labels(var: xr.DataArray) -> np.ndarray:
     return values
 
 
-def _scan_classes(log, y_true, y_pred, tdim, chunk):
+def _read(source, var: xr.DataArray, name: str, lo: int, hi: int, labels: bool = False):
+    """``var``'s values (labels decoded); a damaged chunk is a LogFormatError naming the place."""
+    try:
+        return _labels(var) if labels else var.values
+    except (MemoryError, KeyboardInterrupt, LogFormatError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - codecs and backends raise many types
+        where = "in-memory Dataset" if isinstance(source, xr.Dataset) else source
+        raise LogFormatError(
+            f"cannot read the data ({type(exc).__name__}: {exc})",
+            path=where,
+            chunk=f"instances {lo + 1}-{hi}",
+            column_name=name,
+        ) from None
+
+
+def _scan_classes(source, log, y_true, y_pred, tdim, chunk):
     """Sorted union of the labels in the log (one streaming pass)."""
     from .._core.labels import encode_labels
 
     seen = {}
     n = log.sizes[tdim]
     for s in range(0, n, chunk):
-        sl = {tdim: slice(s, min(s + chunk, n))}
-        yt, yp = _labels(log[y_true].isel(sl)), _labels(log[y_pred].isel(sl))
+        e = min(s + chunk, n)
+        sl = {tdim: slice(s, e)}
+        yt = _read(source, log[y_true].isel(sl), y_true, s, e, labels=True)
+        yp = _read(source, log[y_pred].isel(sl), y_pred, s, e, labels=True)
         if yt.dtype.kind in "iub" and yp.dtype.kind in "iub":
             labels = np.union1d(np.unique(yt), np.unique(yp)).tolist()
         else:  # the project's rules for missing labels and mixed types
-            labels = encode_labels(yt, yp)[0].classes.tolist()
+            labels = encode_labels(yt, yp, names=(y_true, y_pred))[0].classes.tolist()
         seen.update(dict.fromkeys(labels))
-    enc, _ = encode_labels(np.array(list(seen), dtype=object))
+    enc, _ = encode_labels(np.array(list(seen), dtype=object), names=(y_true,))
     return enc.classes.tolist()
 
 
@@ -103,169 +178,67 @@ def _concat_time(pieces: list) -> xr.Dataset:
 
 
 class _Sink:
-    """Appends curve rows to a zarr store along ``time`` in whole zarr chunks (or keeps them in memory)."""
+    """Curve rows on their way out: kept in memory (``out=None``) or written to the store in whole chunks."""
 
-    def __init__(self, out, out_chunk):
-        self.out = None if out is None else Path(out)
-        self.out_chunk = out_chunk
-        self.pieces = []  # curve rows not written yet
-        self.rows = 0
-        self.extra = []
-        self.started = False
+    def __init__(self, store: CurveStore | None, out_chunk: int, expected: np.ndarray, pending=(), rows_done=0):
+        self.store, self.out_chunk, self.expected = store, out_chunk, expected
+        self.pending = list(pending)  # rows not written yet
+        self.rows_done = rows_done  # rows written to the store
 
-    def write(self, ds: xr.Dataset) -> None:
-        if ds.sizes["time"] == 0:
-            return
-        self.pieces.append(ds)
-        self.rows += ds.sizes["time"]
-        if self.out is not None and self.rows >= self.out_chunk:
-            self._flush(final=False)
+    @property
+    def rows_pending(self) -> int:
+        return sum(p.sizes["time"] for p in self.pending)
 
-    def _flush(self, *, final: bool) -> None:
-        if not self.pieces:
-            return
-        ds = _concat_time(self.pieces)
-        cut = ds.sizes["time"] if final else ds.sizes["time"] // self.out_chunk * self.out_chunk
-        head, rest = ds.isel(time=slice(0, cut)), ds.isel(time=slice(cut, None))
-        self.pieces = [rest] if rest.sizes["time"] else []
-        self.rows = rest.sizes["time"]
-        self._append(head)
-
-    def _append(self, ds: xr.Dataset) -> None:
-        from ..io import _encode_strings
-
-        enc = _encode_strings(ds)
-        if not self.started:
-            encoding = {
-                name: {"chunks": tuple(self.out_chunk if d == "time" else s for d, s in zip(var.dims, var.shape))}
-                for name, var in enc.data_vars.items()
-            }
-            enc.to_zarr(self.out, mode="w", zarr_format=2, consolidated=True, encoding=encoding)
-            self.started = True
-        else:
-            keep = [k for k, v in enc.variables.items() if "time" in v.dims]
-            enc[keep].drop_attrs(deep=False).to_zarr(
-                self.out, mode="a", append_dim="time", zarr_format=2, consolidated=True
-            )
-
-    def add_vars(self, ds: xr.Dataset) -> None:
-        self.extra.append(ds)
-
-    def finish(self, attrs: dict) -> xr.Dataset:
-        if self.out is None:
-            ds = _concat_time(self.pieces)
-            for e in self.extra:
-                ds = ds.merge(e)
-            ds.attrs = attrs
-            return ds
-        self._flush(final=True)
-        for e in self.extra:
-            e.to_zarr(self.out, mode="a", zarr_format=2, consolidated=True)
-        import zarr
-
-        from .._labelled import netcdf_safe
-
-        group = zarr.open_group(str(self.out), mode="r+", zarr_format=2)
-        for key in list(group.attrs):
-            del group.attrs[key]  # the first piece's attrs (partial counts, IO markers)
-        group.attrs.update({k: _jsonable(netcdf_safe(v)) for k, v in attrs.items()})
-        zarr.consolidate_metadata(str(self.out))
-        ds = xr.open_zarr(self.out, consolidated=True)
-        ds.attrs = attrs  # exact types (length-1 lists stay lists)
-        return ds
-
-
-def _jsonable(v):
-    return v.tolist() if isinstance(v, np.ndarray) else v
-
-
-def _check_detectors(detectors) -> dict:
-    from ..drift._common import ChunkedDetector
-    from ..drift.adwin import Adwin
-
-    if detectors is None:
-        return {}
-    if not isinstance(detectors, dict):
-        raise TypeError(
-            f"detectors must be a dict name -> detector object (e.g. {{'ddm': DDM(trace=False)}}), got {detectors!r}"
+    def batch_rows(self) -> int:
+        """Rows to gather before a write: whole chunks of at least ~1 MB (each write has a fixed cost)."""
+        if not self.pending:
+            return self.out_chunk
+        first = self.pending[0]
+        per_row = sum(
+            v.dtype.itemsize * int(np.prod([first.sizes[d] for d in v.dims if d != "time"]))
+            for v in first.data_vars.values()
         )
-    for key, det in detectors.items():
-        if isinstance(det, ChunkedDetector):
-            if det.trace:
-                raise ValueError(
-                    f"detectors[{key!r}] keeps a per-instance trace, which grows with the stream: "
-                    "construct it with trace=False"
-                )
-        elif not isinstance(det, Adwin):
-            raise TypeError(f"detectors[{key!r}] must be an Adwin, DDM, EDDM or PageHinkley object, got {det!r}")
-        if det.n_seen:
-            raise ValueError(f"detectors[{key!r}] has already seen {det.n_seen} instances; pass a fresh one")
-    return dict(detectors)
+        return max(1, -(-(1 << 20) // max(per_row * self.out_chunk, 1))) * self.out_chunk
+
+    def add(self, ds: xr.Dataset) -> None:
+        if ds.sizes["time"] or not self.pending:
+            self.pending.append(ds)  # an empty piece only when nothing is pending (it keeps the variables)
+
+    def flush(self, *, final: bool) -> None:
+        """Write whole chunks of rows (all rows when ``final``) to the store."""
+        if self.store is None or not self.pending:
+            return
+        ds = _concat_time(self.pending)
+        rows = ds.sizes["time"]
+        cut = rows if final else rows // self.out_chunk * self.out_chunk
+        if cut == 0:
+            self.pending = [ds]
+            return
+        head, rest = ds.isel(time=slice(0, cut)), ds.isel(time=slice(cut, None))
+        got = head["instance"].values
+        want = self.expected[self.rows_done : self.rows_done + cut] + 1
+        if not np.array_equal(got, want):  # pragma: no cover - the checkpoint rule is the engine's
+            raise RuntimeError(f"checkpoint rows {got[:3]}... differ from the planned instances {want[:3]}...")
+        self.store.write_rows(head, self.rows_done)
+        self.rows_done += cut
+        self.pending = [rest]
+
+    def in_memory(self) -> xr.Dataset:
+        return _concat_time(self.pending)
 
 
-def _feed_detectors(detectors, adwin_hits, loss, lead):
-    from ..drift.adwin import Adwin
-
-    for key, det in detectors.items():
-        x = lead.reshape(loss) if lead.names else loss[0]
-        det.update(xr.DataArray(x, dims=lead.names + ("time",), coords=lead.coords) if lead.names else x)
-        if isinstance(det, Adwin):  # keep only the detection steps, not the per-instance trace
-            for _width, _mean, _variance, detection, instance in det._chunks:
-                rows, cols = np.nonzero(detection)
-                for r, c in zip(rows.tolist(), cols.tolist()):
-                    adwin_hits[key][r].append((int(instance[c]) - 1, int(detection[r, c])))
-            det._chunks.clear()
-            det._time_coords.clear()
+def _check_save_every(value):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value >= 0:
+        raise ValueError(f"save_every must be None or a number of seconds >= 0, got {value!r}")
+    return float(value)
 
 
-def _detector_vars(detectors, adwin_hits, lead) -> xr.Dataset:
-    from ..drift.adwin import Adwin
-
-    parts = []
-    for key, det in detectors.items():
-        num = f"{key}_detection_number"
-        if isinstance(det, Adwin):
-            hits = adwin_hits[key]
-            width = max([len(h) for h in hits] + [0])
-            idx = np.full((len(hits), width), -1, dtype=np.int64)
-            sign = np.zeros((len(hits), width), dtype=np.int8)
-            for r, h in enumerate(hits):
-                if h:
-                    idx[r, : len(h)] = [i for i, _ in h]
-                    sign[r, : len(h)] = [s for _, s in h]
-            dims = lead.names + (num,)
-            parts.append(
-                xr.Dataset(
-                    {
-                        f"{key}_n_detections": (
-                            lead.names,
-                            lead.reshape(np.array([len(h) for h in hits], dtype=np.int64))
-                            if lead.names
-                            else np.int64(len(hits[0])),
-                            {"long_name": "number of ADWIN cuts", "units": "1"},
-                        ),
-                        f"{key}_detection_index": (
-                            dims,
-                            lead.reshape(idx) if lead.names else idx[0],
-                            {
-                                "long_name": "0-based instance index of each ADWIN cut",
-                                "fill_value_meaning": "-1 pads rows with fewer detections",
-                            },
-                        ),
-                        f"{key}_detection_sign": (
-                            dims,
-                            lead.reshape(sign) if lead.names else sign[0],
-                            {"long_name": "ADWIN detection flag at the cut (+1 mean rose, -1 not)"},
-                        ),
-                    },
-                    coords=lead.coords,
-                )
-            )
-        else:
-            res = det.result()
-            res = res.rename({v: f"{key}_{v}" for v in res.data_vars}).rename_dims({"detection_number": num})
-            parts.append(res.drop_attrs(deep=False))
-    return xr.merge(parts, combine_attrs="drop") if parts else xr.Dataset()
+def _check_flag(value, name):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 def evaluate_store(
@@ -273,6 +246,9 @@ def evaluate_store(
     *,
     chunk=1_000_000,
     out=None,
+    overwrite=False,
+    resume=False,
+    save_every=None,
     classes=None,
     y_true="y_true",
     y_pred="y_pred",
@@ -283,21 +259,35 @@ def evaluate_store(
     out_chunk=1024,
     **options,
 ) -> xr.Dataset:
-    """Evaluate a stored log chunk by chunk along time, with bounded memory.
+    """Evaluate a stored log chunk by chunk along time, with bounded memory; safe to kill and resume.
 
     Parameters
     ----------
     source : path or xarray.Dataset
         A zarr store (directory) or netCDF file holding the log (see
         :mod:`streamtk.io`), or a lazily opened Dataset. Only ``chunk`` instances
-        are read at a time.
+        are read at a time. A zarr store with a missing chunk is refused
+        (:class:`~streamtk.io.LogFormatError`), as is a damaged chunk when it is read.
     chunk : int
         Instances per step (align it with the store's time chunks for speed).
     out : path, optional
-        zarr store (format 2) for the curves: after every step the finished
-        checkpoint rows are appended along ``time``; returned opened lazily. If
-        ``None``, the curves are kept in memory and returned (memory then grows
-        with the number of checkpoints).
+        zarr store (format 2) for the curves, created whole at the start and filled as
+        the run goes (see the module docstring); returned opened lazily. It may not be
+        the input. If ``None``, the curves are kept in memory and returned (memory then
+        grows with the number of checkpoints).
+    overwrite : bool
+        Replace an existing ``out`` (a zarr store or an empty folder; any other folder or
+        a file is never replaced). Default: an existing ``out`` is an error, nothing is written.
+    resume : bool
+        Continue the interrupted run whose incomplete store is ``out`` (its saved state is
+        unpickled: resume only stores you trust). Every argument must equal the interrupted
+        run's (``classes`` may be omitted); the result is the uninterrupted run's store, byte
+        for byte. If ``out`` does not exist the run starts from the beginning.
+    save_every : float, optional
+        Seconds between saves of the resume state (0: after every chunk). Default: adaptive,
+        after a chunk whenever the time since the last save is at least 10 times what that
+        save took (saving costs at most about a tenth of the run). A kill loses the work
+        since the last save, never the results before it.
     classes : sequence, optional
         The class order; default: a first streaming pass collects the labels.
     y_true, y_pred, weights : str
@@ -322,7 +312,7 @@ def evaluate_store(
         after every step.
     out_chunk : int
         zarr chunk length of the stored curves along ``time``; rows are buffered
-        and appended in whole chunks of this many checkpoints.
+        and written in whole chunks of this many checkpoints.
     **options
         Options of :func:`streamtk.evaluate` (``windows``, ``fading``, ``adwin``,
         ``every``, ``metrics``, ``convention``, ``cost`` (an ``(n, k, k)`` cost is
@@ -331,8 +321,18 @@ def evaluate_store(
     Returns
     -------
     xarray.Dataset
-        The curves of :func:`streamtk.evaluate` on the whole log (identical values),
-        plus the detector variables.
+        The curves of :func:`streamtk.evaluate` on the whole log (see the module docstring
+        for where they are bit-identical), plus the detector variables.
+
+    Raises
+    ------
+    FileExistsError
+        ``out`` exists and neither ``overwrite`` nor ``resume`` is given.
+    ValueError
+        ``out`` is the input; ``resume=True`` with different arguments (naming the argument
+        and both values) or on a complete store.
+    LogFormatError
+        A missing or damaged chunk of the log (naming the file, the variable and the instances).
 
     See Also
     --------
@@ -350,6 +350,22 @@ def evaluate_store(
     [[1.0, 1.0, 0.667, 0.667, 0.667, 1.0]]
     """
     chunk = check_positive_int(chunk, "chunk")
+    out_chunk = check_positive_int(out_chunk, "out_chunk")
+    overwrite, resume = _check_flag(overwrite, "overwrite"), _check_flag(resume, "resume")
+    save_every = _check_save_every(save_every)
+    state = None
+    if out is None:
+        if resume or overwrite:
+            raise ValueError(f"{'resume' if resume else 'overwrite'}=True applies to out=, which is None")
+    else:
+        if not isinstance(out, (str, os.PathLike)):
+            raise TypeError(f"out must be a path (str or os.PathLike), got {out!r} of type {type(out).__name__}")
+        out = Path(out)
+        if isinstance(source, (str, os.PathLike, xr.Dataset)):
+            refuse_overlap(source, out)
+        if out.suffix.lower() in (".nc", ".nc4", ".netcdf", ".h5", ".csv", ".gz", ".parquet", ".npz", ".txt"):
+            raise ValueError(f"out is a zarr store (a folder): give it a name like 'curves.zarr', got {str(out)!r}")
+        state = existing_output(out, overwrite=overwrite, resume=resume)
     log = open_log(source)
     for name in (y_true, y_pred) + tuple(v for v in (weights, y_score) if v is not None):
         if name not in log:
@@ -361,9 +377,7 @@ def evaluate_store(
     n = log.sizes[tdim]
     if n == 0:
         raise ValueError("the log is empty: there is nothing to evaluate")
-    if classes is None:
-        classes = _scan_classes(log, y_true, y_pred, tdim, chunk)
-    dets = _check_detectors(detectors)
+    dets = check_detectors(detectors)
     scda = None
     if y_score is not None:
         scda = log[y_score]
@@ -374,52 +388,115 @@ def evaluate_store(
             raise ValueError(f"{y_score} must have dims (..., {tdim}[, class]), got {scda.dims}")
         scda = scda.transpose(*[d for d in ypda.dims if d in scda.dims], *extra)
         options["scores"] = "multi" if extra else "binary"
-    ev = Evaluator(classes=classes, n_instances=n, **options)
-    sink = _Sink(out, check_positive_int(out_chunk, "out_chunk"))
+    names = {"y_true": y_true, "y_pred": y_pred, "weights": weights, "y_score": y_score}
+    if state is None and classes is None:
+        classes = _scan_classes(source, log, y_true, y_pred, tdim, chunk)
+    fp = fingerprint(
+        source=source, log=log, names=names, chunk=chunk, out_chunk=out_chunk,
+        options={**options, "classes": None if classes is None else list(classes)}, detectors=dets,
+    )  # fmt: skip
+    if state is not None:
+        compare_fingerprints(state["fingerprint"], fp, out)
+        fp = state["fingerprint"]
+        ev, dets, adwin_hits = state["evaluator"], state["detectors"], state["adwin_hits"]
+        start, created = state["n_done"], state["created"]
+    else:
+        ev = Evaluator(classes=classes, n_instances=n, **options)
+        adwin_hits = None
+        start, created = 0, None
+    expected = checkpoints(0, n, ev.plan.every, last=True)
+    store = None if out is None else CurveStore(out, out_chunk, expected.size, n, overwrite=overwrite)
+    if store is not None and state is not None:
+        store.created = True
+    sink = _Sink(store, out_chunk, expected, *(() if state is None else (state["pending"], state["rows_done"])))
     bar = None
     if progress is True:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=n, unit="inst")
-    adwin_hits = None
-    for s in range(0, n, chunk):
+        bar = tqdm(total=n, initial=start, unit="inst")
+    last_save, save_cost = time.perf_counter(), 0.0
+    base_attrs = None
+    for s in range(start, n, chunk):
         e = min(s + chunk, n)
         sl = {tdim: slice(s, e)}
-        yt = _labels(log[y_true].isel(sl))
+        yt = _read(source, log[y_true].isel(sl), y_true, s, e, labels=True)
         yp_da = ypda.isel(sl)
         yp = xr.DataArray(
-            _labels(yp_da), dims=yp_da.dims, coords={k: v for k, v in yp_da.coords.items() if tdim not in v.dims}
+            _read(source, yp_da, y_pred, s, e, labels=True),
+            dims=yp_da.dims,
+            coords={k: v for k, v in yp_da.coords.items() if tdim not in v.dims},
         )
-        w = log[weights].isel(sl).transpose(..., tdim) if weights is not None else None
-        sc = scda.isel(sl).values if scda is not None else None
+        w = None
+        if weights is not None:
+            wda = log[weights].isel(sl).transpose(..., tdim)
+            w = wda.copy(data=_read(source, wda, weights, s, e))
+        sc = _read(source, scda.isel(sl), y_score, s, e) if scda is not None else None
         ev.update(yt, yp if yp.ndim > 1 else yp.values, weights=w, y_score=sc)
         if dets:
             if adwin_hits is None:
                 adwin_hits = {k: [[] for _ in range(ev._lead.size)] for k in dets}
-            _feed_detectors(dets, adwin_hits, _loss(yt, yp.values, ev._lead.size), ev._lead)
-        sink.write(ev.drain(final=ev.n_seen == n))
+            feed_detectors(dets, adwin_hits, loss_of(yt, yp.values, ev._lead.size), ev._lead)
+        rows = ev.drain(final=ev.n_seen == n)
+        sink.add(rows)
+        if store is not None:
+            if base_attrs is None:
+                base_attrs = _run_attrs(rows.attrs, chunk, source, created)
+                created = base_attrs["created"]
+
+            def snapshot():
+                return {
+                    "fingerprint": fp, "evaluator": ev, "detectors": dets, "adwin_hits": adwin_hits,
+                    "n_done": e, "rows_done": sink.rows_done, "pending": sink.pending, "created": created,
+                }  # fmt: skip
+
+            if not store.created:  # the whole store, incomplete, with the state after this first chunk
+                t0 = time.perf_counter()
+                store.create(rows, expected + 1, _incomplete(base_attrs, e, n, 0, expected.size), snapshot())
+                last_save = time.perf_counter()
+                save_cost = last_save - t0
+                sink.flush(final=False)
+            else:
+                elapsed = time.perf_counter() - last_save
+                due = elapsed >= (_SAVE_OVERHEAD * save_cost if save_every is None else save_every)
+                if (due and e < n) or sink.rows_pending >= sink.batch_rows():
+                    sink.flush(final=False)  # whole chunks; the rest goes into the saved state
+                if due and e < n:
+                    save_cost = store.save(snapshot(), _incomplete(base_attrs, e, n, sink.rows_done, expected.size))
+                    last_save = time.perf_counter()
         if bar is not None:
             bar.update(e - s)
         elif callable(progress):
             progress(e, n)
     if bar is not None:
         bar.close()
-    if dets:
-        sink.add_vars(_detector_vars(dets, adwin_hits, ev._lead))
+    extra = [detector_vars(dets, adwin_hits, ev._lead)] if dets else []
     attrs = ev.drain(final=False).attrs
-    attrs.update(chunk=chunk, log=str(source) if not isinstance(source, xr.Dataset) else "in-memory Dataset")
-    return sink.finish(attrs)
+    attrs.update(chunk=chunk, log=_log_name(source))
+    if created is not None:
+        attrs["created"] = created
+    if store is None:
+        ds = sink.in_memory()
+        for e in extra:
+            ds = ds.merge(e)
+        ds.attrs = attrs
+        return ds
+    sink.flush(final=True)
+    ds = store.finish(extra, attrs)
+    ds.attrs = attrs  # exact types (length-1 lists stay lists)
+    return ds
 
 
-def _loss(yt, yp, L) -> np.ndarray:
-    miss = (
-        np.array([v is None for v in yt.tolist()])
-        if yt.dtype == object
-        else (np.isnan(yt) if yt.dtype.kind == "f" else np.zeros(yt.shape, bool))
-    )
-    if miss.any():
-        raise ValueError(
-            "detectors need a label for every instance: y_true has missing labels at 0-based "
-            f"chunk positions {np.flatnonzero(miss)[:5].tolist()}"
-        )
-    return (yp.reshape(L, -1) != yt[None, :]).astype(np.float64)
+def _log_name(source) -> str:
+    return "in-memory Dataset" if isinstance(source, xr.Dataset) else str(source)
+
+
+def _run_attrs(drained: dict, chunk, source, created) -> dict:
+    attrs = dict(drained)
+    attrs.update(chunk=chunk, log=_log_name(source))
+    if created is not None:
+        attrs["created"] = created
+    return attrs
+
+
+def _incomplete(base: dict, done: int, n: int, rows: int, total_rows: int) -> dict:
+    return {**base, "n_instances": done, **marker(done, n, rows, total_rows)}
