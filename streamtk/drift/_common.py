@@ -310,6 +310,30 @@ class ChunkedDetector:
         ds.attrs = base_attrs(self.title, n_instances=self.n_seen, trace=self.trace, **self.params)
         return ds
 
+    def _run_rows(self, x2d, states: list, trace: dict, call):
+        """Run the kernel over blocks of rows on threads, with a large enough detection buffer.
+
+        ``trace``: name -> ``(dtype, second dim)`` of the per-step outputs ``(L, dim, m)`` (``dim`` None:
+        the settings); ``call(a, b, tr, rec)`` runs rows ``a .. b - 1`` with ``tr`` the outputs' row
+        blocks (``None`` without a trace) and ``rec = (det_idx, det_n)``. Returns ``_run``'s result.
+        """
+        n_rows, m = x2d.shape
+        n_set = len(self.settings)
+
+        def once(det_idx, det_n):
+            out = None
+            if self.trace:
+                out = {k: np.empty((n_rows, n_set if d is None else d, m), dt) for k, (dt, d) in trace.items()}
+
+            def rows(a, b):
+                tr = None if out is None else tuple(o[a:b] for o in out.values())
+                call(a, b, tr, (det_idx[a:b], det_n[a:b]))
+
+            run_rows(rows, n_rows)
+            return out or {}
+
+        return run_with_capacity(once, states, n_rows, n_set, m)
+
     def _trace_vars(self, gdims, gshape) -> dict:
         lead = self.lead
         out = {}

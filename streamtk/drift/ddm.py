@@ -22,8 +22,6 @@ from ._common import (
     check_level_order,
     check_nonnegative_int,
     group_settings,
-    run_rows,
-    run_with_capacity,
 )
 
 __all__ = ["DDM", "ddm", "DEFAULTS"]
@@ -36,7 +34,9 @@ DEFAULTS = {"min_instances": 30, "warning_level": 2.0, "drift_level": 3.0}
 # group of LANES states; the cheaper one is taken.
 _NS_PER_STATE = 8.3
 _NS_PER_LANE_GROUP = 12.2
-_TRACE = ("statistic", "threshold", "warning_threshold", "warning", "detection")
+_TRACE = {k: (dt, None) for k, dt in (("statistic", np.float64), ("threshold", np.float64),
+                                      ("warning_threshold", np.float64), ("warning", np.bool_),
+                                      ("detection", np.bool_))}  # fmt: skip
 
 
 def _check_level(value, name):
@@ -85,25 +85,13 @@ class DDM(ChunkedDetector):
         self._state[...] = K.RESET
 
     def _run(self, x2d, count0):
-        n_rows, m = x2d.shape
-        n_set = len(self.settings)
-        shp = (n_rows, n_set, m)
         x2d = np.ascontiguousarray(x2d)
 
-        def once(det_idx, det_n):
-            out = None
-            if self.trace:
-                out = (np.empty(shp), np.empty(shp), np.empty(shp), np.empty(shp, np.bool_), np.empty(shp, np.bool_))
+        def call(a, b, tr, rec):
+            lanes = np.empty(K.LANES * K.LANE_ROWS) if self._use_lanes else None
+            K.run(x2d[a:b], count0, self._sets, self._state[a:b], rec, tr, lanes)
 
-            def rows(a, b):
-                tr = None if out is None else tuple(o[a:b] for o in out)
-                lanes = np.empty(K.LANES * K.LANE_ROWS) if self._use_lanes else None
-                K.run(x2d[a:b], count0, self._sets, self._state[a:b], (det_idx[a:b], det_n[a:b]), tr, lanes)
-
-            run_rows(rows, n_rows)
-            return {} if out is None else dict(zip(_TRACE, out))
-
-        return run_with_capacity(once, [self._state], n_rows, n_set, m)
+        return self._run_rows(x2d, [self._state], _TRACE, call)
 
     def _trace_meta(self):
         return {

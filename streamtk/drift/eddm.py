@@ -16,13 +16,14 @@ import numbers
 import numpy as np
 
 from .._kernels.detectors import eddm as K
-from ._common import ChunkedDetector, GridParam, check_level_order, check_nonnegative_int, run_rows, run_with_capacity
+from ._common import ChunkedDetector, GridParam, check_level_order, check_nonnegative_int
 
 __all__ = ["EDDM", "eddm", "DEFAULTS"]
 
 #: MOA's defaults (Baena-Garcia et al. 2006)
 DEFAULTS = {"min_instances": 30, "min_errors": 30, "warning_level": 0.95, "drift_level": 0.90}
 _PARAMS = ("min_instances", "min_errors", "warning_level", "drift_level")
+_TRACE = {"statistic": (np.float64, None), "warning": (np.bool_, None), "detection": (np.bool_, None)}
 
 
 def _check_ratio_level(value, name):
@@ -58,22 +59,12 @@ class EDDM(ChunkedDetector):
         self._state[..., [0, 1, 2, 3, 4, 5, 6, 8]] = K.RESET  # MOA's resetLearning; the warning flag 0
 
     def _run(self, x2d, count0):
-        n_rows, m = x2d.shape
-        n_set = len(self.settings)
-        shp = (n_rows, n_set, m)
         x2d = np.ascontiguousarray(x2d)
 
-        def once(det_idx, det_n):
-            out = (np.empty(shp), np.empty(shp, np.bool_), np.empty(shp, np.bool_)) if self.trace else None
+        def call(a, b, tr, rec):
+            K.run(x2d[a:b], count0, self._sets, self._state[a:b], rec, tr)
 
-            def rows(a, b):
-                tr = None if out is None else tuple(o[a:b] for o in out)
-                K.run(x2d[a:b], count0, self._sets, self._state[a:b], (det_idx[a:b], det_n[a:b]), tr)
-
-            run_rows(rows, n_rows)
-            return {} if out is None else dict(zip(("statistic", "warning", "detection"), out))
-
-        return run_with_capacity(once, [self._state], n_rows, n_set, m)
+        return self._run_rows(x2d, [self._state], _TRACE, call)
 
     def _trace_meta(self):
         return {

@@ -38,8 +38,6 @@ from ._common import (
     check_bool,
     check_nonnegative_int,
     check_nonnegative_real,
-    run_rows,
-    run_with_capacity,
 )
 from ._ph_plan import LANE_KINDS, monitored_quantities, test_groups, x_lane_tables
 
@@ -146,34 +144,26 @@ class PageHinkley(ChunkedDetector):
         self._tail = np.zeros((n_rows, 0))
 
     def _run(self, x2d, count0):
-        n_rows, m = x2d.shape
+        n_rows = x2d.shape[0]
         h = self._tail.shape[1]
         xx = np.concatenate([self._tail, x2d], axis=1) if h else np.ascontiguousarray(x2d)
-        P = len(self.settings)
         rows_out = self._mon.rows
-        shp_s = (n_rows, P, m)
-        shp_e = (n_rows, rows_out.size, m)
         flags = (count0, self.reset)
-        mon = self._mon.arrays
+        trace = {"statistic": (np.float64, None), "detection": (np.bool_, None)}
+        trace["monitored"] = (np.float64, rows_out.size)
 
-        def once(det_idx, det_n):
-            out = (np.empty(shp_s), np.empty(shp_s, np.bool_), np.empty(shp_e)) if self.trace else None
-
-            def rows(a, b):
-                state = (self._est_f[a:b], self._est_i[a:b], self._ph[a:b], self._in_sync[a:b])
-                tr = None if out is None else (out[0][a:b], out[1][a:b], out[2][a:b], rows_out)
-                xl = None if self._xwk is None else (self._xwk[a:b], *self._xl[1:])
-                rl = (np.empty(KL.LANES * KL.LANE_ROWS), _MIN_RAW_LANES) if self._raw_lanes else None
-                K.run((xx[a:b], h), mon, self._sets, flags, state, (det_idx[a:b], det_n[a:b]), tr, xl, rl, self._form)
-
-            run_rows(rows, n_rows)
-            return {} if out is None else {"statistic": out[0], "detection": out[1], "monitored": out[2]}
+        def call(a, b, tr, rec):
+            state = (self._est_f[a:b], self._est_i[a:b], self._ph[a:b], self._in_sync[a:b])
+            xl = None if self._xwk is None else (self._xwk[a:b], *self._xl[1:])
+            rl = (np.empty(KL.LANES * KL.LANE_ROWS), _MIN_RAW_LANES) if self._raw_lanes else None
+            tr = None if tr is None else (*tr, rows_out)
+            K.run((xx[a:b], h), self._mon.arrays, self._sets, flags, state, rec, tr, xl, rl, self._form)
 
         states = [self._est_f, self._est_i, self._ph, self._in_sync] + ([self._xwk] if self._use_lanes else [])
-        trace, det_idx, det_n = run_with_capacity(once, states, n_rows, P, m)
+        result = self._run_rows(x2d, states, trace, call)
         keep = min(self._mon.max_window, xx.shape[1])
         self._tail = np.ascontiguousarray(xx[:, xx.shape[1] - keep :]) if keep else np.zeros((n_rows, 0))
-        return trace, det_idx, det_n
+        return result
 
     def _trace_meta(self):
         moa = self.convention == "moa"

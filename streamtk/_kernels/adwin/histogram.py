@@ -62,6 +62,8 @@ __all__ = [
     "adwin_variance",
     "adwin_start",
     "adwin_rows",
+    "load",
+    "store",
 ]
 
 #: MOA's ``mintMinimLongitudWindow``: no cut test while the window holds <= 10 inputs
@@ -104,6 +106,25 @@ def adwin_capacity(max_buckets: int, max_rows: int) -> int:
     of at most this many inputs (``R = 64`` is unlimited in practice).
     """
     return max_buckets * (2**max_rows - 1)
+
+
+@numba.njit(cache=True, inline="always")
+def load(ist, fst):
+    """One instance's scalars from its rows of ``istate`` / ``fstate``:
+    ``(width, last row, tick, detections, total, variance, xmax)``."""
+    return ist[WIDTH], ist[LAST_ROW], ist[TICK], ist[N_DETECTIONS], fst[TOTAL], fst[VARIANCE], fst[XMAX]
+
+
+@numba.njit(cache=True, inline="always")
+def store(ist, fst, w, last, tick, ndet, total, var, xmax):
+    """The inverse of :func:`load`."""
+    ist[WIDTH] = w
+    ist[LAST_ROW] = last
+    ist[TICK] = tick
+    ist[N_DETECTIONS] = ndet
+    fst[TOTAL] = total
+    fst[VARIANCE] = var
+    fst[XMAX] = xmax
 
 
 @numba.njit(cache=True, inline="always")

@@ -31,20 +31,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .histogram import (
-    LAST_ROW,
-    MIN_WIDTH_FOR_CHECK,
-    N_DETECTIONS,
-    TICK,
-    TOTAL,
-    VARIANCE,
-    WIDTH,
-    XMAX,
-    add_moments,
-    compress,
-    merge,
-    test_due,
-)
+from .histogram import MIN_WIDTH_FOR_CHECK, add_moments, compress, load, merge, store, test_due
 from .scan import ALL_ROWS, reduce
 
 __all__ = ["adwin_update", "adwin_run_one", "adwin_run"]
@@ -63,13 +50,10 @@ def adwin_update(state, work, i, x, params):
     V = variances[i]
     C = counts[i]
     max_buckets = S.shape[1] - 1
-    w = istate[i, WIDTH]
-    last = istate[i, LAST_ROW]
-    tick = istate[i, TICK] + 1
-    total = fstate[i, TOTAL]
-    xmax = fstate[i, XMAX]
+    w, last, tick, ndet, total, var, xmax = load(istate[i], fstate[i])
+    tick += 1
     mean_before = total / w
-    w, total, var, xmax, mean_after = add_moments(w, total, fstate[i, VARIANCE], xmax, mean_before, x)
+    w, total, var, xmax, mean_after = add_moments(w, total, var, xmax, mean_before, x)
     k = C[0]  # x becomes the newest bucket of row 0 (variance 0)
     S[0, k] = x
     V[0, k] = 0.0
@@ -91,14 +75,22 @@ def adwin_update(state, work, i, x, params):
         if changed:
             mean_after = total / w
             code = 1 if mean_after > mean_before else -1
-            istate[i, N_DETECTIONS] += 1
-    istate[i, WIDTH] = w
-    istate[i, LAST_ROW] = last
-    istate[i, TICK] = tick
-    fstate[i, TOTAL] = total
-    fstate[i, VARIANCE] = var
-    fstate[i, XMAX] = xmax
+            ndet += 1
+    store(istate[i], fstate[i], w, last, tick, ndet, total, var, xmax)
     return code
+
+
+@numba.njit(cache=True, inline="always", error_model="numpy")
+def _emit(out, wanted, t, w, mean, var, code):
+    """Step ``t``'s outputs into the arrays of ``out`` that are ``wanted``."""
+    if wanted[0]:
+        out[0][t] = w
+    if wanted[1]:
+        out[1][t] = mean
+    if wanted[2]:
+        out[2][t] = var / w
+    if wanted[3]:
+        out[3][t] = code
 
 
 @numba.njit(cache=True, error_model="numpy")
@@ -112,15 +104,8 @@ def adwin_run_one(x, state, params, out):
     """
     S, V, C, ist, fst = state
     delta, clock, min_window, bound = params
-    width_out, mean_out, variance_out, detection_out = out
     prm = (delta, min_window, bound)
-    w = ist[WIDTH]
-    last = ist[LAST_ROW]
-    tick = ist[TICK]
-    ndet = ist[N_DETECTIONS]
-    total = fst[TOTAL]
-    var = fst[VARIANCE]
-    xmax = fst[XMAX]
+    w, last, tick, ndet, total, var, xmax = load(ist, fst)
     max_buckets = S.shape[1] - 1
     work = np.empty((4, S.shape[0] * S.shape[1]), dtype=np.float64)
     ring_size = 1
@@ -133,10 +118,7 @@ def adwin_run_one(x, state, params, out):
     mean = total / w
     pow2 = clock & (clock - 1) == 0
     n = x.shape[0]
-    write_width = width_out.shape[0] == n
-    write_mean = mean_out.shape[0] == n
-    write_variance = variance_out.shape[0] == n
-    write_detection = detection_out.shape[0] == n
+    wanted = (out[0].shape[0] == n, out[1].shape[0] == n, out[2].shape[0] == n, out[3].shape[0] == n)
     dirty = np.int64(ALL_ROWS)  # highest row changed since the last scan (its grid cells are stale)
     last_scanned = -1
     a = 0
@@ -194,14 +176,7 @@ def adwin_run_one(x, state, params, out):
                             last, top = compress(S, V, C, last, max_buckets, 2)
                         if top > dirty:
                             dirty = top
-            if write_width:
-                width_out[t] = w
-            if write_mean:
-                mean_out[t] = mean
-            if write_variance:
-                variance_out[t] = var / w
-            if write_detection:
-                detection_out[t] = 0
+            _emit(out, wanted, t, w, mean, var, 0)
         # rows 0 and 1 back into the canonical layout
         for k in range(c0):
             q = p0 + k
@@ -223,23 +198,9 @@ def adwin_run_one(x, state, params, out):
             if change:
                 ndet += 1
                 mean = total / w
-                t = b - 1
-                if write_width:
-                    width_out[t] = w
-                if write_mean:
-                    mean_out[t] = mean
-                if write_variance:
-                    variance_out[t] = var / w
-                if write_detection:
-                    detection_out[t] = 1 if mean > mean_before else -1
+                _emit(out, wanted, b - 1, w, mean, var, 1 if mean > mean_before else -1)
         a = b
-    ist[WIDTH] = w
-    ist[LAST_ROW] = last
-    ist[TICK] = tick
-    ist[N_DETECTIONS] = ndet
-    fst[TOTAL] = total
-    fst[VARIANCE] = var
-    fst[XMAX] = xmax
+    store(ist, fst, w, last, tick, ndet, total, var, xmax)
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
