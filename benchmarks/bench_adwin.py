@@ -77,7 +77,7 @@ def make_engine_blocks(run_one):
         n = x.shape[0]
         for b0 in range(0, n, 2048):
             b1 = min(n, b0 + 2048)
-            run_one(x[b0:b1], S, V, C, ist, fst, 0.002, 32, 5, 0, width[b0:b1], none_f, none_f, none_i)
+            run_one(x[b0:b1], (S, V, C, ist, fst), (0.002, 32, 5, 0), (width[b0:b1], none_f, none_f, none_i))
 
     return blocks
 
@@ -120,7 +120,7 @@ def main(argv=None) -> None:
 
     def run_kernel(o=outs):
         sums, variances, counts, istate, fstate = K.adwin_state_new(1, 5)
-        K.adwin_run_one(x, sums[0], variances[0], counts[0], istate[0], fstate[0], 0.002, 32, 5, 0, *o)
+        K.adwin_run_one(x, (sums[0], variances[0], counts[0], istate[0], fstate[0]), (0.002, 32, 5, 0), o)
 
     engine_blocks = make_engine_blocks(K.adwin_run_one)
 

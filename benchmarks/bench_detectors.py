@@ -17,11 +17,11 @@ Prints, single core by default (``numba.set_num_threads(1)``):
 * a grid of 10 settings in one pass vs 10 separate calls (CPU time, best of
   3): a lambda sweep (the settings share one test until a restart separates
   them), the Gama et al. Table 2 grid (5 windows, 5 fading factors: ten
-  distinct tests, run on the SIMD-lane kernel) and DDM with 2 warning x 5 drift
-  levels (five distinct states, one group of SIMD lanes: ``detectors_ddm.py``);
-* first calls in a fresh process with an empty numba cache (compile) and with
-  the warm on-disk cache: the detectors ``python -m streamtk demo`` runs, and
-  the lane kernel.
+  distinct tests, every setting a SIMD lane: ``_kernels/detectors/ph_lanes.py``) and DDM with
+  2 warning x 5 drift levels (five distinct states, one group of SIMD lanes:
+  ``_kernels/detectors/ddm.py``);
+* each detector's first call in a fresh process with an empty numba cache (compile) and with the
+  warm on-disk cache (CPU and wall seconds): what a call compiles is only what it needs.
 
 Numbers are wall-clock minima over a few repeats; on a shared machine they are
 noisy.
@@ -72,31 +72,40 @@ def numpy_ph_no_reset(x, delta, lam):
     return np.flatnonzero(stat > lam)
 
 
-_COLD_CODE = """
-import time, numpy as np
-from streamtk.drift.page_hinkley import page_hinkley
-from streamtk.drift.ddm import ddm
-from streamtk.drift.eddm import eddm
+_FIRST_CALL = """
+import sys, time, numpy as np
+import streamtk.drift as D
 x = (np.random.default_rng(0).random(1000) < 0.2).astype(float)
 c, t = time.process_time(), time.perf_counter()
-page_hinkley(x, variant="moa"); ddm(x); eddm(x)  # the detectors `python -m streamtk demo` runs
-c1, t1 = time.process_time(), time.perf_counter()
-page_hinkley(x, windows=[10, 20, 30, 40, 50], fading=[0.9, 0.92, 0.94, 0.96, 0.98], trace=False)  # lane kernel
-c2, t2 = time.process_time(), time.perf_counter()
-page_hinkley(x, fading=0.99, lambda_=[1.0, 2.0, 3.0], trace=False)  # the grid kernel with shared lanes
-print(c1 - c, t1 - t, c2 - c1, t2 - t1, time.process_time() - c2, time.perf_counter() - t2)
+eval(sys.argv[1])
+print(time.process_time() - c, time.perf_counter() - t)
 """
+#: each detector's first call (the page_hinkley default is Gama et al. 2013's test; the demo runs MOA's)
+FIRST_CALLS = {
+    "page_hinkley": "D.page_hinkley(x)",
+    "page_hinkley moa": "D.page_hinkley(x, convention='moa')",
+    "ddm": "D.ddm(x)",
+    "eddm": "D.eddm(x)",
+    "adwin": "D.adwin(x)",
+    "PH x-lanes (Table-2 grid)": "D.page_hinkley(x, windows=[10, 20, 30, 40, 50], "
+    "fading=[0.9, 0.92, 0.94, 0.96, 0.98], trace=False)",
+    "PH sweep (raw lanes)": "D.page_hinkley(x, fading=0.99, lambda_=[1.0, 2.0, 3.0], trace=False)",
+    "DDM lanes (grid)": "D.ddm(x, drift_level=[2.5, 3.0, 3.5], trace=False)",
+}
 
 
 def compile_times():
-    """First calls in fresh processes with an empty numba cache (compile) and with the warm cache."""
+    """Each detector's first call in fresh processes: empty numba cache (compile), then warm cache."""
     out = {}
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    with tempfile.TemporaryDirectory() as tmp:
-        env_cold = dict(env, NUMBA_CACHE_DIR=tmp)
-        for label in ("cold (compile)", "warm cache"):
-            vals = subprocess.check_output([sys.executable, "-c", _COLD_CODE], env=env_cold).decode().split()
-            out[label] = [float(v) for v in vals]
+    for name, call in FIRST_CALLS.items():
+        with tempfile.TemporaryDirectory() as tmp:
+            env_cold = dict(env, NUMBA_CACHE_DIR=tmp)
+            out[name] = [
+                [float(v) for v in subprocess.check_output([sys.executable, "-c", _FIRST_CALL, call], env=env_cold,
+                                                           cwd=tmp).decode().split()]
+                for _ in ("cold", "warm")
+            ]  # fmt: skip
     return out
 
 
@@ -122,17 +131,13 @@ def main(argv=None):
     x = error_stream(n, [n // 2], [0.2, 0.3], seed=0)
     print(f"n = {n:,} inputs, numba threads = {args.threads}")
     if not args.no_compile:
-        print("first calls in a fresh process (CPU s / wall s):")
-        for k, (c_demo, w_demo, c_lanes, w_lanes, c_sweep, w_sweep) in compile_times().items():
-            print(
-                f"  {k:15s}: demo's detectors (PH moa, DDM, EDDM) {c_demo:6.2f} / {w_demo:6.2f}; "
-                f"lane kernel (Table-2 grid) {c_lanes:6.2f} / {w_lanes:6.2f}; "
-                f"threshold sweep (shared lanes) {c_sweep:6.2f} / {w_sweep:6.2f}"
-            )
+        print("first call in a fresh process, empty numba cache / warm cache (CPU s, wall s):")
+        for name, ((c_cold, w_cold), (c_warm, w_warm)) in compile_times().items():
+            print(f"  {name:28s} cold {c_cold:6.2f} / {w_cold:6.2f}   warm {c_warm:5.2f} / {w_warm:5.2f}")
 
     detectors = {
-        "PH gama2013 (raw)": lambda tr: page_hinkley(x, trace=tr),
-        "PH moa (raw)": lambda tr: page_hinkley(x, variant="moa", trace=tr),
+        "PH streamtk (raw)": lambda tr: page_hinkley(x, trace=tr),
+        "PH moa (raw)": lambda tr: page_hinkley(x, convention="moa", trace=tr),
         "PH on prequential": lambda tr: page_hinkley(x, prequential=True, trace=tr),
         "PH on window 1000": lambda tr: page_hinkley(x, windows=1000, trace=tr),
         "PH on fading 0.999": lambda tr: page_hinkley(x, fading=0.999, trace=tr),
@@ -184,7 +189,7 @@ def main(argv=None):
 
         cases = [
             ("river PageHinkley (up)", lambda: river.drift.PageHinkley(mode="up"), "PH moa (raw)",
-             lambda: page_hinkley(xs, variant="moa", trace=False)),
+             lambda: page_hinkley(xs, convention="moa", trace=False)),
             ("river binary.DDM", lambda: river.drift.binary.DDM(), "DDM", lambda: ddm(xs, trace=False)),
             ("river binary.EDDM", lambda: river.drift.binary.EDDM(), "EDDM", lambda: eddm(xs, trace=False)),
         ]  # fmt: skip
@@ -211,7 +216,7 @@ def main(argv=None):
     if moa is not None:
         print(f"\nMOA's detectors (capymoa's jar; a Java loop over the same {n:,} inputs, timed inside the JVM):")
         for name, ours, run_ours in (
-            ("PageHinkley", "PH moa (raw)", lambda: page_hinkley(x, variant="moa", trace=False)),
+            ("PageHinkley", "PH moa (raw)", lambda: page_hinkley(x, convention="moa", trace=False)),
             ("DDM", "DDM", lambda: ddm(x, trace=False)),
             ("EDDM", "EDDM", lambda: eddm(x, trace=False)),
         ):
@@ -251,9 +256,9 @@ def main(argv=None):
     for name, (grid_kw, one, many) in grids.items():
         det = DDM(**grid_kw) if name.startswith("DDM") else PageHinkley(**grid_kw)
         for tr in (False, True):
-            kernel = "lane kernel" if det._use_lanes else "scalar kernel"
+            kernel = "SIMD lanes" if det._use_lanes else "general path"
             if not (det._use_lanes or tr or name.startswith("DDM")):
-                kernel += " (settings separated by restarts on lanes)"
+                kernel += " (settings separated by restarts on raw lanes)"
             t1 = best_cpu(lambda: one(tr))
             t10 = best_cpu(lambda: many(tr))
             print(

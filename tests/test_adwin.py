@@ -18,10 +18,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from streamtk._kernels import adwin as K
-from streamtk._kernels import adwin_scan as KS
+from streamtk._kernels.adwin import scan as KS
 from streamtk.drift.adwin import Adwin, adwin, adwin_detections
 
 from ._moa import import_capymoa
+
+NONE_I = np.empty(0, dtype=np.int8)
 
 
 def java_int(v):
@@ -38,8 +40,8 @@ class RefAdwin:
     hoisted or pre-filtered.
     """
 
-    def __init__(self, delta=0.002, max_buckets=5, clock=32, min_window=5, variant="moa"):
-        self.delta, self.M, self.clock, self.mw, self.variant = delta, max_buckets, clock, min_window, variant
+    def __init__(self, delta=0.002, max_buckets=5, clock=32, min_window=5, bound="bernstein"):
+        self.delta, self.M, self.clock, self.mw, self.bound = delta, max_buckets, clock, min_window, bound
         self.rows = [[]]
         self.width = 0
         self.total = 0.0
@@ -93,7 +95,7 @@ class RefAdwin:
     def _cut(self, n0, n1, u0, u1):
         absvalue = u0 / n0 - u1 / n1
         n = self.width
-        if self.variant == "moa":
+        if self.bound == "bernstein":
             dd = math.log(2 * math.log(n) / self.delta)
             v = self.var / self.width
             m = 1.0 / (n0 - self.mw + 1) + 1.0 / (n1 - self.mw + 1)
@@ -185,10 +187,10 @@ CASES = [
     # kind, n, segments, params
     ("bernoulli", 6000, 3, {}),
     ("bernoulli", 4000, 4, {"delta": 0.1, "clock": 1}),
-    ("bernoulli", 3000, 2, {"variant": "theorem3"}),
-    ("bernoulli", 3000, 3, {"variant": "theorem3", "delta": 0.3, "clock": 5, "max_buckets": 3}),
+    ("bernoulli", 3000, 2, {"bound": "hoeffding"}),
+    ("bernoulli", 3000, 3, {"bound": "hoeffding", "delta": 0.3, "clock": 5, "max_buckets": 3}),
     ("normal", 5000, 4, {"max_buckets": 2, "min_window": 1, "clock": 7}),
-    ("normal", 4000, 3, {"variant": "theorem3", "clock": 3}),
+    ("normal", 4000, 3, {"bound": "hoeffding", "clock": 3}),
     ("uniform", 4000, 3, {"delta": 0.5, "max_buckets": 7, "min_window": 8, "clock": 33}),
     ("tiny", 3000, 3, {"clock": 4}),
     ("huge", 3000, 3, {"clock": 4}),
@@ -210,10 +212,10 @@ def test_identical_to_reference(kind, n, segments, params):
     st.integers(1, 5),
     st.integers(1, 4),
     st.sampled_from([0.002, 0.2, 0.9]),
-    st.sampled_from(["moa", "theorem3"]),
+    st.sampled_from(["bernstein", "hoeffding"]),
 )
-def test_identical_to_reference_hypothesis(x, max_buckets, clock, min_window, delta, variant):
-    kw = dict(delta=delta, max_buckets=max_buckets, clock=clock, min_window=min_window, variant=variant)
+def test_identical_to_reference_hypothesis(x, max_buckets, clock, min_window, delta, bound):
+    kw = dict(delta=delta, max_buckets=max_buckets, clock=clock, min_window=min_window, bound=bound)
     assert_same_as_reference(x, **kw)
 
 
@@ -246,7 +248,7 @@ def test_step_function_interleaved_instances_equal_loop_kernel():
     widths = np.zeros((3, 1500), dtype=np.int64)
     for t in range(1500):
         for i in (2, 0, 1):
-            codes[i, t] = K.adwin_update(*state, work, i, x[i, t], 0.002, 32, 5, 0)
+            codes[i, t] = K.adwin_update(state, work, i, x[i, t], (0.002, 32, 5, 0))
             widths[i, t] = K.adwin_width(state[3], i)
     ds = adwin(x)
     np.testing.assert_array_equal(codes, ds.detection.values)
@@ -267,20 +269,7 @@ def test_loop_kernel_skips_outputs_of_other_length():
     width = np.full(3000, -1, dtype=np.int64)
     none_f = np.empty(0)
     K.adwin_run_one(
-        x,
-        sums[0],
-        variances[0],
-        counts[0],
-        istate[0],
-        fstate[0],
-        0.002,
-        32,
-        5,
-        0,
-        width,
-        none_f,
-        none_f,
-        np.empty(0, dtype=np.int8),
+        x, (sums[0], variances[0], counts[0], istate[0], fstate[0]), (0.002, 32, 5, 0), (width, none_f, none_f, NONE_I)
     )
     np.testing.assert_array_equal(width, full.width.values)
     assert K.adwin_mean(istate, fstate, 0) == full["mean"].values[-1]
@@ -293,7 +282,7 @@ def test_capacity_of_a_state_with_few_rows():
     assert K.adwin_capacity(2, 3) == 14
     work = K.adwin_work_new(sums)
     for _ in range(14):
-        K.adwin_update(*state, work, 0, 1.0, 0.002, 10**9, 5, 0)
+        K.adwin_update(state, work, 0, 1.0, (0.002, 10**9, 5, 0))
     assert K.adwin_rows(istate, 0) == 3 and counts[0].tolist() == [2, 2, 2]
 
 
@@ -311,7 +300,7 @@ def test_memory_is_logarithmic_and_histogram_invariants_hold():
     sums, variances, counts, istate, fstate = state
     work = K.adwin_work_new(sums)
     for t, xi in enumerate(x):
-        K.adwin_update(*state, work, 0, xi, 0.002, 32, 5, 0)
+        K.adwin_update(state, work, 0, xi, (0.002, 32, 5, 0))
         w = K.adwin_width(istate, 0)
         rows = K.adwin_rows(istate, 0)
         assert rows <= math.ceil(math.log2(w)) + 1  # the issue's O(log W) bound
@@ -350,11 +339,11 @@ def test_mean_and_variance_are_those_of_the_window():
         np.testing.assert_allclose(float(ds.variance[t]), x[s : t + 1].var(), rtol=1e-7, atol=1e-12)
 
 
-@pytest.mark.parametrize("variant", ["moa", "theorem3"])
-def test_mean_shift_of_0_3_is_detected_quickly_with_its_direction(variant):
+@pytest.mark.parametrize("bound", ["bernstein", "hoeffding"])
+def test_mean_shift_of_0_3_is_detected_quickly_with_its_direction(bound):
     rng = np.random.default_rng(21)
     up = np.concatenate([rng.random((20, 5000)) < 0.2, rng.random((20, 5000)) < 0.5], axis=1).astype(float)
-    ds = adwin(np.concatenate([up, up[:, ::-1]]), variant=variant)
+    ds = adwin(np.concatenate([up, up[:, ::-1]]), bound=bound)
     rises = adwin_detections(ds, direction="rise")
     falls = adwin_detections(ds, direction="fall")
     for i in range(20):
@@ -420,7 +409,7 @@ def test_dataarray_input_keeps_coords_and_roundtrips_netcdf(tmp_path):
     assert ds["model"].values.tolist() == ["a", "b"]
     np.testing.assert_array_equal(ds["step"].values, np.arange(800) * 10)
     np.testing.assert_array_equal(ds.instance.values, np.arange(1, 801))
-    assert ds.attrs["delta"] == 0.1 and ds.attrs["variant"] == "moa" and ds.attrs["clock"] == 32
+    assert ds.attrs["delta"] == 0.1 and ds.attrs["bound"] == "bernstein" and ds.attrs["clock"] == 32
     path = tmp_path / "adwin.nc"
     ds.to_netcdf(path)
     with xr.open_dataset(path) as back:
@@ -439,7 +428,7 @@ def test_dataarray_input_keeps_coords_and_roundtrips_netcdf(tmp_path):
         ({"clock": 0}, ValueError, "clock must be a positive integer, got 0"),
         ({"clock": 32.0}, TypeError, "clock must be an integer"),
         ({"min_window": 0}, ValueError, "min_window"),
-        ({"variant": "river"}, ValueError, "variant must be one of"),
+        ({"bound": "river"}, ValueError, "bound must be one of"),
     ],
 )
 def test_bad_parameters_are_refused(kwargs, exc, match):
@@ -460,13 +449,13 @@ def test_bad_inputs_are_refused():
     with pytest.raises(ValueError, match="before any update"):
         det.result()
     det.update(np.zeros((2, 5)))
-    with pytest.raises(ValueError, match="leading dimensions"):
+    with pytest.raises(ValueError, match="leading dims"):
         det.update(np.zeros((3, 5)))
     with pytest.raises(ValueError, match="direction must be one of"):
         adwin_detections(adwin(np.zeros(5)), direction="up")
 
 
-# ---------------------------------------------------------------- the scan filter (streamtk._kernels.adwin_scan)
+# ---------------------------------------------------------------- the scan filter (streamtk._kernels.adwin.scan)
 #
 # The fast scan clears split points with a division-free filter and runs MOA's
 # exact test only on the rest. These tests compare it with the unfiltered scan
@@ -484,7 +473,7 @@ def build_state(counts, totals, variances, max_buckets):
     return S[0], V[0], C[0]
 
 
-def both_scans(S, V, C, total, var, delta, min_window, variant, max_buckets, dirty=KS._ALL_ROWS):
+def both_scans(S, V, C, total, var, delta, min_window, bound, dirty=KS.ALL_ROWS):
     """(filtered, exact) scan results on copies of one state, arrays included."""
     last = int(np.flatnonzero(C)[-1])
     w = int(sum(int(C[r]) << r for r in range(last + 1)))
@@ -492,12 +481,11 @@ def both_scans(S, V, C, total, var, delta, min_window, variant, max_buckets, dir
     a = (S.copy(), V.copy(), C.copy())
     b = (S.copy(), V.copy(), C.copy())
     work = np.full((4, S.size), np.nan)
-    fast = KS._scan_filtered(
-        *a, work, w, last, total, var, xmax, delta, min_window, variant, max_buckets, 0, 0.0, dirty
-    )[:5]
-    ln = KS._ln_terms(w, delta, variant)
-    exact = KS._scan_exact(*b, w, last, total, var, var / w, ln, ln, min_window, variant, max_buckets)
-    return (fast, a), (exact, b)
+    win = (w, last, total, var)
+    cut, win_a, _ = KS.scan(a, work, win, xmax, (delta, min_window, bound), (0, 0.0), dirty)
+    ln = KS.ln_term(w, delta, bound)
+    exact = KS.moa_scan(b, win, var / w, ln, min_window, bound, KS.NO_FILTER)
+    return ((cut, *win_a), a), ((exact[0], *exact[1]), b)
 
 
 def assert_same_scan(fast, exact):
@@ -542,12 +530,12 @@ def histograms(draw):
     st.integers(1, 5),
     st.sampled_from([0, 1]),
 )
-def test_filtered_scan_equals_exact_scan_on_random_histograms(hist, delta, min_window, variant):
+def test_filtered_scan_equals_exact_scan_on_random_histograms(hist, delta, min_window, bound):
     max_buckets, counts, totals, variances, total, var = hist
     S, V, C = build_state(counts, totals, variances, max_buckets)
     if sum(c << r for r, c in enumerate(counts)) <= K.MIN_WIDTH_FOR_CHECK:
         return  # ADWIN never scans such a window
-    fast, exact = both_scans(S, V, C, total, var, delta, min_window, variant, max_buckets)
+    fast, exact = both_scans(S, V, C, total, var, delta, min_window, bound)
     assert_same_scan(fast, exact)
 
 
@@ -560,9 +548,9 @@ def _from_ordinal(i):
     return float(np.int64(i).view(np.float64))
 
 
-@pytest.mark.parametrize("variant", [0, 1])
+@pytest.mark.parametrize("bound", [0, 1])
 @pytest.mark.parametrize("case", range(12))
-def test_filtered_scan_equals_exact_scan_on_the_cut_threshold(variant, case):
+def test_filtered_scan_equals_exact_scan_on_the_cut_threshold(bound, case):
     # a two-row histogram whose oldest bucket's total is tuned (bisection over adjacent
     # floats) to the exact point where MOA's floating-point test starts to cut; at that
     # point, at the neighbouring floats and at small relative offsets on both sides the
@@ -586,7 +574,7 @@ def test_filtered_scan_equals_exact_scan_on_the_cut_threshold(variant, case):
         tots[top][0] = s  # ... whose oldest bucket is moved
         total = float(np.sum(np.concatenate(tots)))
         S, V, C = build_state(counts, tots, variances, max_buckets)
-        return both_scans(S, V, C, total, var, delta, min_window, variant, max_buckets)
+        return both_scans(S, V, C, total, var, delta, min_window, bound)
 
     size = 2**top
     lo, hi = p * size, p * size + 50.0 * size  # no cut at the constant window; a cut far above
@@ -618,9 +606,9 @@ def test_filtered_scan_equals_exact_scan_on_the_cut_threshold(variant, case):
     st.sampled_from([1, 4, 32, 33]),
     st.integers(1, 6),
     st.integers(2, 6),
-    st.sampled_from(["moa", "theorem3"]),
+    st.sampled_from(["bernstein", "hoeffding"]),
 )
-def test_near_threshold_streams_identical_to_reference(runs, seed, delta, clock, min_window, max_buckets, variant):
+def test_near_threshold_streams_identical_to_reference(runs, seed, delta, clock, min_window, max_buckets, bound):
     # constant runs (variance 0: MOA's bound reduces to its linear term) and Bernoulli
     # runs whose means differ by small steps, so that cuts happen close to the bound
     rng = np.random.default_rng(seed)
@@ -629,17 +617,15 @@ def test_near_threshold_streams_identical_to_reference(runs, seed, delta, clock,
         for length, level, constant in runs
     ]
     x = np.concatenate(parts)
-    assert_same_as_reference(
-        x, delta=delta, clock=clock, min_window=min_window, max_buckets=max_buckets, variant=variant
-    )
+    assert_same_as_reference(x, delta=delta, clock=clock, min_window=min_window, max_buckets=max_buckets, bound=bound)
 
 
 @given(st.lists(st.integers(1, 700), min_size=1, max_size=8), st.integers(0, 10_000), st.sampled_from([0, 1]))
-def test_width_only_chunks_equal_one_full_pass(chunks, seed, variant):
+def test_width_only_chunks_equal_one_full_pass(chunks, seed, bound):
     # the engine's call: width output only, the state carried from chunk to chunk
     rng = np.random.default_rng(seed)
     x = shifted_stream(rng, 3000, "bernoulli", 4)
-    full = adwin(x, delta=0.05, variant=("moa", "theorem3")[variant])
+    full = adwin(x, delta=0.05, bound=("bernstein", "hoeffding")[bound])
     sums, variances, counts, istate, fstate = K.adwin_state_new(1, 5)
     width = np.full(3000, -1, dtype=np.int64)
     none_f = np.empty(0)
@@ -647,19 +633,9 @@ def test_width_only_chunks_equal_one_full_pass(chunks, seed, variant):
     for a, b in zip(bounds[:-1], bounds[1:]):
         K.adwin_run_one(
             x[a:b],
-            sums[0],
-            variances[0],
-            counts[0],
-            istate[0],
-            fstate[0],
-            0.05,
-            32,
-            5,
-            variant,
-            width[a:b],
-            none_f,
-            none_f,
-            np.empty(0, dtype=np.int8),
+            (sums[0], variances[0], counts[0], istate[0], fstate[0]),
+            (0.05, 32, 5, bound),
+            (width[a:b], none_f, none_f, NONE_I),
         )
     np.testing.assert_array_equal(width, full.width.values)
     assert istate[0, K.N_DETECTIONS] == int((full.detection.values != 0).sum())
@@ -688,3 +664,62 @@ def test_identical_to_moa_through_capymoa():
         assert np.flatnonzero(ds.detection.values > 0).tolist() == detections
         np.testing.assert_array_equal(ds["mean"].values, estimate)
         assert detections  # the stream has rises that MOA detects
+
+
+# ---------------------------------------------------------------- detections without a trace, labels, pickling
+
+
+@given(st.integers(0, 10_000), st.lists(st.integers(1, 900), min_size=0, max_size=4))
+def test_trace_false_keeps_exactly_the_cuts_of_the_trace(seed, cuts):
+    rng = np.random.default_rng(seed)
+    x = np.stack([shifted_stream(rng, 1800, "bernoulli", 4), shifted_stream(rng, 1800, "uniform", 3)])
+    full = adwin(x, delta=0.1, clock=4)
+    lean = Adwin(delta=0.1, clock=4, trace=False)
+    bounds = [0, *sorted(cuts), 1800]
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        lean.update(x[:, a:b])
+    lean = lean.result()
+    assert set(lean.data_vars) == {"n_detections", "detection_index", "detection_sign"} and "time" not in lean.dims
+    for name in ("n_detections", "detection_index", "detection_sign"):
+        np.testing.assert_array_equal(lean[name].values, full[name].values)
+    for r in range(2):
+        steps = np.flatnonzero(full.detection.values[r])
+        assert full.n_detections.values[r] == steps.size
+        np.testing.assert_array_equal(full.detection_index.values[r, : steps.size], steps)
+        np.testing.assert_array_equal(full.detection_sign.values[r, : steps.size], full.detection.values[r, steps])
+        for direction in ("any", "rise", "fall"):
+            np.testing.assert_array_equal(
+                adwin_detections(lean, direction=direction)[r], adwin_detections(full, direction=direction)[r]
+            )
+
+
+def test_later_chunks_are_aligned_by_their_labels():
+    rng = np.random.default_rng(12)
+    x = np.stack([shifted_stream(rng, 1200, "bernoulli", 3) for _ in range(3)])
+    da = xr.DataArray(x, dims=("model", "time"), coords={"model": ["a", "b", "c"]})
+    det = Adwin(delta=0.05).update(da[:, :500])
+    det.update(da[::-1, 500:])  # the same models in another order
+    xr.testing.assert_identical(det.result().drop_attrs(), adwin(da, delta=0.05).drop_attrs())
+    with pytest.raises(ValueError, match="'model' labels do not match"):
+        Adwin().update(da[:, :10]).update(da[:, 10:20].assign_coords(model=["a", "b", "z"]))
+
+
+def test_detector_pickles_mid_stream():
+    import pickle
+
+    rng = np.random.default_rng(13)
+    x = shifted_stream(rng, 3000, "bernoulli", 4)
+    det = pickle.loads(pickle.dumps(Adwin(delta=0.05).update(x[:1700])))
+    xr.testing.assert_identical(det.update(x[1700:]).result().drop_attrs(), adwin(x, delta=0.05).drop_attrs())
+
+
+def test_defaults_are_the_evaluation_engine_s():
+    import inspect
+
+    from streamtk.drift.adwin import DEFAULTS
+    from streamtk.evaluation.plan import ADWIN_BOUNDS, ADWIN_DEFAULTS
+
+    sig = inspect.signature(adwin).parameters
+    assert {k: sig[k].default for k in DEFAULTS} == DEFAULTS
+    assert {k: DEFAULTS[k] for k in ADWIN_DEFAULTS} == ADWIN_DEFAULTS and ADWIN_BOUNDS == K.BOUND_CODES
+    assert inspect.signature(Adwin).parameters["bound"].default == DEFAULTS["bound"]

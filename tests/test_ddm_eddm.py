@@ -105,8 +105,9 @@ def drifting(seed, n, rates):
 rates = st.lists(st.floats(0.0, 1.0), min_size=1, max_size=4)
 
 
-@given(st.integers(0, 10**6), st.integers(1, 1500), rates, st.integers(0, 40), st.floats(1.0, 3.0), st.floats(1.0, 4.0))
-def test_ddm_matches_moa(seed, n, rs, min_n, warn, out):
+@given(st.integers(0, 10**6), st.integers(1, 1500), rates, st.integers(0, 40), st.floats(1.0, 3.0), st.floats(0.0, 2.0))
+def test_ddm_matches_moa(seed, n, rs, min_n, warn, gap):
+    out = warn + gap  # the warning level comes first
     x = drifting(seed, n, rs)
     ds = ddm(x, min_instances=min_n, warning_level=warn, drift_level=out)
     dets, warns = run_ref(RefDDM(min_n, warn, out), x)
@@ -214,6 +215,9 @@ def test_non_binary_input_refused(fn):
         (ddm, {"drift_level": 0.0}, "drift_level must be a finite real number > 0, got 0.0"),
         (ddm, {"min_instances": 2.5}, "min_instances must be an integer"),
         (eddm, {"drift_level": 1.2}, r"drift_level must be in \(0, 1\), got 1.2"),
+        (ddm, {"warning_level": 3.5}, "warning_level=3.5 is above drift_level=3.0: the warning level must come before"),
+        (ddm, {"warning_level": [1.0, 2.0], "drift_level": [1.5, 3.0]}, "warning_level=2.0 is above drift_level=1.5"),
+        (eddm, {"warning_level": 0.8}, "warning_level=0.8 is below drift_level=0.9"),
     ],
 )
 def test_bad_parameters(fn, kwargs, match):
@@ -221,34 +225,36 @@ def test_bad_parameters(fn, kwargs, match):
         fn(np.zeros(10), **kwargs)
 
 
-def test_array_step_functions_for_fusion_match_kernels():
-    from streamtk._kernels import detectors as K
+def test_step_functions_for_fusion_match_the_drivers():
+    # the step functions other kernels can fuse into their own loops, called one input at a time
+    from streamtk._kernels.detectors import ddm as KD
+    from streamtk._kernels.detectors import eddm as KE
 
     x = drifting(13, 3000, [0.1, 0.5])
-    st = np.zeros(K.DDM_STATE_SIZE)
-    K.ddm_reset(st)
+    st = KD.RESET
     out = []
     for v in x:
-        ps, thr, _, warn, drift = K.ddm_step(st, v, 30.0, 2.0, 3.0)
+        c, p, s, psmin, pmin, smin, ps = KD.ddm_update(*st, v, 30.0)
+        drift = KD.ddm_flags(c, ps, pmin, smin, 30.0, 2.0, 3.0)[3]
         out.append((ps, drift))
-        if drift:
-            K.ddm_reset(st)
+        st = KD.RESET if drift else (c, p, s, psmin, pmin, smin)
     ds = ddm(x)
     np.testing.assert_array_equal([o[0] for o in out], ds["statistic"].values)
     assert [i for i, o in enumerate(out) if o[1]] == det_list(ds)
-    st = np.zeros(K.EDDM_STATE_SIZE)
-    K.eddm_reset(st)
-    dets = []
+    st, warn, dets = KE.RESET, False, []
     for i, v in enumerate(x):
-        _, _, drift = K.eddm_step(st, v, 30.0, 30.0, 0.95, 0.9)
+        c, ne, d, lastd, mean, stdt, m2smax, warn, m2s, _, drift = KE.eddm_step(
+            *st[:7], warn, st[7], v, 30.0, 30.0, 0.95, 0.9
+        )
+        st = (c, ne, d, lastd, mean, stdt, m2smax, m2s)
         if drift:
             dets.append(i)
-            K.eddm_reset(st)
+            st = KE.RESET
     assert dets == det_list(eddm(x))
 
 
-def test_ddm_shared_state_grid_with_min_instances_and_chunks():
-    # settings with the same min_instances share the DDM state until a drift restarts one of them
+def test_ddm_grid_with_min_instances_and_chunks():
+    # settings with the same min_instances and drift level share one DDM state
     x = np.stack([drifting(s, 6000, [0.05, 0.3, 0.1, 0.5]) for s in range(2)])
     kw = dict(min_instances=[20, 30], warning_level=[1.5, 2.0], drift_level=[2.0, 3.0])
     g = ddm(x, **kw)
@@ -322,3 +328,31 @@ def test_identical_to_moa_through_capymoa():
     ds = ddm(streams[1], min_instances=50, warning_level=1.5, drift_level=2.5)
     assert det_list(ds) == dets and len(dets) >= 2
     np.testing.assert_array_equal(ds["warning"].values, warns)
+
+
+@pytest.mark.parametrize(("cls", "fn"), [(DDM, ddm), (EDDM, eddm)])
+def test_chunks_aligned_by_label_and_pickling_mid_stream(cls, fn):
+    import pickle
+
+    import xarray as xr
+
+    x = np.stack([drifting(s, 3000, [0.1, 0.45]) for s in range(3)])
+    da = xr.DataArray(x, dims=("model", "time"), coords={"model": ["m1", "m2", "m3"]})
+    det = pickle.loads(pickle.dumps(cls().update(da[:, :1100])))
+    det.update(da[[1, 2, 0], 1100:])  # the same models in another order
+    one = fn(da)
+    for name in one.data_vars:
+        np.testing.assert_array_equal(det.result()[name].values, one[name].values)
+    assert det.result()["model"].values.tolist() == ["m1", "m2", "m3"]
+
+
+def test_defaults_are_moa_s():
+    import inspect
+
+    from streamtk.drift.ddm import DEFAULTS as D
+    from streamtk.drift.eddm import DEFAULTS as E
+
+    for fn, cls, defaults in ((ddm, DDM, D), (eddm, EDDM, E)):
+        for f in (fn, cls):
+            sig = inspect.signature(f).parameters
+            assert {k: sig[k].default for k in defaults} == defaults

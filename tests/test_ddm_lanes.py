@@ -1,4 +1,4 @@
-"""DDM grids on the SIMD-lane kernel (streamtk/_kernels/detectors_ddm.py) against the scalar kernel and MOA's rules."""
+"""DDM grids on the SIMD lanes (streamtk/_kernels/detectors/ddm.py) against the general path and MOA's rules."""
 
 from __future__ import annotations
 
@@ -17,14 +17,14 @@ from .test_ddm_eddm import RefDDM, det_list, drifting, run_ref
 
 @contextlib.contextmanager
 def kernel(lanes: bool):
-    """Grids built inside run on the lane kernel (``lanes=True``, whatever the cost model says) or never."""
+    """Grids built inside run on the lanes (``lanes=True``, whatever the cost model says) or never."""
     ddm_module = sys.modules["streamtk.drift.ddm"]  # (streamtk.drift.ddm is also the function's name)
-    saved = ddm_module._MIN_STATES_FOR_LANES, ddm_module._NS_PER_LANE_GROUP
-    ddm_module._MIN_STATES_FOR_LANES, ddm_module._NS_PER_LANE_GROUP = (1, 0.0) if lanes else (10**9, 1e9)
+    saved = ddm_module._NS_PER_LANE_GROUP
+    ddm_module._NS_PER_LANE_GROUP = 0.0 if lanes else 1e9
     try:
         yield
     finally:
-        ddm_module._MIN_STATES_FOR_LANES, ddm_module._NS_PER_LANE_GROUP = saved
+        ddm_module._NS_PER_LANE_GROUP = saved
 
 
 def _stream(seed, n, rows=2):
@@ -35,8 +35,8 @@ def _stream(seed, n, rows=2):
 
 grids = st.fixed_dictionaries({
     "min_instances": st.lists(st.integers(0, 40), min_size=1, max_size=2, unique=True),
-    "warning_level": st.lists(st.sampled_from([1.0, 1.5, 2.0, 2.5]), min_size=1, max_size=2, unique=True),
-    "drift_level": st.lists(st.sampled_from([1.5, 2.0, 2.5, 3.0, 3.5, 4.0]), min_size=1, max_size=6, unique=True),
+    "warning_level": st.lists(st.sampled_from([1.0, 1.5, 2.0]), min_size=1, max_size=2, unique=True),
+    "drift_level": st.lists(st.sampled_from([2.0, 2.25, 2.5, 3.0, 3.5, 4.0]), min_size=1, max_size=6, unique=True),
 })  # fmt: skip
 
 
@@ -90,7 +90,7 @@ def test_lanes_chunked_equal_one_pass(cuts, trace):
 def test_detection_buffer_overflow_reruns_the_chunk_from_the_saved_lane_state():
     # far more drifts than the first detection buffer holds: the chunk is rerun from the saved lane states
     x = np.tile(np.r_[np.zeros(40), np.ones(40)], 200)[None, :]
-    grid = dict(min_instances=[5], warning_level=[1.5, 2.0], drift_level=[1.5, 2.0, 3.0])
+    grid = dict(min_instances=[5], warning_level=[1.5, 2.0], drift_level=[2.0, 2.5, 3.0])
     with kernel(lanes=True):
         lanes = ddm(x, **grid)
     with kernel(lanes=False):
@@ -103,7 +103,7 @@ def test_detection_buffer_overflow_reruns_the_chunk_from_the_saved_lane_state():
 @pytest.mark.parametrize(("grid", "lanes"), [
     (dict(), False),  # one setting
     (dict(warning_level=[1.0, 1.5, 2.0, 2.5]), False),  # four settings, one state
-    (dict(drift_level=[2.5, 3.0]), False),  # two states: the scalar kernel shares them until they separate
+    (dict(drift_level=[2.5, 3.0]), True),  # two states: one group of lanes costs less than two states one by one
     (dict(warning_level=[1.5, 2.0], drift_level=[2.5, 2.75, 3.0, 3.25, 3.5]), True),  # the benchmark's grid
 ])  # fmt: skip
 def test_kernel_choice(grid, lanes):

@@ -117,7 +117,7 @@ def det_list(ds):
 reals = st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=70)
 
 
-# ----------------------------------------------------------------------------- variant gama2013
+# ----------------------------------------------------------------------------- convention streamtk (Gama et al. 2013)
 @given(reals, st.floats(0, 0.2), st.floats(0, 3), st.booleans(), st.sampled_from(["increase", "decrease", "both"]),
        st.integers(1, 5))  # fmt: skip
 def test_gama2013_matches_literal_formula(x, delta, lam, reset, direction, min_instances):
@@ -139,10 +139,10 @@ def test_gama2013_hand_computed():
     assert ds["instance"].values.tolist() == list(range(1, 11))
 
 
-# ----------------------------------------------------------------------------- variant moa
+# ----------------------------------------------------------------------------- convention moa
 @given(reals, st.floats(0, 0.2), st.floats(0, 3), st.floats(0.9, 1.0), st.integers(0, 12))
 def test_moa_matches_java_restatement(x, delta, lam, alpha, min_n):
-    ds = page_hinkley(np.array(x), variant="moa", delta=delta, lambda_=lam, alpha=alpha, min_instances=min_n)
+    ds = page_hinkley(np.array(x), convention="moa", delta=delta, lambda_=lam, sum_fading=alpha, min_instances=min_n)
     dets, stats = ref_moa(x, min_n=min_n, delta=delta, lam=lam, alpha=alpha)
     assert det_list(ds) == dets
     np.testing.assert_array_equal(ds["statistic"].values, stats)  # same operations, bit for bit
@@ -153,24 +153,24 @@ def test_moa_defaults_and_warm_up():
     # few inputs, but MOA's counter starts at 1 and the first possible alarm is the 29th input after a
     # (re)start: S there is sum_{k<=28} 0.9999^(28-k) (0.05 k - 0.005) ~ 20.2
     x = np.arange(300) / 10.0
-    ds = page_hinkley(x, variant="moa", lambda_=1.0)
+    ds = page_hinkley(x, convention="moa", lambda_=1.0)
     dets, stats = ref_moa(list(x), lam=1.0)
     assert det_list(ds) == dets == list(range(28, 300, 29))
     np.testing.assert_array_equal(ds["statistic"].values, stats)
     s28 = sum(0.9999 ** (28 - k) * (0.05 * k - 0.005) for k in range(29))
     np.testing.assert_allclose(ds["statistic"].values[[28, 57]], [s28, s28], rtol=1e-9)
-    assert ds.attrs["delta"] == 0.005 and ds.attrs["alpha"] == 0.9999 and ds.attrs["min_instances"] == 30
+    assert ds.attrs["delta"] == 0.005 and ds.attrs["sum_fading"] == 0.9999 and ds.attrs["min_instances"] == 30
     # the statistic is MOA's sum itself (no minimum subtracted): negative on a stable stream
-    flat = page_hinkley(np.zeros(100), variant="moa")["statistic"].values
+    flat = page_hinkley(np.zeros(100), convention="moa")["statistic"].values
     np.testing.assert_allclose(flat[-1], -0.005 * sum(0.9999**k for k in range(100)), rtol=1e-12)
 
 
 def test_decrease_is_increase_on_negated_input():
     x = np.random.default_rng(5).random(300)
     x[150:] -= 0.5
-    for variant in ("gama2013", "moa"):
-        a = page_hinkley(x, variant=variant, delta=0.01, lambda_=2.0, direction="decrease")
-        b = page_hinkley(-x, variant=variant, delta=0.01, lambda_=2.0, direction="increase")
+    for convention in ("streamtk", "moa"):
+        a = page_hinkley(x, convention=convention, delta=0.01, lambda_=2.0, direction="decrease")
+        b = page_hinkley(-x, convention=convention, delta=0.01, lambda_=2.0, direction="increase")
         assert det_list(a) == det_list(b) and det_list(a)
         np.testing.assert_array_equal(a["statistic"].values, b["statistic"].values)
 
@@ -189,13 +189,15 @@ def test_algorithm4_fading_ratio(e, delta, lam):
 def test_window_ratio_and_estimators_match_reference_series(e, delta, lam, reset):
     e = np.array(e)
     ds = page_hinkley(e, delta=delta, lambda_=lam, reset=reset, window_ratio=[(9, 4)], windows=[5],
-                      prequential=True, fading=[0.95])  # fmt: skip
+                      prequential=True, fading=[0.95], tumbling=[11], landmarks=[3, 40])  # fmt: skip
     series = {
         "window_ratio=9/4": ref_window_ratio_series(e, 9, 4),
         "window=5": [np.mean(e[max(0, i - 4) : i + 1]) for i in range(e.size)],
         "prequential": [np.mean(e[: i + 1]) for i in range(e.size)],
         "fading=0.95": [np.dot(0.95 ** np.arange(i, -1, -1), e[: i + 1]) / (0.95 ** np.arange(i + 1)).sum()
                         for i in range(e.size)],
+        "tumbling=11": [np.mean(e[(i // 11) * 11 : i + 1]) for i in range(e.size)],
+        "landmarks": [np.mean(e[max([m for m in (3, 40) if m <= i], default=0) : i + 1]) for i in range(e.size)],
     }  # fmt: skip
     for label, s in series.items():
         sub = ds.sel(estimator=label)
@@ -218,20 +220,21 @@ def test_undefined_ratio_steps_are_skipped():
 
 
 # ----------------------------------------------------------------------------- properties
-@given(st.floats(0, 1), st.integers(1, 300), st.floats(0, 0.1), st.sampled_from(["gama2013", "moa"]),
+@given(st.floats(0, 1), st.integers(1, 300), st.floats(0, 0.1), st.sampled_from(["streamtk", "moa"]),
        st.sampled_from(["increase", "decrease", "both"]))  # fmt: skip
-def test_no_alarm_on_constant_stream(c, n, delta, variant, direction):
-    ds = page_hinkley(np.full(n, c), variant=variant, delta=delta, lambda_=1e-9, direction=direction,
-                      windows=[10], fading=[0.9], prequential=True, fading_ratio=[(0.99, 0.9)])  # fmt: skip
+def test_no_alarm_on_constant_stream(c, n, delta, convention, direction):
+    ds = page_hinkley(np.full(n, c), convention=convention, delta=delta, lambda_=1e-9, direction=direction,
+                      windows=[10], fading=[0.9], prequential=True, fading_ratio=[(0.99, 0.9)], tumbling=[7],
+                      landmarks=[5, 50])  # fmt: skip
     assert int(ds["n_detections"].sum()) == 0
 
 
-@pytest.mark.parametrize(("variant", "latest"), [("gama2013", 600), ("moa", 650)])
-def test_alarm_after_large_step(variant, latest):
+@pytest.mark.parametrize(("convention", "latest"), [("streamtk", 600), ("moa", 650)])
+def test_alarm_after_large_step(convention, latest):
     # MOA's sum S has no minimum subtracted: over the 500 stable inputs it drifts down to about
     # -delta * 500 = -25, which it has to climb back before S > lambda, hence the later bound
     x = np.r_[np.zeros(500), np.ones(500)]
-    ds = page_hinkley(x, variant=variant, delta=0.05, lambda_=20.0, fading=[0.99], windows=[50])
+    ds = page_hinkley(x, convention=convention, delta=0.05, lambda_=20.0, fading=[0.99], windows=[50])
     first = ds["detection_index"].values[:, 0]
     assert (first >= 500).all() and (first < latest).all()
 
@@ -245,6 +248,9 @@ def test_larger_lambda_never_alarms_earlier(x, reset):
 
 
 # ----------------------------------------------------------------------------- grid, chunks, leading dims
+LANDMARKS = [100, 1400, 2000]
+
+
 def _single_estimator_kwargs(sub):
     kind = str(sub["estimator_kind"].values)
     p1, p2 = float(sub["estimator_param"]), float(sub["estimator_param2"])
@@ -254,6 +260,10 @@ def _single_estimator_kwargs(sub):
         return {"windows": int(p1)}
     if kind == "fading":
         return {"fading": p1}
+    if kind == "tumbling":
+        return {"tumbling": int(p1)}
+    if kind == "landmarks":
+        return {"landmarks": LANDMARKS}
     if kind == "fading_ratio":
         return {"fading_ratio": [(p1, p2)]}
     return {"window_ratio": [(int(p1), int(p2))]}
@@ -263,19 +273,20 @@ def test_grid_equals_one_at_a_time():
     rng = np.random.default_rng(7)
     x = (rng.random((2, 3000)) < np.r_[np.full(1500, 0.2), np.full(1500, 0.5)]).astype(float)
     kw = dict(windows=[100, 300], fading=[0.99, 0.995], prequential=True, fading_ratio=[(0.995, 0.98)],
-              window_ratio=[(300, 100)])  # fmt: skip
-    for variant, alphas in (("gama2013", None), ("moa", [0.999, 1.0])):
-        grid = page_hinkley(x, variant=variant, delta=[0.005, 0.05], lambda_=[5.0, 20.0], alpha=alphas, **kw)
+              window_ratio=[(300, 100)], tumbling=[700], landmarks=LANDMARKS)  # fmt: skip
+    for convention, alphas in (("streamtk", None), ("moa", [0.999, 1.0])):
+        grid = page_hinkley(x, convention=convention, delta=[0.005, 0.05], lambda_=[5.0, 20.0], sum_fading=alphas,
+                            **kw)  # fmt: skip
         assert grid["statistic"].dims[:4] == ("model", "estimator", "delta", "lambda")
         for est in grid["estimator"].values:
             one_kw = _single_estimator_kwargs(grid.sel(estimator=est))
             for d in (0.005, 0.05):
                 for lam in (5.0, 20.0):
                     for a in alphas or [None]:
-                        one = page_hinkley(x, variant=variant, delta=d, lambda_=lam, alpha=a, **one_kw)
+                        one = page_hinkley(x, convention=convention, delta=d, lambda_=lam, sum_fading=a, **one_kw)
                         sel = dict(estimator=est, delta=d, **{"lambda": lam})
                         if a is not None:
-                            sel["alpha"] = a
+                            sel["sum_fading"] = a
                         g = grid.sel(sel)
                         np.testing.assert_array_equal(g["statistic"].values, one["statistic"].values[:, 0])
                         np.testing.assert_array_equal(g["detection"].values, one["detection"].values[:, 0])
@@ -283,13 +294,14 @@ def test_grid_equals_one_at_a_time():
                             assert det_list(g.isel(model=r)) == det_list(one.isel(model=r))
 
 
-@given(st.lists(st.integers(1, 400), min_size=1, max_size=6), st.booleans(), st.sampled_from(["gama2013", "moa"]))
-def test_chunked_equals_one_pass(cuts, trace, variant):
+@given(st.lists(st.integers(1, 400), min_size=1, max_size=6), st.booleans(), st.sampled_from(["streamtk", "moa"]))
+def test_chunked_equals_one_pass(cuts, trace, convention):
     rng = np.random.default_rng(sum(cuts))
     n = 1200
     x = (rng.random((3, n)) < np.r_[np.full(600, 0.1), np.full(600, 0.6)]).astype(float)
     kw = dict(windows=[50, 200], fading=[0.97], fading_ratio=[(0.99, 0.9)], window_ratio=[(200, 20)],
-              lambda_=[2.0, 10.0], delta=0.01, trace=trace, variant=variant)  # fmt: skip
+              tumbling=[150], landmarks=[10, 333, 900], lambda_=[2.0, 10.0], delta=0.01, trace=trace,
+              convention=convention)  # fmt: skip
     one = page_hinkley(x, **kw)
     det = PageHinkley(**kw)
     bounds = np.unique(np.clip(np.cumsum(cuts), 0, n))
@@ -349,8 +361,13 @@ def test_many_detections_overflow_buffer_is_handled():
     [
         ({"lambda_": -1.0}, ValueError, "lambda_ must be a finite real number >= 0, got -1.0"),
         ({"delta": "a"}, TypeError, "delta must be a finite real number"),
-        ({"alpha": 0.99}, ValueError, "alpha .* exists only in variant='moa'"),
-        ({"variant": "river"}, ValueError, "variant must be one of"),
+        ({"sum_fading": 0.99}, ValueError, "sum_fading .* exists only in convention='moa'"),
+        ({"convention": "river"}, ValueError, "convention must be one of"),
+        ({"adwin": [0.002]}, TypeError, "unexpected keyword argument 'adwin'"),
+        ({"variant": "moa"}, TypeError, "unexpected keyword argument 'variant'"),
+        ({"alpha": 0.99}, TypeError, "unexpected keyword argument 'alpha'"),
+        ({"tumbling": 0}, ValueError, "tumbling must be a positive integer, got 0"),
+        ({"landmarks": [5, 3]}, ValueError, "landmarks must be strictly increasing"),
         ({"direction": "up"}, ValueError, "direction must be one of"),
         ({"fading_ratio": [(0.9, 0.99)]}, ValueError, "long-term fading factor first"),
         ({"window_ratio": [(10, 0)]}, ValueError, "window_ratio must be a positive integer, got 0"),
@@ -373,15 +390,17 @@ def test_bad_input_values():
         det.update(np.zeros((3, 5)))
 
 
-def test_array_step_function_for_fusion_matches_kernel():
-    from streamtk._kernels import detectors as K
+def test_step_function_for_fusion_matches_the_driver():
+    # the step other kernels can fuse into their own loops, called one input at a time
+    from streamtk._kernels.detectors import ph_test as K
 
     x = np.random.default_rng(12).random(300)
     x[150:] += 0.3
-    ds = page_hinkley(x, variant="moa", delta=0.01, lambda_=1.0, direction="both", reset=False)
-    st = np.zeros(K.PH_STATE_SIZE)
-    K.ph_reset(st)
-    stats = [K.ph_step(st, v, 0.01, 0.9999, True, 2) for v in x]
+    ds = page_hinkley(x, convention="moa", delta=0.01, lambda_=1.0, direction="both", reset=False)
+    st, stats = (0.0, 0.0, 0.0, np.inf, 0.0, np.inf), []
+    for v in x:
+        *st, stat = K.ph_step(*st, v, 0.01, 0.9999, (True, True, True))  # MOA's form, both sides
+        stats.append(stat)
     np.testing.assert_array_equal(stats, ds["statistic"].values)
 
 
@@ -438,16 +457,16 @@ def test_kernel_choice_follows_the_cost_model():
         assert _lanes_used(delta=[0.0, 0.01]) and not _lanes_used(window_ratio=[(20, 5)], delta=[0.0, 0.01])
 
 
-@pytest.mark.parametrize(("variant", "alphas", "direction", "reset"),
-                         [("gama2013", None, "increase", True), ("gama2013", None, "decrease", False),
+@pytest.mark.parametrize(("convention", "alphas", "direction", "reset"),
+                         [("streamtk", None, "increase", True), ("streamtk", None, "decrease", False),
                           ("moa", [0.999, 1.0], "increase", False), ("moa", [0.999], "decrease", True)])  # fmt: skip
-def test_lane_kernel_grid_equals_scalar_kernel_one_at_a_time(variant, alphas, direction, reset):
+def test_lane_kernel_grid_equals_scalar_kernel_one_at_a_time(convention, alphas, direction, reset):
     # a Table-2-like grid (different estimates, several deltas) runs on the lane kernel; every setting must
     # give bit for bit the statistic, monitored value and detections of a one-setting call (scalar kernel)
     rng = np.random.default_rng(31)
     x = (rng.random((2, 2500)) < np.r_[np.full(1200, 0.15), np.full(1300, 0.45)]).astype(float)
-    kw = dict(variant=variant, windows=[1, 7, 300], fading=[0.9, 0.995], prequential=True, direction=direction,
-              reset=reset, delta=[0.0, 0.02], lambda_=[1.0, 8.0], alpha=alphas)  # fmt: skip
+    kw = dict(convention=convention, windows=[1, 7, 300], fading=[0.9, 0.995], prequential=True,
+              direction=direction, reset=reset, delta=[0.0, 0.02], lambda_=[1.0, 8.0], sum_fading=alphas)  # fmt: skip
     with lane_kernel():
         assert _lanes_used(**kw)
         grid = page_hinkley(x, **kw)
@@ -457,13 +476,14 @@ def test_lane_kernel_grid_equals_scalar_kernel_one_at_a_time(variant, alphas, di
         for d in (0.0, 0.02):
             for lam in (1.0, 8.0):
                 for a in alphas or [None]:
-                    single = dict(variant=variant, delta=d, lambda_=lam, alpha=a, direction=direction, reset=reset,
+                    single = dict(convention=convention, delta=d, lambda_=lam, sum_fading=a, direction=direction,
+                                  reset=reset,
                                   **one_kw)  # fmt: skip
                     assert not _lanes_used(**single)
                     one = page_hinkley(x, **single)
                     sel = dict(estimator=est, delta=d, **{"lambda": lam})
                     if a is not None:
-                        sel["alpha"] = a
+                        sel["sum_fading"] = a
                     g = grid.sel(sel)
                     np.testing.assert_array_equal(g["statistic"].values, one["statistic"].values[:, 0])
                     np.testing.assert_array_equal(g["monitored"].values, one["monitored"].values[:, 0])
@@ -482,7 +502,7 @@ def test_lane_kernel_on_raw_input_matches_references(x, deltas, lam, reset, dire
         assert _lanes_used(delta=deltas, lambda_=lam, reset=reset, direction=direction)
         ds = page_hinkley(np.array(x), delta=deltas, lambda_=lam, reset=reset, direction=direction,
                           min_instances=max(min_n, 1))  # fmt: skip
-        moa = page_hinkley(np.array(x), variant="moa", delta=deltas, lambda_=lam, min_instances=min_n)
+        moa = page_hinkley(np.array(x), convention="moa", delta=deltas, lambda_=lam, min_instances=min_n)
     for i, d in enumerate(deltas):
         dets, stats = ref_gama(x, d, lam, reset=reset, direction=direction, min_instances=max(min_n, 1))
         assert det_list(ds.isel(delta=i)) == dets
@@ -494,13 +514,13 @@ def test_lane_kernel_on_raw_input_matches_references(x, deltas, lam, reset, dire
             np.testing.assert_array_equal(moa["statistic"].values[i], stats)  # same operations, bit for bit
 
 
-@given(st.lists(st.integers(1, 300), min_size=1, max_size=6), st.booleans(), st.sampled_from(["gama2013", "moa"]))
-def test_lane_kernel_chunked_equals_one_pass(cuts, trace, variant):
+@given(st.lists(st.integers(1, 300), min_size=1, max_size=6), st.booleans(), st.sampled_from(["streamtk", "moa"]))
+def test_lane_kernel_chunked_equals_one_pass(cuts, trace, convention):
     rng = np.random.default_rng(sum(cuts) + 1)
     n = 1000
     x = (rng.random((3, n)) < np.r_[np.full(500, 0.1), np.full(500, 0.6)]).astype(float)
     kw = dict(windows=[20, 200], fading=[0.97, 0.99], prequential=True, lambda_=[2.0, 10.0], delta=0.01,
-              trace=trace, variant=variant)  # fmt: skip
+              trace=trace, convention=convention)  # fmt: skip
     with lane_kernel():
         assert _lanes_used(**kw)
         one = page_hinkley(x, **kw)
@@ -522,7 +542,7 @@ def test_lane_kernel_more_than_one_group_of_lanes():
     kw = dict(windows=[5, 50, 500], fading=[0.95, 0.99], prequential=True, delta=[0.0, 0.01, 0.05], lambda_=3.0)
     with lane_kernel():
         grid = page_hinkley(x, **kw)
-        assert PageHinkley(**kw)._lp.shape[1] == 32
+        assert PageHinkley(**kw)._xl[1].shape == (2, 16)  # two groups of 16 lanes
     for est in grid["estimator"].values:
         for d in (0.0, 0.01, 0.05):
             one = page_hinkley(x, delta=d, lambda_=3.0, **_single_estimator_kwargs(grid.sel(estimator=est)))
@@ -542,7 +562,7 @@ def _moa_detections(detector, x):
     return dets
 
 
-def test_moa_variant_identical_to_moa_through_capymoa():
+def test_moa_convention_identical_to_moa_through_capymoa():
     # MOA itself as the reference: capymoa ships MOA's jar, whose PageHinkleyDM alarms on S > lambda
     capymoa_drift = import_capymoa("capymoa.drift.detectors")
     from streamtk.drift.synthetic import error_stream
@@ -554,7 +574,7 @@ def test_moa_variant_identical_to_moa_through_capymoa():
         error_stream(n, drifts, [0.2, 0.4, 0.15, 0.35, 0.6], width=1500, seed=2),  # gradual changes
         error_stream(n, [10000], [0.3, 0.3], seed=3),  # no change: only MOA's false alarms, if any
     ])  # fmt: skip
-    ds = page_hinkley(streams, variant="moa", trace=False)
+    ds = page_hinkley(streams, convention="moa", trace=False)
     n_moa = 0
     for r in range(streams.shape[0]):
         moa = _moa_detections(capymoa_drift.PageHinkley(), streams[r])
@@ -564,5 +584,37 @@ def test_moa_variant_identical_to_moa_through_capymoa():
     # non-default parameters (passed to MOA on its command line) and the per-step flags
     kw = dict(min_n_instances=50, delta=0.01, lambda_=20.0, alpha=0.999)
     moa = _moa_detections(capymoa_drift.PageHinkley(**kw), streams[0])
-    one = page_hinkley(streams[0], variant="moa", min_instances=50, delta=0.01, lambda_=20.0, alpha=0.999)
+    one = page_hinkley(streams[0], convention="moa", min_instances=50, delta=0.01, lambda_=20.0, sum_fading=0.999)
     assert det_list(one) == moa == one["detection"].values.nonzero()[0].tolist() and len(moa) >= 2
+
+
+# ----------------------------------------------------------------------------- labels, pickling, defaults
+def test_later_chunks_are_aligned_by_label_and_the_detector_pickles():
+    import pickle
+
+    rng = np.random.default_rng(41)
+    x = (rng.random((3, 1600)) < np.r_[np.full(800, 0.1), np.full(800, 0.5)]).astype(float)
+    da = xr.DataArray(x, dims=("run", "time"), coords={"run": ["a", "b", "c"]})
+    kw = dict(windows=[50], fading=[0.98], delta=0.01, lambda_=[2.0, 5.0])
+    det = pickle.loads(pickle.dumps(PageHinkley(**kw).update(da[:, :700])))
+    det.update(da[[2, 0, 1], 700:])  # the same runs, in another order
+    one = page_hinkley(da, **kw)
+    for name in one.data_vars:
+        np.testing.assert_array_equal(det.result()[name].values, one[name].values)
+    with pytest.raises(ValueError, match="'run' labels do not match"):
+        PageHinkley(**kw).update(da[:, :10]).update(da[:, 10:20].assign_coords(run=["a", "b", "z"]))
+
+
+def test_defaults_are_the_documented_ones():
+    import inspect
+
+    from streamtk.drift.page_hinkley import DEFAULTS
+
+    sig = inspect.signature(page_hinkley).parameters
+    assert sig["convention"].default == "streamtk" and list(inspect.signature(PageHinkley).parameters) == list(sig)[1:]
+    assert {
+        k: v.default for k, v in sig.items() if k in ("windows", "fading", "tumbling", "landmarks")
+    } == dict.fromkeys(("windows", "fading", "tumbling", "landmarks"), ())
+    for convention, d in DEFAULTS.items():
+        ds = page_hinkley(np.zeros(5), convention=convention)
+        assert {k: ds.attrs[k.rstrip("_") if k != "lambda_" else "lambda"] for k in d} == d

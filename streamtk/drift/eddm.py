@@ -1,13 +1,12 @@
 """EDDM, the Early Drift Detection Method of Baena-Garcia et al. (2006), as in MOA.
 
-On each error the distance ``d`` (in instances) to the previous error updates a
-running mean and population standard deviation (Welford), ``m2s = mean + 2 std``;
-``m2smax`` takes ``m2s`` when it is larger and MOA's counter exceeds
-``min_instances``; otherwise, once the counter exceeds ``min_instances`` and more
-than ``min_errors`` errors have been seen, drift when ``m2s / m2smax <
-drift_level`` (0.90), warning when ``< warning_level`` (0.95). After a drift the
-detector restarts. This follows MOA's ``EDDM.java`` step by step (including the
-warning flag that persists over correct predictions until the next error).
+On each error the distance ``d`` (in instances) to the previous error updates a running mean and
+population standard deviation (Welford), ``m2s = mean + 2 std``; ``m2smax`` takes ``m2s`` when it is
+larger and MOA's counter exceeds ``min_instances``; otherwise, once the counter exceeds
+``min_instances`` and more than ``min_errors`` errors have been seen, drift when ``m2s / m2smax <
+drift_level`` (0.90), warning when ``< warning_level`` (0.95). After a drift the detector restarts.
+This follows MOA's ``EDDM.java`` step by step (including the warning flag that persists over correct
+predictions until the next error). Kernel: :mod:`streamtk._kernels.detectors.eddm`.
 """
 
 from __future__ import annotations
@@ -16,10 +15,15 @@ import numbers
 
 import numpy as np
 
-from .._kernels import detectors as K
-from ._common import ChunkedDetector, GridParam, check_nonnegative_int, run_rows, run_with_capacity
+from .._kernels.detectors import eddm as K
+from ._common import ChunkedDetector, GridParam, check_level_order, check_nonnegative_int
 
-__all__ = ["EDDM", "eddm"]
+__all__ = ["EDDM", "eddm", "DEFAULTS"]
+
+#: MOA's defaults (Baena-Garcia et al. 2006)
+DEFAULTS = {"min_instances": 30, "min_errors": 30, "warning_level": 0.95, "drift_level": 0.90}
+_PARAMS = ("min_instances", "min_errors", "warning_level", "drift_level")
+_TRACE = {"statistic": (np.float64, None), "warning": (np.bool_, None), "detection": (np.bool_, None)}
 
 
 def _check_ratio_level(value, name):
@@ -45,40 +49,22 @@ class EDDM(ChunkedDetector):
             GridParam("warning_level", warning_level, _check_ratio_level),
             GridParam("drift_level", drift_level, _check_ratio_level),
         ]
-        params = {
-            "min_instances": grid[0].values, "min_errors": grid[1].values,
-            "warning_level": grid[2].values, "drift_level": grid[3].values,
-            "reference": "Baena-Garcia et al. (2006); MOA EDDM.java",
-        }  # fmt: skip
+        params = {**{p.name: p.values for p in grid}, "reference": "Baena-Garcia et al. (2006); MOA EDDM.java"}
         super().__init__(grid=grid, trace=trace, lead_dims=lead_dims, params=params)
-        self._arrays = tuple(
-            np.array([s[k] for s in self.settings], np.float64)
-            for k in ("min_instances", "min_errors", "warning_level", "drift_level")
-        )
+        check_level_order(self.settings, "warning_level", "drift_level", warning_below=False)
+        self._sets = tuple(np.array([s[k] for s in self.settings], np.float64) for k in _PARAMS)
 
     def _setup(self, n_rows):
-        self._state = np.zeros((n_rows, len(self.settings), K.EDDM_STATE_SIZE))
-        self._state[..., 0] = 1.0  # K.eddm_reset: MOA's resetLearning (counter 1, no m2s yet)
-        self._state[..., 8] = np.nan
+        self._state = np.zeros((n_rows, len(self.settings), K.EDDM_STATE))
+        self._state[..., [0, 1, 2, 3, 4, 5, 6, 8]] = K.RESET  # MOA's resetLearning; the warning flag 0
 
     def _run(self, x2d, count0):
-        n_rows, m = x2d.shape
-        n_set = len(self.settings)
-        shp = (n_rows, n_set, m) if self.trace else (0, 0, 0)
         x2d = np.ascontiguousarray(x2d)
 
-        def once(det_idx, det_n):
-            out = {"statistic": np.empty(shp), "warning": np.empty(shp, np.bool_), "detection": np.empty(shp, np.bool_)}
+        def call(a, b, tr, rec):
+            K.run(x2d[a:b], count0, self._sets, self._state[a:b], rec, tr)
 
-            def rows(a, b):
-                K.eddm_grid(x2d[a:b], count0, *self._arrays, self._state[a:b], self.trace,
-                            out["statistic"][a:b], out["warning"][a:b], out["detection"][a:b], det_idx[a:b],
-                            det_n[a:b])  # fmt: skip
-
-            run_rows(rows, n_rows)
-            return out
-
-        return run_with_capacity(once, [self._state], n_rows, n_set, m)
+        return self._run_rows(x2d, [self._state], _TRACE, call)
 
     def _trace_meta(self):
         return {
@@ -105,22 +91,23 @@ def eddm(x, *, min_instances=30, min_errors=30, warning_level=0.95, drift_level=
     x : array_like or xarray.DataArray, shape (..., n)
         0/1 error indicators (1 = misclassified); anything else is refused.
     min_instances : int or sequence (default 30)
-        MOA's ``FDDM_MINNUMINSTANCES``: ``m2smax`` is updated and alarms raised
-        only while MOA's counter (1 after a restart, incremented at each input
-        before use) exceeds it, i.e. from the ``min_instances``-th input on.
+        MOA's ``FDDM_MINNUMINSTANCES``: ``m2smax`` is updated and alarms raised only while MOA's
+        counter (1 after a restart, incremented at each input before use) exceeds it, i.e. from the
+        ``min_instances``-th input on.
     min_errors : int or sequence (default 30)
         Alarms need more than this many errors since the restart.
     warning_level, drift_level : float or sequence in (0, 1) (default 0.95, 0.90)
-        Warning when :math:`m2s/m2s_{max} < 0.95`, drift when :math:`< 0.90`.
+        Warning when :math:`m2s/m2s_{max} < 0.95`, drift when :math:`< 0.90`. A setting whose warning
+        level is below its drift level is an error.
     trace, lead_dims
         As in :func:`streamtk.drift.page_hinkley.page_hinkley`.
 
     Returns
     -------
     xarray.Dataset
-        Dims ``(*lead, [grid dims], time)``: ``statistic`` (``m2s / m2smax``,
-        NaN while ``m2smax = 0``), ``threshold``, ``warning_threshold``,
-        ``warning``, ``detection``, ``n_detections``, ``detection_index``.
+        Dims ``(*lead, [grid dims], time)``: ``statistic`` (``m2s / m2smax``, NaN while
+        ``m2smax = 0``), ``threshold``, ``warning_threshold``, ``warning``, ``detection``,
+        ``n_detections``, ``detection_index``.
 
     See Also
     --------

@@ -42,18 +42,8 @@ class LossAdwins:
         none_i = np.empty(0, dtype=np.int8)
         for a, delta in enumerate(self.deltas):
             st = tuple(s[l, a] for s in self.state)
-            adwin_run_one(
-                x,
-                *st,
-                float(delta),
-                opts["clock"],
-                opts["min_window"],
-                ADWIN_BOUNDS[opts["bound"]],
-                width,
-                none_f,
-                none_f,
-                none_i,
-            )
+            params = (float(delta), opts["clock"], opts["min_window"], ADWIN_BOUNDS[opts["bound"]])
+            adwin_run_one(x, st, params, (width, none_f, none_f, none_i))
             out[a, member] = width
 
     def buckets(self, l: int, a: int):

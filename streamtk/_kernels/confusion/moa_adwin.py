@@ -34,12 +34,13 @@ def run(inputs, adwin, params, span, deltas, eidx, ck, snap):
     """The ADWIN estimators ``eidx`` (with confidences ``deltas``) of every series, MOA's way.
 
     ``inputs = (ytrue, ypred, weights)``; ``adwin = (sums, variances, counts, istate, fstate,
-    prev (L, EA), seen (L, EA))``; ``params = (clock, min_window, variant)``;
+    prev (L, EA), seen (L, EA))``; ``params = (clock, min_window, bound)``;
     ``span = (k, t_begin)``; ``snap`` ``(L, E, C, F)``.
     """
     ytrue, ypred, weights = inputs
     a_sums, a_vars, a_counts, a_ist, a_fst, prev, seen = adwin
-    clock, min_window, variant = params
+    clock, min_window, bound = params
+    st = (a_sums, a_vars, a_counts, a_ist, a_fst)
     k, t_begin = span
     L = ypred.shape[0]
     T = ytrue.shape[0]
@@ -51,7 +52,7 @@ def run(inputs, adwin, params, span, deltas, eidx, ck, snap):
         work = np.empty((4, a_sums.shape[1] * a_sums.shape[2]), dtype=np.float64)
         for a in range(EA):
             b = (l * EA + a) * Q
-            d = deltas[a]
+            prm = (deltas[a], clock, min_window, bound)
             e = eidx[a]
             pv = prev[l, a]
             tw = seen[l, a]
@@ -63,63 +64,11 @@ def run(inputs, adwin, params, span, deltas, eidx, ck, snap):
                     yp = ypred[l, t]
                     if w > 0.0 and yp >= 0:
                         tw += w
-                        adwin_update(
-                            a_sums,
-                            a_vars,
-                            a_counts,
-                            a_ist,
-                            a_fst,
-                            work,
-                            b,
-                            w if y == yp else 0.0,
-                            d,
-                            clock,
-                            min_window,
-                            variant,
-                        )
+                        adwin_update(st, work, b, w if y == yp else 0.0, prm)
                         for i in range(k):
-                            adwin_update(
-                                a_sums,
-                                a_vars,
-                                a_counts,
-                                a_ist,
-                                a_fst,
-                                work,
-                                b + 1 + i,
-                                w if yp == i else 0.0,
-                                d,
-                                clock,
-                                min_window,
-                                variant,
-                            )
-                            adwin_update(
-                                a_sums,
-                                a_vars,
-                                a_counts,
-                                a_ist,
-                                a_fst,
-                                work,
-                                b + 1 + k + i,
-                                w if y == i else 0.0,
-                                d,
-                                clock,
-                                min_window,
-                                variant,
-                            )
-                    adwin_update(
-                        a_sums,
-                        a_vars,
-                        a_counts,
-                        a_ist,
-                        a_fst,
-                        work,
-                        b + 2 * k + 1,
-                        w if pv == y else 0.0,
-                        d,
-                        clock,
-                        min_window,
-                        variant,
-                    )
+                            adwin_update(st, work, b + 1 + i, w if yp == i else 0.0, prm)
+                            adwin_update(st, work, b + 1 + k + i, w if y == i else 0.0, prm)
+                    adwin_update(st, work, b + 2 * k + 1, w if pv == y else 0.0, prm)
                     maj = 0
                     best = 0.0
                     for i in range(k):
@@ -127,20 +76,7 @@ def run(inputs, adwin, params, span, deltas, eidx, ck, snap):
                         if v > best:
                             best = v
                             maj = i
-                    adwin_update(
-                        a_sums,
-                        a_vars,
-                        a_counts,
-                        a_ist,
-                        a_fst,
-                        work,
-                        b + 2 * k + 2,
-                        w if maj == y else 0.0,
-                        d,
-                        clock,
-                        min_window,
-                        variant,
-                    )
+                    adwin_update(st, work, b + 2 * k + 2, w if maj == y else 0.0, prm)
                     pv = y
                 while ci < nck and ck[ci] == t:
                     out = snap[l, e, ci]
