@@ -21,6 +21,11 @@
    (101 distinct values: the AUC state is bounded, RSS stays flat) and once with
    all-distinct scores on ``min(A, 2 * 10**6)`` instances (the prequential and
    fading AUC keep every distinct score: RSS grows with the stream, as documented).
+5. The cost of being killable (``--resume-n R`` instances with 2-decimal scores and the AUC
+   family, in one process, runs alternated and the best of 2 kept): ``evaluate_store`` writing
+   to a store without saving its resume state after the first chunk, with the default adaptive
+   saving, and saving after every chunk; plus a run stopped half way and resumed (its total
+   time, and a check that the store equals the uninterrupted one). The ratios are the overhead.
 
 Timings on a shared, loaded 2-core machine are noisy.
 """
@@ -193,6 +198,51 @@ def run_child(kind: str, args: dict) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def resume_overhead(base: str, n: int, chunk: int) -> None:
+    """Section 5: in this process, the time of the state saves that make a run killable and resumable."""
+    import xarray as xr
+
+    from streamtk.runners.outofcore import evaluate_store, open_log
+
+    spath = os.path.join(base, "resume_log.zarr")
+    generate_scores(spath, n, chunk, 2)
+    log = open_log(spath)
+    opts = {**OPTIONS, "metrics": ["accuracy", "kappa", "auc", "auc_u1"], "y_score": "y_score", "classes": [0, 1]}
+    out = os.path.join(base, "resume_out.zarr")
+    evaluate_store(log.isel(time=slice(0, 4 * chunk)), chunk=chunk, **opts)  # compiles (or loads) the kernels
+    runs = {"no saves after the first chunk": 1e12, "adaptive saves (default)": None, "a save after every chunk": 0}
+    best = {}
+    for _ in range(2):
+        for label, save_every in runs.items():
+            t0 = time.perf_counter()
+            evaluate_store(log, chunk=chunk, out=out, overwrite=True, save_every=save_every, **opts)
+            best[label] = min(best.get(label, np.inf), time.perf_counter() - t0)
+
+    class Stop(Exception):
+        pass
+
+    def stop(done, total):
+        if done >= total // 2:
+            raise Stop
+
+    t0 = time.perf_counter()
+    try:
+        evaluate_store(log, chunk=chunk, out=out + ".2", overwrite=True, progress=stop, **opts)
+    except Stop:
+        pass
+    evaluate_store(log, chunk=chunk, out=out + ".2", resume=True, **opts)
+    killed = time.perf_counter() - t0
+    same = xr.open_zarr(out).drop_attrs().load().identical(xr.open_zarr(out + ".2").drop_attrs().load())
+    ref = best["no saves after the first chunk"]
+    print(f"resume state overhead ({n:,} instances, 2-decimal scores, steps of {chunk:,}, best of 2, one process):")
+    for label, wall in best.items():
+        print(f"  {label:<44s} {n / wall / 1e6:8.2f} M inst/s  wall {wall:8.2f} s  ratio {wall / ref:.2f}")
+    print(f"  {'stopped at half, then resume=True':<44s} {'':>17s}  wall {killed:8.2f} s  ratio {killed / ref:.2f}")
+    print(f"  resumed store identical to the uninterrupted one: {same}")
+    for p in (spath, out, out + ".2"):
+        shutil.rmtree(p, ignore_errors=True)
+
+
 def child_main(kind: str, payload: str) -> None:
     args = json.loads(payload)
     out = {"streamtk": child_streamtk, "numpy": child_numpy}[kind](args)
@@ -222,6 +272,7 @@ def main() -> None:
     ap.add_argument("--chunk", type=int, default=2**22, help="instances per step and per zarr chunk")
     ap.add_argument("--adwin-n", type=int, default=2 * 10**7, help="instances of the ADWIN memory comparison")
     ap.add_argument("--auc-n", type=int, default=10**7, help="instances of the out-of-core AUC runs (0: skip)")
+    ap.add_argument("--resume-n", type=int, default=10**6, help="instances of the resume-state overhead runs (0: skip)")
     ap.add_argument("--dir", default=None, help="where to write the log (default: a temporary directory)")
     ap.add_argument("--keep", action="store_true", help="keep the generated log")
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
@@ -289,6 +340,8 @@ def main() -> None:
                 )
                 report("evaluate_store y_score= (accuracy + AUC family)", m, r)
                 shutil.rmtree(spath, ignore_errors=True)
+        if a.resume_n:
+            resume_overhead(base, a.resume_n, max(1, min(a.chunk, a.resume_n // 10)))
     finally:
         if not a.keep and a.dir is None:
             shutil.rmtree(base, ignore_errors=True)
