@@ -134,3 +134,54 @@ def test_moa_convention_auc_reads_the_scores_only():
     ds = streamtk.evaluate(y, pm, y_score=s, windows=[30], convention="moa", metrics=["auc"], every=9)
     ref = auc_curves(y, s, windows=[30], convention="moa", every=9)
     np.testing.assert_array_equal(ds.auc.values, ref.auc.values)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_nan_scores_where_not_evaluated_are_never_read(k):
+    # river's first instance has no prediction and no probabilities: NaN scores there (and at a missing
+    # label or a zero weight) change nothing; the same instances with any finite scores give the same curves
+    y, p, s = _scored(300, seed=11, k=k)
+    p = p.astype(float)
+    p[[0, 40]] = np.nan
+    yt = y.astype(float)
+    yt[[7, 90]] = np.nan
+    w = np.ones(len(y))
+    w[[15, 200]] = 0.0
+    gone = [0, 40, 7, 90, 15, 200]
+    s_nan, s_any = s.copy(), s.copy()
+    s_nan[gone] = np.nan
+    s_any[gone] = 0.25
+    metrics = ["accuracy", "log_loss", "brier", "auc"] if k == 2 else ["accuracy", "log_loss", "brier", "auc_macro"]
+    opts = dict(windows=[30], fading=[0.98], weights=w, metrics=metrics, every=7)
+    a = streamtk.evaluate(yt, p, y_score=s_nan, **opts)
+    b = streamtk.evaluate(yt, p, y_score=s_any, **opts)
+    assert a.identical(b)
+    ev = streamtk.Evaluator(classes=list(range(k)), scores="binary" if k == 2 else "multi", **opts_no_w(opts))
+    for lo in range(0, 300, 64):
+        ev.update(yt[lo : lo + 64], p[lo : lo + 64], weights=w[lo : lo + 64], y_score=s_nan[lo : lo + 64])
+    chunked = ev.result()
+    for m in metrics:  # a faded AUC chunk by chunk: a few units in the last place (tests/test_auc_chunked.py)
+        np.testing.assert_allclose(chunked[m].values, a[m].values, rtol=1e-12, atol=1e-15)
+
+
+def opts_no_w(opts):
+    return {key: v for key, v in opts.items() if key != "weights"}
+
+
+def test_nan_score_at_an_evaluated_instance_is_an_error():
+    y, p, s = _scored(100, seed=12)
+    s = s.copy()
+    s[33] = np.nan
+    with pytest.raises(ValueError, match="NaN at instance 33"):
+        streamtk.evaluate(y, p, y_score=s, metrics=["log_loss"])
+    with pytest.raises(ValueError, match="NaN at instance 33"):
+        streamtk.evaluate(y, p, y_score=s, metrics=["auc"])
+    pm = p.astype(float)
+    pm[33] = np.nan  # not evaluated under streamtk's convention; evaluated (as class index 0) under MOA's
+    streamtk.evaluate(y, pm, y_score=s, metrics=["log_loss"])
+    with pytest.raises(ValueError, match="NaN at instance 33"):
+        streamtk.evaluate(y, pm, y_score=s, metrics=["log_loss"], convention="moa")
+    ev = streamtk.Evaluator(classes=[0, 1], scores="binary", metrics=["brier"], every=10)
+    ev.update(y[:30], p[:30], y_score=s[:30])
+    with pytest.raises(ValueError, match="NaN at instance 33"):
+        ev.update(y[30:], p[30:], y_score=s[30:])

@@ -12,7 +12,7 @@ from .._core.validation import check_positive_int, check_weights
 from .._labelled import LeadingDims, base_attrs, labelled_inputs, time_coords
 from .engine import ConfusionEngine
 from .plan import ADWIN_BOUNDS, EvaluationPlan
-from .score_engine import ChunkedAUC, auc_arrays, check_scores
+from .score_engine import ChunkedAUC, auc_arrays, check_scores, check_scores_evaluated
 
 __all__ = ["evaluate", "Evaluator", "evaluate_holdout"]
 
@@ -134,7 +134,8 @@ def evaluate(
         Recorded scores: the positive class's score, or one column per class (a DataArray's
         ``class`` coordinate is matched to ``classes`` by label). Adds ``log_loss``, ``brier``
         and the exact AUC family (``auc``, ``auc_u1``, ``auc_u0``, ``auc_z``; per class and
-        ``auc_macro`` for class scores).
+        ``auc_macro`` for class scores). NaN is allowed only where the instance is not evaluated
+        (missing label or prediction, weight 0; e.g. river's first instance); elsewhere an error.
     adwin_options : dict, optional
         ``max_buckets`` (5), ``clock`` (32), ``min_window`` (5), ``bound`` ("bernstein", MOA's
         rule, or "hoeffding", Theorem 3 of Bifet et al. 2015); see :func:`streamtk.drift.adwin`.
@@ -183,6 +184,8 @@ def evaluate(
         **forgetting,
     )
     w = check_weights(inputs.weights, inputs.lead.shape, n)
+    if s is not None:
+        check_scores_evaluated(s, yt, yp, w, plan.moa)
     engine = ConfusionEngine(plan)
     q = plan.quantities_for(yt, yp, 0, s) if plan.quantities else None
     engine.update(yt, yp, w, q, last=True)
@@ -309,6 +312,7 @@ class Evaluator:
             mode, s = check_scores(inputs.y_score, yp.shape[0], n, plan.k)
             if mode != plan.scores:
                 raise ValueError(f"y_score holds {mode} scores but the Evaluator was made with scores={plan.scores!r}")
+            check_scores_evaluated(s, yt, yp, w, plan.moa, self._engine.n_seen)
         elif inputs.y_score is not None:
             raise ValueError(
                 "y_score was given but this Evaluator was made without scores=: pass scores='binary' "

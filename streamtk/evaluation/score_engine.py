@@ -19,12 +19,15 @@ import numpy as np
 from .._core.validation import as_float_array
 from .auc_engine import AucEngine
 
-__all__ = ["check_scores", "score_losses", "auc_arrays", "auc_variables", "ChunkedAUC"]
+__all__ = ["check_scores", "check_scores_evaluated", "score_losses", "auc_arrays", "auc_variables", "ChunkedAUC"]
 
 
 def check_scores(y_score, L: int, n: int, k: int) -> tuple[str, np.ndarray]:
-    """``(mode, scores)``: ``"binary"`` with ``(L, n)`` positive-class scores or ``"multi"`` with ``(L, n, k)``."""
-    s = as_float_array(y_score, "y_score")
+    """``(mode, scores)``: ``"binary"`` with ``(L, n)`` positive-class scores or ``"multi"`` with ``(L, n, k)``.
+
+    NaN is accepted here; :func:`check_scores_evaluated` refuses it where an instance is evaluated.
+    """
+    s = as_float_array(y_score, "y_score", allow_nan=True)
     if s.shape[-1] == n and s.size == L * n or (s.ndim >= 1 and s.shape[-1] == n and s.size == n):
         s2 = np.broadcast_to(s.reshape(-1, n), (L, n)) if s.size == n else s.reshape(L, n)
         return "binary", np.ascontiguousarray(s2)
@@ -37,10 +40,41 @@ def check_scores(y_score, L: int, n: int, k: int) -> tuple[str, np.ndarray]:
     )
 
 
+def check_scores_evaluated(s, ytrue, ypred, weights, moa: bool, start: int = 0) -> None:
+    """Refuse a NaN score at an instance that is evaluated.
+
+    An instance is evaluated for a series when its label is present, its weight is > 0 and (under
+    streamtk's convention) the series made a prediction; under MOA's convention a missing prediction
+    is evaluated (as class index 0), so it needs scores too. Elsewhere a NaN score (e.g. river's
+    first instance, which has no prediction and no probabilities) is never read.
+    """
+    nan = np.isnan(s) if s.ndim == 2 else np.isnan(s).any(axis=-1)
+    if not nan.any():
+        return
+    evaluated = np.broadcast_to(np.asarray(ytrue)[None, :] >= 0, nan.shape)
+    if weights is not None:
+        evaluated = evaluated & (np.asarray(weights) > 0)
+    if not moa:
+        evaluated = evaluated & (np.asarray(ypred) >= 0)
+    bad = np.argwhere(nan & evaluated)
+    if bad.size:
+        l, t = (int(i) for i in bad[0])
+        raise ValueError(
+            f"y_score contains NaN at instance {start + t} (0-based) of series {l}, which is evaluated (its label "
+            "is present, its weight > 0" + ("" if moa else " and it has a prediction")
+            + "): give its scores, or mark the instance as not evaluated"
+        )
+
+
 def score_losses(name: str, ytrue, s, mode: str, k: int, pos: int) -> np.ndarray:
-    """Per-instance ``log_loss`` or ``brier`` ``(L, T)``; 0 where the label is missing (never evaluated)."""
+    """Per-instance ``log_loss`` or ``brier`` ``(L, T)``; 0 where the label is missing (never evaluated).
+
+    NaN scores (only where the instance is not evaluated: :func:`check_scores_evaluated`) give 0.
+    """
     from .scores import brier_score, log_loss
 
+    if np.isnan(s).any():
+        s = np.where(np.isnan(s), 0.5 if mode == "binary" else 1.0 / k, s)
     present = ytrue >= 0
     if mode == "binary":
         y = np.where(present, (ytrue == pos).astype(np.float64), np.nan)
