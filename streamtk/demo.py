@@ -43,7 +43,7 @@ def _detectors(err):
     from streamtk.drift.page_hinkley import page_hinkley
 
     runs = {
-        "page-hinkley": page_hinkley(err, variant="moa"),
+        "page-hinkley": page_hinkley(err, convention="moa"),
         "ddm": ddm(err),
         "eddm": eddm(err),
         "adwin": adwin(err),

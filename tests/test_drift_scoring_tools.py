@@ -31,7 +31,7 @@ def streams():
 
 @pytest.fixture(scope="module")
 def trade(streams):
-    grids = {"ddm": {"drift_level": [2.5, 3.0, 4.0]}, "page_hinkley": {"variant": "moa", "lambda_": [20.0, 50.0]},
+    grids = {"ddm": {"drift_level": [2.5, 3.0, 4.0]}, "page_hinkley": {"convention": "moa", "lambda_": [20.0, 50.0]},
              "adwin": {"delta": [0.002, 0.1]}}  # fmt: skip
     return run_tradeoff(streams, DRIFTS, grids, max_delay=800)
 
@@ -41,7 +41,7 @@ def test_tradeoff_equals_scoring_each_setting_alone(streams, trade):
     assert trade["delay"].dims == ("detector", "setting", "run", "drift")
     assert trade["recall"].dims == ("detector", "setting")
     ref_ddm = score_detections(ddm(streams, drift_level=3.0, lead_dims="run", trace=False), DRIFTS, max_delay=800)
-    ref_ph = score_detections(page_hinkley(streams, variant="moa", lambda_=20.0, lead_dims="run", trace=False),
+    ref_ph = score_detections(page_hinkley(streams, convention="moa", lambda_=20.0, lead_dims="run", trace=False),
                               DRIFTS, max_delay=800)  # fmt: skip
     ref_ad = score_detections(adwin(streams, delta=0.1, lead_dims="run"), DRIFTS, max_delay=800)
     for det, label, ref in (("ddm", "drift_level=3.0", ref_ddm), ("page_hinkley", "lambda=20.0", ref_ph),

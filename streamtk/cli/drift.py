@@ -54,7 +54,7 @@ def _run_detector(name, x, args):
     if name == "page-hinkley":
         from ..drift.page_hinkley import page_hinkley
 
-        return page_hinkley(x, variant=args.ph_variant, delta=args.ph_delta, lambda_=args.ph_lambda)
+        return page_hinkley(x, convention=args.ph_convention, delta=args.ph_delta, lambda_=args.ph_lambda)
     if name == "ddm":
         from ..drift.ddm import ddm
 
@@ -129,7 +129,7 @@ def _cmd_drift(args) -> int:
     import numpy as np
 
     _check_output(args.output)
-    log = _read_log(args.log, args.format)
+    log = _read_log(args.log, args.format, args)
     models = [str(m) for m in log.model.values]
     if args.model:
         bad = [m for m in args.model if m not in models]
@@ -215,7 +215,7 @@ def register(sub) -> None:
         "  streamtk drift run.csv --drifts 5000,8000-9000 --score --convention capymoa --max-delay 1000\n"
         "  streamtk drift run.nc --model HT --ph-lambda 50 -o drift.nc   (writes drift-<detector>.nc)\n",
     )
-    _add_log_args(p)
+    _add_log_args(p, mapping=True)
     p.add_argument("--detector", action="append", choices=DETECTORS, help="detector (repeatable; default all)")
     p.add_argument("--model", action="append", help="model to monitor (repeatable; default all)")
     p.add_argument(
@@ -235,14 +235,14 @@ def register(sub) -> None:
     )
     p.add_argument("--rate-period", type=int, default=1000, help="instances per period of the alarm rates")
     p.add_argument(
-        "--ph-variant",
-        choices=["moa", "gama2013"],
-        default="moa",
-        help="Page-Hinkley form: MOA's PageHinkleyDM (default; delta 0.005, lambda 50) or Gama et al. "
-        "2013 (delta 0.1, lambda 100)",
+        "--ph-convention",
+        choices=["streamtk", "moa"],
+        default="streamtk",
+        help="Page-Hinkley form, as page_hinkley(convention=): streamtk = Gama et al. 2013 (default; delta 0.1, "
+        "lambda 100) or moa = MOA's PageHinkleyDM (delta 0.005, lambda 50)",
     )
-    p.add_argument("--ph-delta", type=float, help="Page-Hinkley delta (default of the variant)")
-    p.add_argument("--ph-lambda", type=float, help="Page-Hinkley threshold lambda (default of the variant)")
+    p.add_argument("--ph-delta", type=float, help="Page-Hinkley delta (default of --ph-convention)")
+    p.add_argument("--ph-lambda", type=float, help="Page-Hinkley threshold lambda (default of --ph-convention)")
     p.add_argument("--adwin-delta", type=float, default=0.002, help="ADWIN confidence (default 0.002)")
     p.add_argument(
         "-o",

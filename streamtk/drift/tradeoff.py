@@ -130,6 +130,16 @@ def _pareto(fa, delay, present):
     return out.reshape(fa.shape)
 
 
+def _pad_detections(ds, width):
+    """Pad the per-run detection lists to ``width`` entries (index -1, sign 0: no detection)."""
+    have = ds.sizes.get("detection_number", 0)
+    if have == width:
+        return ds
+    fill = {name: -1 if name == "detection_index" else 0 for name, v in ds.data_vars.items()
+            if "detection_number" in v.dims}  # fmt: skip
+    return ds.pad(detection_number=(0, width - have), constant_values=fill)
+
+
 def _run_one(name, x, params, lead_dims):
     from . import adwin, ddm, eddm, page_hinkley
 
@@ -139,6 +149,8 @@ def _run_one(name, x, params, lead_dims):
         if np.ndim(deltas) == 0:
             return adwin(x, delta=deltas, lead_dims=lead_dims, **params)
         parts = [adwin(x, delta=float(d), lead_dims=lead_dims, **params) for d in deltas]
+        width = max(p.sizes.get("detection_number", 0) for p in parts)
+        parts = [_pad_detections(p, width) for p in parts]
         return xr.concat(parts, dim=xr.DataArray(np.asarray(deltas, dtype=float), dims="delta", name="delta"))
     fn = {"page_hinkley": page_hinkley, "ddm": ddm, "eddm": eddm}[name]
     return fn(x, trace=False, lead_dims=lead_dims, **params)
