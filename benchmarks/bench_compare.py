@@ -180,9 +180,7 @@ def main():
     models = np.stack([pa, pb, np.where(rng.random(n) < 0.3, 1 - y, y).astype(np.int8)])
     m = min(n, 2_000_000)
     t_m, _ = cpu(
-        lambda: sc.compare(
-            y[:m], models[:, :m], windows=WINDOWS, fading=FADING, every=every, classes=[0, 1]
-        ),
+        lambda: sc.compare(y[:m], models[:, :m], windows=WINDOWS, fading=FADING, every=every, classes=[0, 1]),
         repeat=1,
     )
     print(

@@ -194,7 +194,8 @@ def test_local_cluster_two_worker_processes(runs):
         if cluster is not None:
             cluster.close()
     _same(got, streamtk.evaluate(y, p, **OPTS))
-    _same(got_det, adwin(x, delta=0.01))
+    ref_det = adwin(x, delta=0.01)
+    _same(got_det, ref_det.drop_vars([v for v in ref_det.data_vars if "detection_number" in ref_det[v].dims]))
 
 
 # ----------------------------------------------------------------------------- out of core

@@ -61,7 +61,8 @@ def check_scores_evaluated(s, ytrue, ypred, weights, moa: bool, start: int = 0) 
         l, t = (int(i) for i in bad[0])
         raise ValueError(
             f"y_score contains NaN at instance {start + t} (0-based) of series {l}, which is evaluated (its label "
-            "is present, its weight > 0" + ("" if moa else " and it has a prediction")
+            "is present, its weight > 0"
+            + ("" if moa else " and it has a prediction")
             + "): give its scores, or mark the instance as not evaluated"
         )
 

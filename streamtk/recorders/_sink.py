@@ -145,10 +145,12 @@ class ZarrSink:
         ds = xr.Dataset(data, coords=coords)
         if n0 == 0:
             ds.attrs = {**self.attrs, "recording": "incomplete", "n_instances": 0}
-            ds.to_zarr(self.path, mode="w-", zarr_format=2, consolidated=True)
+            ds.to_zarr(self.path, mode="w-", zarr_format=2, consolidated=True, write_empty_chunks=True)
         else:
             ds = ds.drop_vars([v for v in ds.variables if "time" not in ds[v].dims])
-            ds.to_zarr(self.path, mode="a", append_dim="time", zarr_format=2, consolidated=True)
+            ds.to_zarr(
+                self.path, mode="a", append_dim="time", zarr_format=2, consolidated=True, write_empty_chunks=True
+            )
         self.n_done = n0 + n
         self._mark("incomplete")
 

@@ -352,8 +352,9 @@ def detect_dask(detector: str, x, **params) -> xr.Dataset:
 
     ``x`` is a DataArray ``(..., time)`` chunked along its leading dims (time in one
     chunk); ``params`` go to the detector function of :mod:`streamtk.drift`. The
-    result equals the in-memory detector's except that ``detection_index`` (whose
-    width is the number of detections, unknown before computing) is left out; the
+    result equals the in-memory detector's except that the per-detection lists
+    (``detection_index``, ``detection_sign``: their width is the number of detections,
+    unknown before computing) are left out; the
     detections are the non-zero steps of the ``detection`` / ``drift`` traces and
     their number is ``n_detections``.
     """

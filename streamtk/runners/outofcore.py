@@ -78,6 +78,7 @@ from ..io.log import LogFormatError
 from ._detectors import check_detectors, detector_vars, feed_detectors, loss_of
 from ._resume import (
     CurveStore,
+    Sink,
     compare_fingerprints,
     existing_output,
     fingerprint,
@@ -161,70 +162,6 @@ def _scan_classes(source, log, y_true, y_pred, tdim, chunk):
         seen.update(dict.fromkeys(labels))
     enc, _ = encode_labels(np.array(list(seen), dtype=object), names=(y_true,))
     return enc.classes.tolist()
-
-
-def _concat_time(pieces: list) -> xr.Dataset:
-    if len(pieces) == 1:
-        return pieces[0]
-    return xr.concat(
-        pieces,
-        "time",
-        data_vars="minimal",
-        coords="minimal",
-        compat="override",
-        join="override",
-        combine_attrs="override",
-    )
-
-
-class _Sink:
-    """Curve rows on their way out: kept in memory (``out=None``) or written to the store in whole chunks."""
-
-    def __init__(self, store: CurveStore | None, out_chunk: int, expected: np.ndarray, pending=(), rows_done=0):
-        self.store, self.out_chunk, self.expected = store, out_chunk, expected
-        self.pending = list(pending)  # rows not written yet
-        self.rows_done = rows_done  # rows written to the store
-
-    @property
-    def rows_pending(self) -> int:
-        return sum(p.sizes["time"] for p in self.pending)
-
-    def batch_rows(self) -> int:
-        """Rows to gather before a write: whole chunks of at least ~1 MB (each write has a fixed cost)."""
-        if not self.pending:
-            return self.out_chunk
-        first = self.pending[0]
-        per_row = sum(
-            v.dtype.itemsize * int(np.prod([first.sizes[d] for d in v.dims if d != "time"]))
-            for v in first.data_vars.values()
-        )
-        return max(1, -(-(1 << 20) // max(per_row * self.out_chunk, 1))) * self.out_chunk
-
-    def add(self, ds: xr.Dataset) -> None:
-        if ds.sizes["time"] or not self.pending:
-            self.pending.append(ds)  # an empty piece only when nothing is pending (it keeps the variables)
-
-    def flush(self, *, final: bool) -> None:
-        """Write whole chunks of rows (all rows when ``final``) to the store."""
-        if self.store is None or not self.pending:
-            return
-        ds = _concat_time(self.pending)
-        rows = ds.sizes["time"]
-        cut = rows if final else rows // self.out_chunk * self.out_chunk
-        if cut == 0:
-            self.pending = [ds]
-            return
-        head, rest = ds.isel(time=slice(0, cut)), ds.isel(time=slice(cut, None))
-        got = head["instance"].values
-        want = self.expected[self.rows_done : self.rows_done + cut] + 1
-        if not np.array_equal(got, want):  # pragma: no cover - the checkpoint rule is the engine's
-            raise RuntimeError(f"checkpoint rows {got[:3]}... differ from the planned instances {want[:3]}...")
-        self.store.write_rows(head, self.rows_done)
-        self.rows_done += cut
-        self.pending = [rest]
-
-    def in_memory(self) -> xr.Dataset:
-        return _concat_time(self.pending)
 
 
 def _check_save_every(value):
@@ -408,7 +345,7 @@ def evaluate_store(
     store = None if out is None else CurveStore(out, out_chunk, expected.size, n, overwrite=overwrite)
     if store is not None and state is not None:
         store.created = True
-    sink = _Sink(store, out_chunk, expected, *(() if state is None else (state["pending"], state["rows_done"])))
+    sink = Sink(store, out_chunk, expected, *(() if state is None else (state["pending"], state["rows_done"])))
     bar = None
     if progress is True:
         from tqdm.auto import tqdm
