@@ -102,11 +102,6 @@ def test_masked_labels_are_missing():
     assert codes.tolist() == [0, -1]  # a masked prediction: this model made no prediction here
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="lead: labelled_inputs / split_leading drop the mask of y_pred (np.asarray): keep it "
-    "(streamtk._core.labels.as_label_array returns masked arrays unchanged)",
-)
 def test_a_masked_prediction_counts_as_missing_in_evaluate():
     y = np.array([0, 1, 1, 0, 1, 1])
     p = np.array([0, 1, 0, 0, 1, 1])

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from .._kernels.checks import first_non_finite
+from .label_values import check_unmasked
 
 __all__ = [
     "as_float_array",
@@ -40,6 +41,9 @@ def _is_integer(value) -> bool:
     return True
 
 
+_INT64_MAX = 2**63 - 1  # the kernels count in int64
+
+
 def check_positive_int(value, name: str, *, minimum: int = 1) -> int:
     """Return ``value`` as ``int`` if it is an integer ``>= minimum``.
 
@@ -48,6 +52,8 @@ def check_positive_int(value, name: str, *, minimum: int = 1) -> int:
     if not _is_integer(value):
         raise TypeError(f"{name} must be an integer, got {value!r} of type {type(value).__name__}")
     value = operator.index(value)
+    if value > _INT64_MAX:
+        raise ValueError(f"{name} must be at most 2**63 - 1 = {_INT64_MAX}, got {value!r}")
     if value < minimum:
         kind = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
         raise ValueError(f"{name} must be {kind}, got {value!r}")
@@ -180,6 +186,7 @@ def check_weights(weights, lead_shape: tuple, n: int, *, against: str = "y_pred"
     """
     if weights is None:
         return None
+    check_unmasked(weights, "weights")
     w = check_nonnegative_weights(weights, "weights")
     if w.ndim == 0 or w.shape[-1] != n:
         got = w.shape[-1] if w.ndim else "no"

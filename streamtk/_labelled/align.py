@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .._core.labels import as_label_array
 from .dims import LeadingDims, split_leading
 
 __all__ = ["Inputs", "labelled_inputs", "align_like", "TIME_DIM"]
@@ -138,7 +139,9 @@ def labelled_inputs(
         raise TypeError("y_pred is required (or pass a log Dataset as the first argument)")
     if classes is None:
         classes = _classes_of(y_score if score_classes else None, log, y_true, y_pred)
-    yp2, lead, tcoords = split_leading(y_pred, pred_name, lead_dims=lead_dims)
+    if not isinstance(y_true, xr.DataArray):  # y_true's labels are read (and checked) first
+        y_true = as_label_array(y_true, "y_true")
+    yp2, lead, tcoords = split_leading(y_pred, pred_name, lead_dims=lead_dims, labels=True)
     n = yp2.shape[1]
     time_index = None
     if isinstance(y_pred, xr.DataArray):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from .._core.labels import as_label_array
+
 __all__ = ["LeadingDims", "split_leading", "check_lead_dims", "DEFAULT_LEADING_NAMES", "RESERVED_DIMS"]
 
 DEFAULT_LEADING_NAMES = ("model", "fold", "run")
@@ -45,7 +47,7 @@ def check_lead_dims(lead_dims) -> tuple:
     return names
 
 
-def split_leading(values, name: str, *, lead_dims=None, time_dim: str | None = None):
+def split_leading(values, name: str, *, lead_dims=None, time_dim: str | None = None, labels: bool = False):
     """Split an input of shape ``(..., n)`` into ``(L, n)`` and its leading-dim labels.
 
     ``values`` may be a numpy array, anything array-like, or an ``xarray.DataArray``
@@ -53,7 +55,10 @@ def split_leading(values, name: str, *, lead_dims=None, time_dim: str | None = N
     named ``("model", "fold", "run")[:k]`` unless ``lead_dims`` names them.
 
     Returns ``(array_2d, LeadingDims, time_coords)``; ``time_coords`` holds the
-    DataArray's coordinates along its time dimension (empty for numpy input).
+    DataArray's coordinates along its time dimension (empty for numpy input). With ``labels``
+    the values are labels: Python sequences are read by :func:`streamtk._core.labels.as_label_array`
+    (no silent cast of mixed text and numbers or of big integers) and a masked array keeps its mask
+    (a masked prediction is a missing one).
     """
     time_coord = {}
     if isinstance(values, xr.DataArray):
@@ -68,7 +73,11 @@ def split_leading(values, name: str, *, lead_dims=None, time_dim: str | None = N
         time_coord = {k: v.variable for k, v in values.coords.items() if v.dims == (tdim,)}
         arr = values.values
     else:
-        arr = np.asarray(values)
+        if labels:
+            arr = as_label_array(values, name)
+            arr = arr if isinstance(arr, np.ma.MaskedArray) else np.asarray(arr)
+        else:
+            arr = np.asarray(values)
         if arr.ndim == 0:
             raise ValueError(f"{name} must have at least one dimension (time), got a scalar {arr!r}")
         nlead = arr.ndim - 1

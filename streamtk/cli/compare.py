@@ -33,6 +33,8 @@ def _cmd_compare(args) -> int:
         if bad:
             raise UsageError(f"--models {' '.join(bad)}: not in {args.log} (models: {', '.join(models)})")
         a, b = args.models
+        if a == b:
+            raise UsageError(f"--models names {a!r} twice: compare needs two different models")
         ds = compare(log.y_true, log.y_pred.sel(model=a), log.y_pred.sel(model=b), **options)
         ds.attrs.update(model_a=a, model_b=b)
     else:

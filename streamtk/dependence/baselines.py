@@ -242,7 +242,7 @@ def random_classifier(y_pred, *, seed, lead_dims=None) -> xr.DataArray:
     [0, 0, 1, 2]
     """
     rng = as_rng(seed)
-    arr, lead, tc = split_leading(y_pred, "y_pred", lead_dims=lead_dims)
+    arr, lead, tc = split_leading(y_pred, "y_pred", lead_dims=lead_dims, labels=True)
     perm = permutation_codes(arr, rng)
     coords = _coords(arr.shape[1], tc)
     coords.update(lead.coords)

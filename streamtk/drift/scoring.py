@@ -62,6 +62,10 @@ def match_detections(detections, true_drifts, *, max_delay=None, max_early_detec
     truth = as_truth(true_drifts)
     starts, ends = truth.start[0].tolist(), truth.end[0].tolist()
     det = sorted(set(int(d) for d in detections))
+    bad = [d for d in det if d < 0 or (n is not None and d >= int(n))]
+    if bad:
+        where = "[0, n)" if n is None else f"[0, {int(n)})"
+        raise ValueError(f"detections must be 0-based instance indices in {where}, got {bad[0]}")
     end_all = max(det + ends + [0]) + 1 if n is None else int(n)
     opens = [max(s - max_early_detection, 0) for s in starts]
     delays, used = [], set()

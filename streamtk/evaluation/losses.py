@@ -239,7 +239,7 @@ def regression_curves(y_true, y_pred, *, every=None, lead_dims=None, **forgettin
         raise ValueError(f"y_true must be one-dimensional (n,), got shape {yt.shape}")
     if np.isinf(yt).any():
         raise ValueError(f"y_true contains an infinite value at index {int(np.isinf(yt).argmax())}")
-    yp2, lead, tcoords = split_leading(y_pred, "y_pred", lead_dims=lead_dims)
+    yp2, lead, tcoords = split_leading(y_pred, "y_pred", lead_dims=lead_dims, labels=True)
     yp2 = as_float_array(yp2, "y_pred")
     if yp2.shape[1] != yt.shape[0]:
         raise ValueError(f"y_pred has {yp2.shape[1]} instances along its last axis but y_true has {yt.shape[0]}")

@@ -30,6 +30,10 @@ def paired_differences(x, y, axis) -> np.ndarray:
         raise TypeError(f"axis must be an integer, got {axis!r}")
     if not -d.ndim <= axis < d.ndim:
         raise ValueError(f"axis must be in [{-d.ndim}, {d.ndim - 1}] for inputs of shape {d.shape}, got {axis!r}")
+    if d.shape[axis] == 0:
+        raise ValueError(
+            f"x is empty along the fold axis {axis} (shape {d.shape}): a paired test needs at least one pair"
+        )
     return np.moveaxis(d, axis, -1)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as _sps
 
-from .._core.validation import as_float_array, check_in_open_unit_interval
+from .._core.validation import as_float_array, check_in_open_unit_interval, check_nonnegative_weights
 from ._common import reject_from_pvalue
 from ._result import ArrayResult
 
@@ -70,7 +70,7 @@ def mcnemar_counts(y_true, pred_a, pred_b, *, weights=None, axis: int = -1):
         ) from None
     ok_a = pa == y
     ok_b = pb == y
-    w = 1.0 if weights is None else as_float_array(weights, "weights")
+    w = 1.0 if weights is None else check_nonnegative_weights(weights, "weights")
     a = np.sum((~ok_a & ok_b) * w, axis=axis)
     b = np.sum((ok_a & ~ok_b) * w, axis=axis)
     return a, b
