@@ -48,8 +48,15 @@ def _nz(v):
 
 
 @nb.njit(cache=True)
-def accumulate(kind, size, fade, marks, xa, xb, member, b0, b1, base, sf, si, ck, ci, snap):
-    """An accumulator over ``[b0, b1)``; returns the next checkpoint index."""
+def accumulate(kind, size, fade, marks, data, blk, est, out):
+    """An accumulator over ``[b0, b1)``; returns the next checkpoint index.
+
+    ``data = (xa, xb, member)``, ``blk = (b0, b1, base)``, ``est = (sf, si)``, ``out = (ck, ci, snap)``.
+    """
+    xa, xb, member = data
+    b0, b1, base = blk
+    sf, si = est
+    ck, ci, snap = out
     sa, sb, su, sv, n, m = sf[SA], sf[SB], sf[SU], sf[SV], sf[SN], sf[SCALE]
     step = fading_step(kind, fade)
     nxt, cursor = next_restart(kind, size, marks, si[CURSOR], base + b0)
@@ -91,8 +98,15 @@ def accumulate(kind, size, fade, marks, xa, xb, member, b0, b1, base, sf, si, ck
 
 
 @nb.njit(cache=True)
-def slide(kind, size, limits, lim0, xa, xb, member, b0, b1, base, sf, si, ck, ci, snap):
-    """A sliding window over ``[b0, b1)``: add, then the oldest members leave while more than the limit are held."""
+def slide(kind, size, limits, lim0, data, blk, est, out):
+    """A sliding window over ``[b0, b1)``: add, then the oldest members leave while more than the limit are held.
+
+    The grouped arguments are those of :func:`accumulate`.
+    """
+    xa, xb, member = data
+    b0, b1, base = blk
+    sf, si = est
+    ck, ci, snap = out
     sa, sb, su, sv = sf[SA], sf[SB], sf[SU], sf[SV]
     za, zb, zu, zv = si[ZA], si[ZB], si[ZU], si[ZV]
     tail = si[TAIL] - base
@@ -154,48 +168,19 @@ def run(x, groups, member, mech, state, span, ck, snap):
     T = x.shape[1]
     E = kinds.shape[0]
     for g in range(groups.shape[0]):
-        xa = x[groups[g, 0]]
-        xb = x[groups[g, 1]]
+        data = (x[groups[g, 0]], x[groups[g, 1]], member)
         ci0 = np.int64(0)
         for b0 in range(t_begin, T, BLOCK):
-            b1 = min(T, b0 + BLOCK)
+            blk = (b0, min(T, b0 + BLOCK), base)
             ci1 = ci0
             for e in range(E):
                 kind = kinds[e]
+                est = (sf[g, e], si[g, e])
+                out = (ck, ci0, snap[g, e])
                 if is_sliding(kind):
-                    ci1 = slide(
-                        kind,
-                        sizes[e],
-                        limits[g, max(aslot[e], 0)],
-                        t_begin,
-                        xa,
-                        xb,
-                        member,
-                        b0,
-                        b1,
-                        base,
-                        sf[g, e],
-                        si[g, e],
-                        ck,
-                        ci0,
-                        snap[g, e],
-                    )
+                    ci1 = slide(kind, sizes[e], limits[g, max(aslot[e], 0)], t_begin, data, blk, est, out)
                 else:
                     ci1 = accumulate(
-                        kind,
-                        sizes[e],
-                        fading[e],
-                        marks[mark_off[e] : mark_off[e + 1]],
-                        xa,
-                        xb,
-                        member,
-                        b0,
-                        b1,
-                        base,
-                        sf[g, e],
-                        si[g, e],
-                        ck,
-                        ci0,
-                        snap[g, e],
+                        kind, sizes[e], fading[e], marks[mark_off[e] : mark_off[e + 1]], data, blk, est, out
                     )
             ci0 = ci1

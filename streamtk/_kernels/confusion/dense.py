@@ -30,12 +30,7 @@ from .layout import (
     P_CURSOR,
     P_HELD,
     P_TAIL,
-    S_BMH,
-    S_BMM,
-    S_BPH,
-    S_BPM,
     S_C,
-    S_M,
     S_NC,
     S_NF,
     S_SCALE,
@@ -44,6 +39,7 @@ from .layout import (
     V_OFFCOL,
     V_OFFROW,
 )
+from .scalars import load6, store6, unscale6
 from .streamtk import BLOCK, write_snapshot
 
 # rows of the block buffer / prefix ring: y, hit, y * hit, Persistent hit
@@ -64,12 +60,7 @@ def _binary_vectors(cvl, D0, D1, O0, O1):
 @nb.njit(cache=True, error_model="numpy")
 def _accumulate(kind, size, fade, marks, buf, b0, b1, base, sc, cv, pt, ck, ci, snap, cvl):
     """One accumulator over a block, state in registers (the operations of ``streamtk.accumulate``)."""
-    C = sc[S_C]
-    M = sc[S_M]
-    BMH = sc[S_BMH]
-    BMM = sc[S_BMM]
-    BPH = sc[S_BPH]
-    BPM = sc[S_BPM]
+    C, M, BMH, BMM, BPH, BPM = load6(sc, S_C)
     NF = sc[S_NF]
     m = sc[S_SCALE]
     D0 = cv[V_DIAG, 0]
@@ -102,12 +93,7 @@ def _accumulate(kind, size, fade, marks, buf, b0, b1, base, sc, cv, pt, ck, ci, 
         BPH += m * buf[PH, i]
         BPM += m * (1.0 - buf[PH, i])
         if overdue(m):
-            C /= m
-            M /= m
-            BMH /= m
-            BMM /= m
-            BPH /= m
-            BPM /= m
+            C, M, BMH, BMM, BPH, BPM = unscale6((C, M, BMH, BMM, BPH, BPM), m)
             NF /= m
             D0 /= m
             D1 /= m
@@ -118,12 +104,7 @@ def _accumulate(kind, size, fade, marks, buf, b0, b1, base, sc, cv, pt, ck, ci, 
             _binary_vectors(cvl, D0, D1, O0, O1)
             write_snapshot(snap[ci], sc, cvl, 0, 2, C, M, BMH, BMM, BPH, BPM, NF, m)
             ci += 1
-    sc[S_C] = C
-    sc[S_M] = M
-    sc[S_BMH] = BMH
-    sc[S_BMM] = BMM
-    sc[S_BPH] = BPH
-    sc[S_BPM] = BPM
+    store6(sc, S_C, (C, M, BMH, BMM, BPH, BPM))
     sc[S_NF] = NF
     sc[S_SCALE] = m
     _binary_vectors(cv, D0, D1, O0, O1)
@@ -173,14 +154,8 @@ def _store_window(w, ring, mring, mask, end, sc, cv, pt):
     """Write a window's state after position ``end - 1`` in the general layout (counts = sums)."""
     held = min(end, w)
     C, M, D0, D1, O0, O1, BMH, BMM, BPH, BPM = _window_sums(ring, mring, mask, end, held)
-    sc[S_C] = C
-    sc[S_M] = M
-    sc[S_BMH] = BMH
-    sc[S_BMM] = BMM
-    sc[S_BPH] = BPH
-    sc[S_BPM] = BPM
-    for j in range(S_BPM + 1):  # unweighted: every count equals its sum
-        sc[S_NC + j] = sc[S_C + j]
+    store6(sc, S_C, (C, M, BMH, BMM, BPH, BPM))
+    store6(sc, S_NC, (C, M, BMH, BMM, BPH, BPM))  # unweighted: every count equals its sum
     sc[S_NF] = float(held)
     _binary_vectors(cv, D0, D1, O0, O1)
     for r in range(V_DIAG, V_OFFCOL + 1):

@@ -51,19 +51,10 @@ from .layout import (
     P_CURSOR,
     P_HELD,
     P_TAIL,
-    S_BMH,
-    S_BMM,
-    S_BPH,
     S_BPM,
     S_C,
-    S_M,
-    S_NBMH,
-    S_NBMM,
-    S_NBPH,
-    S_NBPM,
     S_NC,
     S_NF,
-    S_NM,
     S_Q,
     S_SCALE,
     V_DIAG,
@@ -73,6 +64,7 @@ from .layout import (
     V_OFFCOL,
     V_OFFROW,
 )
+from .scalars import load6, store6, unscale6
 
 BLOCK = 2048
 
@@ -116,19 +108,22 @@ def _clear(sc, cv):
 
 
 @nb.njit(cache=True, error_model="numpy")
-def accumulate(kind, size, fade, marks, ytrue, yp, wl, has_w, ql, b0, b1, base, sc, cv, pt, perhit, ck, ci, snap):
-    """An accumulator (prequential, fading, tumbling, landmarks) over ``[b0, b1)``; returns the next checkpoint."""
+def accumulate(kind, size, fade, marks, series, blk, est, out):
+    """An accumulator (prequential, fading, tumbling, landmarks) over ``[b0, b1)``; returns the next checkpoint.
+
+    ``series = (ytrue, yp, wl, has_w, ql, perhit)``, ``blk = (b0, b1, base)``, ``est = (sc, cv, pt)``,
+    ``out = (ck, ci, snap)`` (the grouped arguments of :func:`run`).
+    """
+    ytrue, yp, wl, has_w, ql, perhit = series
+    b0, b1, base = blk
+    sc, cv, pt = est
+    ck, ci, snap = out
     nq = ql.shape[0]
     k = cv.shape[1]
     diag = cv[V_DIAG]
     offr = cv[V_OFFROW]
     offc = cv[V_OFFCOL]
-    C = sc[S_C]
-    M = sc[S_M]
-    BMH = sc[S_BMH]
-    BMM = sc[S_BMM]
-    BPH = sc[S_BPH]
-    BPM = sc[S_BPM]
+    C, M, BMH, BMM, BPH, BPM = load6(sc, S_C)
     NF = sc[S_NF]
     m = sc[S_SCALE]
     best = pt[P_BEST]
@@ -168,12 +163,7 @@ def accumulate(kind, size, fade, marks, ytrue, yp, wl, has_w, ql, b0, b1, base, 
                 sc[S_Q + j] += g * ql[j, t]
             best = majority_after_gain(best, diag[best] + offr[best], y, diag[y] + offr[y])
             if overdue(m):
-                C /= m
-                M /= m
-                BMH /= m
-                BMM /= m
-                BPH /= m
-                BPM /= m
+                C, M, BMH, BMM, BPH, BPM = unscale6((C, M, BMH, BMM, BPH, BPM), m)
                 NF /= m
                 for j in range(nq):
                     sc[S_Q + j] /= m
@@ -185,12 +175,7 @@ def accumulate(kind, size, fade, marks, ytrue, yp, wl, has_w, ql, b0, b1, base, 
         while ci < nck and ck[ci] == t:
             write_snapshot(snap[ci], sc, cv, nq, k, C, M, BMH, BMM, BPH, BPM, NF, m)
             ci += 1
-    sc[S_C] = C
-    sc[S_M] = M
-    sc[S_BMH] = BMH
-    sc[S_BMM] = BMM
-    sc[S_BPH] = BPH
-    sc[S_BPM] = BPM
+    store6(sc, S_C, (C, M, BMH, BMM, BPH, BPM))
     sc[S_NF] = NF
     sc[S_SCALE] = m
     pt[P_BEST] = best
@@ -206,9 +191,7 @@ def _take(s, n, w):
 
 
 @nb.njit(cache=True, error_model="numpy")
-def slide(
-    kind, size, limits, lim0, ytrue, yp, wl, has_w, ql, b0, b1, base, sc, cv, pt, perhit, majh, ck, ci, snap, seg
-):
+def slide(kind, size, limits, lim0, series, blk, est, majh, out, seg):
     """A sliding window (``WINDOW`` of ``size`` members, or ``ADWIN`` with ``limits``) over ``[b0, b1)``.
 
     ``limits[t - lim0]``: the ADWIN width after the member at ``t`` (ADWIN only).
@@ -217,8 +200,13 @@ def slide(
     a leaving member is read back from the inputs (no ring buffer) and its materialised
     baseline hits are subtracted, so removal undoes exactly what was added. ``seg`` holds the
     oldest members of a chunked ADWIN window as per-bucket sums (see
-    :mod:`streamtk.evaluation._segments`); they leave whole. Returns the next checkpoint.
+    :mod:`streamtk.evaluation._segments`); they leave whole. Returns the next checkpoint. The
+    grouped arguments are those of :func:`accumulate`.
     """
+    ytrue, yp, wl, has_w, ql, perhit = series
+    b0, b1, base = blk
+    sc, cv, pt = est
+    ck, ci, snap = out
     nq = ql.shape[0]
     k = cv.shape[1]
     diag = cv[V_DIAG]
@@ -227,18 +215,8 @@ def slide(
     ndiag = cv[V_NDIAG]
     noffr = cv[V_NOFFROW]
     noffc = cv[V_NOFFCOL]
-    C = sc[S_C]
-    M = sc[S_M]
-    BMH = sc[S_BMH]
-    BMM = sc[S_BMM]
-    BPH = sc[S_BPH]
-    BPM = sc[S_BPM]
-    nC = sc[S_NC]
-    nM = sc[S_NM]
-    nBMH = sc[S_NBMH]
-    nBMM = sc[S_NBMM]
-    nBPH = sc[S_NBPH]
-    nBPM = sc[S_NBPM]
+    C, M, BMH, BMM, BPH, BPM = load6(sc, S_C)
+    nC, nM, nBMH, nBMM, nBPH, nBPM = load6(sc, S_NC)
     best = pt[P_BEST]
     tail = pt[P_TAIL] - base
     held = pt[P_HELD]
@@ -282,21 +260,11 @@ def slide(
             lim = sliding_limit(kind, size, limits, t - lim0)
             while held > lim:
                 if tail < 0:  # compressed members of earlier chunks leave as whole segments
-                    sc[S_C], sc[S_M], sc[S_BMH], sc[S_BMM], sc[S_BPH], sc[S_BPM] = C, M, BMH, BMM, BPH, BPM
-                    sc[S_NC], sc[S_NM], sc[S_NBMH], sc[S_NBMM], sc[S_NBPH], sc[S_NBPM] = nC, nM, nBMH, nBMM, nBPH, nBPM
+                    store6(sc, S_C, (C, M, BMH, BMM, BPH, BPM))
+                    store6(sc, S_NC, (nC, nM, nBMH, nBMM, nBPH, nBPM))
                     tail, held, best = _pop_segment(seg, sc, cv, tail, held)
-                    C = sc[S_C]
-                    M = sc[S_M]
-                    BMH = sc[S_BMH]
-                    BMM = sc[S_BMM]
-                    BPH = sc[S_BPH]
-                    BPM = sc[S_BPM]
-                    nC = sc[S_NC]
-                    nM = sc[S_NM]
-                    nBMH = sc[S_NBMH]
-                    nBMM = sc[S_NBMM]
-                    nBPH = sc[S_NBPH]
-                    nBPM = sc[S_NBPM]
+                    C, M, BMH, BMM, BPH, BPM = load6(sc, S_C)
+                    nC, nM, nBMH, nBMM, nBPH, nBPM = load6(sc, S_NC)
                     continue
                 r = tail
                 while True:
@@ -330,18 +298,8 @@ def slide(
         while ci < nck and ck[ci] == t:
             write_snapshot(snap[ci], sc, cv, nq, k, C, M, BMH, BMM, BPH, BPM, float(held), 1.0)
             ci += 1
-    sc[S_C] = C
-    sc[S_M] = M
-    sc[S_BMH] = BMH
-    sc[S_BMM] = BMM
-    sc[S_BPH] = BPH
-    sc[S_BPM] = BPM
-    sc[S_NC] = nC
-    sc[S_NM] = nM
-    sc[S_NBMH] = nBMH
-    sc[S_NBMM] = nBMM
-    sc[S_NBPH] = nBPH
-    sc[S_NBPM] = nBPM
+    store6(sc, S_C, (C, M, BMH, BMM, BPH, BPM))
+    store6(sc, S_NC, (nC, nM, nBMH, nBMM, nBPH, nBPM))
     sc[S_NF] = float(held)
     pt[P_BEST] = best
     pt[P_TAIL] = tail + base
@@ -395,58 +353,21 @@ def run(inputs, mech, state, segments, span, which, ck, snap):
         yp = ypred[l]
         wl = weights[l]
         ql = quantities[l]
+        series = (ytrue, yp, wl, has_w, ql, perhit)
         ci0 = np.int64(0)
         for b0 in range(t_begin, T, BLOCK):
-            b1 = min(T, b0 + BLOCK)
+            blk = (b0, min(T, b0 + BLOCK), base)
             ci1 = ci0
             for e in which:
                 kind = kinds[e]
+                est = (sc[l, e], cv[l, e], pt[l, e])
+                out = (ck, ci0, snap[l, e])
                 if is_sliding(kind):
                     a = max(aslot[e], 0)
                     seg = (seg_pay[l, a], seg_mem[l, a], seg_span[l, a], seg_head[l, a : a + 1])
-                    ci1 = slide(
-                        kind,
-                        sizes[e],
-                        limits[l, a],
-                        t_begin,
-                        ytrue,
-                        yp,
-                        wl,
-                        has_w,
-                        ql,
-                        b0,
-                        b1,
-                        base,
-                        sc[l, e],
-                        cv[l, e],
-                        pt[l, e],
-                        perhit,
-                        majhit[l, hslot[e]],
-                        ck,
-                        ci0,
-                        snap[l, e],
-                        seg,
-                    )
+                    ci1 = slide(kind, sizes[e], limits[l, a], t_begin, series, blk, est, majhit[l, hslot[e]], out, seg)
                 else:
                     ci1 = accumulate(
-                        kind,
-                        sizes[e],
-                        fading[e],
-                        marks[mark_off[e] : mark_off[e + 1]],
-                        ytrue,
-                        yp,
-                        wl,
-                        has_w,
-                        ql,
-                        b0,
-                        b1,
-                        base,
-                        sc[l, e],
-                        cv[l, e],
-                        pt[l, e],
-                        perhit,
-                        ck,
-                        ci0,
-                        snap[l, e],
+                        kind, sizes[e], fading[e], marks[mark_off[e] : mark_off[e + 1]], series, blk, est, out
                     )
             ci0 = ci1
