@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..drift.registry import DETECTORS as _DETECTOR_REGISTRY
 from ._common import (
     UsageError,
     _add_common,
@@ -17,7 +18,7 @@ from ._common import (
     _write,
 )
 
-DETECTORS = ("page-hinkley", "ddm", "eddm", "adwin")
+DETECTORS = tuple(name.replace("_", "-") for name in _DETECTOR_REGISTRY)  # CLI spelling: page-hinkley
 CONVENTIONS = ("streamtk", "capymoa", "moa")
 
 
@@ -55,17 +56,13 @@ def _run_detector(name, x, args):
         from ..drift.page_hinkley import page_hinkley
 
         return page_hinkley(x, convention=args.ph_convention, delta=args.ph_delta, lambda_=args.ph_lambda)
-    if name == "ddm":
-        from ..drift.ddm import ddm
+    if name == "adwin":
+        from ..drift.adwin import adwin
 
-        return ddm(x)
-    if name == "eddm":
-        from ..drift.eddm import eddm
+        return adwin(x, delta=args.adwin_delta)
+    from ..drift.registry import detector_function
 
-        return eddm(x)
-    from ..drift.adwin import adwin
-
-    return adwin(x, delta=args.adwin_delta)
+    return detector_function(name.replace("-", "_"))(x)  # a detector without flags: its defaults
 
 
 def _detections(name, res):

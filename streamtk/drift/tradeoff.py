@@ -20,11 +20,13 @@ import xarray as xr
 
 from .._core.validation import check_choice
 from .._labelled import base_attrs
+from .registry import DETECTORS as _DETECTOR_REGISTRY
+from .registry import detector_function
 from .scoring import score_detections
 
 __all__ = ["tradeoff", "run_tradeoff", "DETECTORS"]
 
-DETECTORS = ("page_hinkley", "ddm", "eddm", "adwin")
+DETECTORS = tuple(_DETECTOR_REGISTRY)
 _NOT_SETTINGS = {"run", "drift", "detection_number", "time"}
 
 
@@ -141,10 +143,9 @@ def _pad_detections(ds, width):
 
 
 def _run_one(name, x, params, lead_dims):
-    from . import adwin, ddm, eddm, page_hinkley
-
     params = dict(params)
-    if name == "adwin":
+    if name == "adwin":  # one pass per delta (ADWIN has no grid kernel)
+        adwin = detector_function("adwin")
         deltas = params.pop("delta", 0.002)
         if np.ndim(deltas) == 0:
             return adwin(x, delta=deltas, lead_dims=lead_dims, **params)
@@ -152,8 +153,7 @@ def _run_one(name, x, params, lead_dims):
         width = max(p.sizes.get("detection_number", 0) for p in parts)
         parts = [_pad_detections(p, width) for p in parts]
         return xr.concat(parts, dim=xr.DataArray(np.asarray(deltas, dtype=float), dims="delta", name="delta"))
-    fn = {"page_hinkley": page_hinkley, "ddm": ddm, "eddm": eddm}[name]
-    return fn(x, trace=False, lead_dims=lead_dims, **params)
+    return detector_function(name)(x, trace=False, lead_dims=lead_dims, **params)
 
 
 def run_tradeoff(x, true_drifts, detectors: dict, *, lead_dims="run", **score_kwargs) -> xr.Dataset:

@@ -38,6 +38,8 @@ import numpy as np
 import xarray as xr
 
 from .._core.labels import encode_labels
+from ..drift.registry import DETECTORS as _DETECTOR_REGISTRY
+from ..drift.registry import detector_function
 
 __all__ = [
     "map_leading",
@@ -49,17 +51,8 @@ __all__ = [
 ]
 
 
-def _detectors():
-    from ..drift.adwin import adwin
-    from ..drift.ddm import ddm
-    from ..drift.eddm import eddm
-    from ..drift.page_hinkley import page_hinkley
-
-    return {"adwin": adwin, "page_hinkley": page_hinkley, "ddm": ddm, "eddm": eddm}
-
-
-#: names accepted by :func:`detect_dask`
-DETECTORS = ("adwin", "page_hinkley", "ddm", "eddm")
+#: names accepted by :func:`detect_dask` (:data:`streamtk.drift.registry.DETECTORS`)
+DETECTORS = tuple(_DETECTOR_REGISTRY)
 
 
 def _is_dask(da) -> bool:
@@ -344,7 +337,7 @@ def compare_dask(y_true, y_pred_a, y_pred_b=None, *, classes=None, **options) ->
 
 
 def _detect_block(x, *, _detector, **params):
-    return _detectors()[_detector](x, **params)
+    return detector_function(_detector)(x, **params)
 
 
 def detect_dask(detector: str, x, **params) -> xr.Dataset:
