@@ -36,7 +36,7 @@ TOTAL, SCALE = 0, 1
 TAIL, HELD, CURSOR, BEST = 0, 1, 2, 3
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _apply(cnt, trans, evn, evh, rows, y, j, b, g):
     """Add (``g > 0``) or remove (``g < 0``) a member and its event."""
     cnt[y] += g
@@ -46,6 +46,30 @@ def _apply(cnt, trans, evn, evh, rows, y, j, b, g):
         evn[j, b] += g
         if y == j:
             evh[j, b] += g
+
+
+@nb.njit(cache=True, nogil=True)
+def label_events(codes, last, run, max_lag, prev, bins):
+    """Fill ``prev`` and ``bins`` (``(T,)`` int64) for a chunk of ``codes``; returns the carried ``(last, run)``.
+
+    ``prev[t]``: the last present label before ``t`` (``last`` from earlier chunks, -1 if none);
+    ``bins[t]`` (present ``t``): ``min(r, max_lag + 1) - 1`` with ``r`` the length of the run of
+    equal present labels ending just before ``t`` (0 when ``t`` is the first present label, so -1).
+    ``(last, run)``: the label and length of the current run (``(-1, 0)`` before any label).
+    """
+    for t in range(codes.shape[0]):
+        prev[t] = last
+        y = codes[t]
+        if y < 0:
+            bins[t] = 0
+            continue
+        bins[t] = run - 1 if run <= max_lag else max_lag
+        if y == last:
+            run += 1
+        else:
+            last = y
+            run = 1
+    return last, run
 
 
 @nb.njit(cache=True)
@@ -104,7 +128,8 @@ def accumulate(kind, size, fade, marks, inputs, b0, b1, base, st, mode, ck, ci, 
             m = 1.0
             best = 0
             nxt, cursor = next_restart(kind, size, marks, cursor, base + t + 1)
-        ci = _emit(mode, t, prev[t], cnt, trans, evn, evh, rows, total, m, best, ck, ci, out)
+        if mode != STATS:
+            ci = _emit(mode, t, prev[t], cnt, trans, evn, evh, rows, total, m, best, ck, ci, out)
         y = codes[t]
         if y >= 0:
             m = advance(m, step)
@@ -135,7 +160,8 @@ def slide(kind, size, limits, lim0, inputs, member, b0, b1, base, st, mode, ck, 
     tail, held = si[TAIL] - base, si[HELD]
     nck = ck.shape[0]
     for t in range(b0, b1):
-        ci = _emit(mode, t, prev[t], cnt, trans, evn, evh, rows, total, 1.0, best, ck, ci, out)
+        if mode != STATS:
+            ci = _emit(mode, t, prev[t], cnt, trans, evn, evh, rows, total, 1.0, best, ck, ci, out)
         y = codes[t]
         if y >= 0:
             _apply(cnt, trans, evn, evh, rows, y, prev[t], bins[t], 1.0)

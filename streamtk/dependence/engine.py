@@ -1,8 +1,8 @@
 """numpy layer of the label-dependence family (:mod:`streamtk._kernels.dependence`).
 
 :class:`DependenceEngine` holds the label-dependence state of every estimator across chunks
-(chunked == one pass), computes the per-position events the kernel reads (:func:`label_events`)
-and runs the kernel in one of its modes: statistics at checkpoints, Majority Class predictions,
+(chunked == one pass), computes the per-position events the kernel reads
+(:func:`streamtk._kernels.dependence.label_events`) and runs the kernel in one of its modes: statistics at checkpoints, Majority Class predictions,
 Temporal Correction factors. ADWIN windows of the label stream are those of an ADWIN run on the
 Persistent classifier's 0/1 loss ``[y_t != y_(t-1)]`` (the window shrinks when the rate of label
 changes, the stream's temporal dependence, changes).
@@ -16,13 +16,14 @@ from .._core.mechanisms import kernel_arrays
 from .._kernels import dependence as K
 from .._kernels.forgetting import ADWIN, WINDOW
 
-__all__ = ["DependenceEngine", "label_events", "MODES"]
+__all__ = ["DependenceEngine", "label_events_reference", "MODES"]
 
 MODES = {"stats": K.STATS, "majority": K.MAJORITY, "factors": K.FACTORS}
 
 
-def label_events(codes: np.ndarray, cursor, max_lag: int):
-    """``(prev, bins, cursor)`` of a chunk of codes (-1 = missing).
+def label_events_reference(codes: np.ndarray, cursor, max_lag: int):
+    """``(prev, bins, cursor)`` of a chunk of codes (-1 = missing), in numpy: the tests' reference for
+    the kernel :func:`streamtk._kernels.dependence.label_events`.
 
     ``prev[t]``: the last present label before ``t`` (-1 if none); ``bins[t]`` (present ``t``): the
     run-length bin ``min(r, L + 1) - 1`` of the run of equal labels ending just before ``t``;
@@ -97,7 +98,10 @@ class DependenceEngine:
         """Process a chunk of codes; returns what ``mode`` produces (snapshots at ``ck``, or per position)."""
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         T = codes.shape[0]
-        prev, bins, self.cursor = label_events(codes, self.cursor, self.max_lag)
+        prev = np.empty(codes.shape[0], dtype=np.int64)
+        bins = np.empty(codes.shape[0], dtype=np.int64)
+        last, run = K.label_events(codes, self.cursor[0], self.cursor[1], self.max_lag, prev, bins)
+        self.cursor = (int(last), int(run))
         h = self.h_codes.shape[0]
         cc = np.concatenate([self.h_codes, codes]) if h else codes
         pp = np.concatenate([self.h_prev, prev]) if h else prev
