@@ -192,8 +192,10 @@ def run(inputs, mech, state, span, which, ck, snap):
         ring = np.zeros((4, hl if nwin else 1))
         mrings = np.zeros((max(nwin, 1), hl if nwin else 1))
         if nwin:
-            # prefix sums over the kept history (earlier chunks): windows reach back into it
-            for t in range(t_begin):
+            # prefix sums over the kept history (earlier chunks or segments): a window reaches back at
+            # most maxw positions (every position is a member), so the sums start there (from 0: only
+            # their differences are read, and these are exact small integers)
+            for t in range(max(0, t_begin - maxw - 1), t_begin):
                 a = base + t
                 y = float(ytrue[t])
                 h = 1.0 if ytrue[t] == yp[t] else 0.0
