@@ -63,7 +63,7 @@ def _evaluate_takes_missing_predictions() -> bool:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_notebook_runs_top_to_bottom(path, tmp_path):
+def test_notebook_runs_top_to_bottom(path, tmp_path, data_dir):  # data_dir: skip without the datasets
     nbformat = pytest.importorskip("nbformat", reason="nbformat is in the test extra")
     nbclient = pytest.importorskip("nbclient", reason="nbclient is in the test extra")
     pytest.importorskip("ipykernel", reason="ipykernel is in the test extra")
