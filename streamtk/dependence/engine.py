@@ -3,9 +3,10 @@
 :class:`DependenceEngine` holds the label-dependence state of every estimator across chunks
 (chunked == one pass), computes the per-position events the kernel reads
 (:func:`streamtk._kernels.dependence.label_events`) and runs the kernel in one of its modes:
-statistics at checkpoints, Majority Class predictions, Temporal Correction factors. ADWIN windows of the label stream are those of an ADWIN run on the
-Persistent classifier's 0/1 loss ``[y_t != y_(t-1)]`` (the window shrinks when the rate of label
-changes, the stream's temporal dependence, changes).
+statistics at checkpoints, Majority Class predictions, Temporal Correction factors. ADWIN windows
+of the label stream are those of an ADWIN run on the Persistent classifier's 0/1 loss
+``[y_t != y_(t-1)]`` (the window shrinks when the rate of label changes, the stream's temporal
+dependence, changes).
 """
 
 from __future__ import annotations
