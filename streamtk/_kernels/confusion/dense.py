@@ -133,6 +133,7 @@ def _window_sums(ring, mring, mask, a, held):
 def _window(w, ring, mring, mask, buf, b0, b1, base, majh, ck, ci, snap, sc, cvl):
     """One sliding window of ``w`` positions over a block: Majority hits, prefix ring, snapshots."""
     nck = ck.shape[0]
+    msum = mring[(base + b0) & mask]  # the running sum in a register (no store-to-load chain)
     for t in range(b0, b1):
         a = base + t
         hb = min(a, w)  # members of the window before t
@@ -140,7 +141,8 @@ def _window(w, ring, mring, mask, buf, b0, b1, base, majh, ck, ci, snap, sc, cvl
         best = 1.0 if r1 > hb - r1 else 0.0
         mh = 1.0 - abs(best - buf[Y, t - b0])
         majh[t] = np.uint8(mh)
-        mring[(a + 1) & mask] = mring[a & mask] + mh
+        msum += mh
+        mring[(a + 1) & mask] = msum
         while ci < nck and ck[ci] == t:
             C, M, D0, D1, O0, O1, BMH, BMM, BPH, BPM = _window_sums(ring, mring, mask, a + 1, min(a + 1, w))
             _binary_vectors(cvl, D0, D1, O0, O1)
@@ -219,10 +221,19 @@ def run(inputs, mech, state, span, which, ck, snap):
                 buf[YHIT, i] = y * buf[HIT, i]
                 buf[PH, i] = float(perhit[t])
             if nwin:
+                a0 = (base + b0) & mask
+                r0, r1, r2, r3 = ring[0, a0], ring[1, a0], ring[2, a0], ring[3, a0]
                 for t in range(b0, b1):
-                    a = base + t
-                    for f in range(4):
-                        ring[f, (a + 1) & mask] = ring[f, a & mask] + buf[f, t - b0]
+                    i = t - b0
+                    s = (base + t + 1) & mask
+                    r0 += buf[0, i]
+                    r1 += buf[1, i]
+                    r2 += buf[2, i]
+                    r3 += buf[3, i]
+                    ring[0, s] = r0
+                    ring[1, s] = r1
+                    ring[2, s] = r2
+                    ring[3, s] = r3
             ci1 = ci0
             j = 0
             for e in which:
