@@ -62,6 +62,7 @@ def accumulate(kind, size, fade, marks, data, blk, est, out):
     nxt, cursor = next_restart(kind, size, marks, si[CURSOR], base + b0)
     nck = ck.shape[0]
     dense = member.shape[0] == 0
+    pair = xb.shape[0] > 0
     for t in range(b0, b1):
         if base + t == nxt:
             sa = sb = su = sv = n = 0.0
@@ -69,13 +70,14 @@ def accumulate(kind, size, fade, marks, data, blk, est, out):
             nxt, cursor = next_restart(kind, size, marks, cursor, base + t + 1)
         if dense or member[t]:
             a = xa[t]
-            b = xb[t]
-            u, v = _split(a, b)
             m = advance(m, step)
             sa += m * a
-            sb += m * b
-            su += m * u
-            sv += m * v
+            if pair:
+                b = xb[t]
+                u, v = _split(a, b)
+                sb += m * b
+                su += m * u
+                sv += m * v
             n += m
             if overdue(m):
                 sa /= m
@@ -87,11 +89,13 @@ def accumulate(kind, size, fade, marks, data, blk, est, out):
         while ci < nck and ck[ci] == t:
             o = snap[ci]
             o[SA] = sa / m
-            o[SB] = sb / m
+            o[SB] = sb / m if pair else o[SA]
             o[SU] = su / m
             o[SV] = sv / m
             o[SN] = n / m
             ci += 1
+    if not pair:
+        sb = sa
     sf[SA], sf[SB], sf[SU], sf[SV], sf[SN], sf[SCALE] = sa, sb, su, sv, n, m
     si[CURSOR] = cursor
     return ci
@@ -113,45 +117,50 @@ def slide(kind, size, limits, lim0, data, blk, est, out):
     held = si[HELD]
     nck = ck.shape[0]
     dense = member.shape[0] == 0
+    pair = xb.shape[0] > 0
     for t in range(b0, b1):
         if dense or member[t]:
             a = xa[t]
-            b = xb[t]
-            u, v = _split(a, b)
             sa += a
-            sb += b
-            su += u
-            sv += v
             za += _nz(a)
-            zb += _nz(b)
-            zu += _nz(u)
-            zv += _nz(v)
+            if pair:
+                b = xb[t]
+                u, v = _split(a, b)
+                sb += b
+                su += u
+                sv += v
+                zb += _nz(b)
+                zu += _nz(u)
+                zv += _nz(v)
             held += 1
             lim = sliding_limit(kind, size, limits, t - lim0)
             while held > lim:
                 r = next_member(member, tail)
                 a = xa[r]
-                b = xb[r]
-                u, v = _split(a, b)
                 za -= _nz(a)
-                zb -= _nz(b)
-                zu -= _nz(u)
-                zv -= _nz(v)
                 # the exact-window rule: a sum whose non-zero members all left is 0
                 sa = sa - a if za > 0 else 0.0
-                sb = sb - b if zb > 0 else 0.0
-                su = su - u if zu > 0 else 0.0
-                sv = sv - v if zv > 0 else 0.0
+                if pair:
+                    b = xb[r]
+                    u, v = _split(a, b)
+                    zb -= _nz(b)
+                    zu -= _nz(u)
+                    zv -= _nz(v)
+                    sb = sb - b if zb > 0 else 0.0
+                    su = su - u if zu > 0 else 0.0
+                    sv = sv - v if zv > 0 else 0.0
                 held -= 1
                 tail = r + 1
         while ci < nck and ck[ci] == t:
             o = snap[ci]
             o[SA] = sa
-            o[SB] = sb
+            o[SB] = sb if pair else sa
             o[SU] = su
             o[SV] = sv
             o[SN] = float(held)
             ci += 1
+    if not pair:
+        sb, zb = sa, za
     sf[SA], sf[SB], sf[SU], sf[SV], sf[SN] = sa, sb, su, sv, float(held)
     si[ZA], si[ZB], si[ZU], si[ZV] = za, zb, zu, zv
     si[TAIL] = tail + base
@@ -168,7 +177,9 @@ def run(x, groups, member, mech, state, span, ck, snap):
     T = x.shape[1]
     E = kinds.shape[0]
     for g in range(groups.shape[0]):
-        data = (x[groups[g, 0]], x[groups[g, 1]], member)
+        xa = x[groups[g, 0]]
+        # a single stream (a == b): its pair sums are S_B = S_A, U = V = 0; an empty xb skips them
+        data = (xa, x[groups[g, 1]] if groups[g, 1] != groups[g, 0] else xa[:0], member)
         ci0 = np.int64(0)
         for b0 in range(t_begin, T, BLOCK):
             blk = (b0, min(T, b0 + BLOCK), base)
