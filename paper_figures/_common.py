@@ -23,7 +23,20 @@ from ._inventory import INVENTORY
 from ._plot import finish
 from ._report import Report, Section
 
-__all__ = ["Context", "run_script", "script_main", "PRODUCERS", "DDMLearner"]
+__all__ = ["Context", "run_script", "script_main", "PRODUCERS", "DDMLearner", "nanmean"]
+
+
+def nanmean(a, axis=None):
+    """Mean of the finite values (NaN where there is none), without numpy's empty-slice warning."""
+    import numpy as np
+
+    a = np.asarray(a, dtype=float)
+    ok = np.isfinite(a)
+    cnt = ok.sum(axis=axis)
+    tot = np.where(ok, a, 0.0).sum(axis=axis)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(cnt > 0, tot / np.maximum(cnt, 1), np.nan) if np.ndim(cnt) else (
+            float(tot / cnt) if cnt else float("nan"))
 
 #: ``auto``: MOA through capymoa when it and a Java runtime work, else river
 PRODUCERS = ("auto", "capymoa", "river")

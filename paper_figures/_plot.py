@@ -79,7 +79,9 @@ def mark_clipped(ax) -> int:
     xlo, xhi = sorted(ax.get_xlim())
     count = 0
     for line in list(ax.lines):
-        if line.get_gid() == "clip-marker" or not line.get_visible():
+        if line.get_gid() in ("clip-marker", "guide") or not line.get_visible():
+            continue
+        if line.get_transform() != ax.transData:  # axhline / axvline span the axes: nothing to clip
             continue
         x = np.asarray(line.get_xdata(orig=False), dtype=float)
         y = np.asarray(line.get_ydata(orig=False), dtype=float)
@@ -189,6 +191,14 @@ def figure_problems(fig) -> list:
     return problems + legend_overlaps(fig)
 
 
+def _count_label(v, _pos=None):
+    if abs(v) >= 1e6:
+        return f"{v / 1e6:g}M"
+    if abs(v) >= 1e3:
+        return f"{v / 1e3:g}k"
+    return f"{v:g}"
+
+
 def finish(fig, out_dir, name):
     """Mark clipped values, check the figure, save ``name.png`` (300 dpi) and ``name.pdf``.
 
@@ -196,6 +206,11 @@ def finish(fig, out_dir, name):
     figure that misses a label or has a legend over its data.
     """
     plt = _plt()
+    from matplotlib.ticker import FuncFormatter
+
+    for ax in fig.axes:  # instance counts as 20k, 1M: no crowded tick labels
+        if ax.axison and ax.get_xlabel().startswith("instances"):
+            ax.xaxis.set_major_formatter(FuncFormatter(_count_label))
     n_clipped = sum(mark_clipped(ax) for ax in fig.axes if ax.axison)
     problems = figure_problems(fig)
     if problems:
