@@ -94,6 +94,18 @@ def _compile_and_load(cache: Path):
     return jpype.JClass("StreamtkMoaLoop", loader=loader)
 
 
+def _scores(v):
+    """The Python twin of ``StreamtkMoaLoop.scores`` (float32, same rule)."""
+    v = np.asarray(v, dtype=np.float64)
+    inf = v == np.inf
+    if inf.any():
+        return (inf / inf.sum()).astype(np.float32)
+    ok = (v > 0) & np.isfinite(v)
+    s = v[ok].sum()
+    out = np.where(ok, v, 0.0) / s if s > 0 else np.zeros_like(v)
+    return out.astype(np.float32)
+
+
 class PythonLoop:
     """The Python twin of ``StreamtkMoaLoop`` (same semantics, same Java learners)."""
 
@@ -136,11 +148,8 @@ class PythonLoop:
                 v = np.asarray(learner.getVotesForInstance(inst), dtype=np.float64)
                 c.pred[l * n + i] = self._predicted(v)
                 if keep_votes and v.size:
-                    v = v[:C]
-                    s = v.sum()
-                    if s > 0:
-                        base = (l * n + i) * C
-                        c.votes[base : base + v.size] = (v / s).astype(np.float32)
+                    base = (l * n + i) * C
+                    c.votes[base : base + min(v.size, C)] = _scores(v[:C])
                 w = 1.0 if train_weight is None else float(train_weight[l * n + i])
                 if w > 0:
                     t = inst.copy()

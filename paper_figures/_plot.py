@@ -164,7 +164,10 @@ def legend_overlaps(fig) -> list:
             for patch in ax.patches:
                 if patch.get_gid() == "guide":
                     continue
-                if patch.get_window_extent().overlaps(box):
+                from matplotlib.transforms import Bbox
+
+                seen = Bbox.intersection(patch.get_window_extent(), abox)  # the visible part only
+                if seen is not None and seen.overlaps(box):
                     problems.append(f"legend covers a bar of axes {ax.get_title()!r}")
                     break
             for coll in ax.collections:

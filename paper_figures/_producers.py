@@ -14,7 +14,10 @@ import numpy as np
 
 from . import _moa
 
-__all__ = ["Learner", "Source", "Holdout", "produce", "dataset_source", "LEARNERS", "river_version"]
+__all__ = ["Learner", "Source", "Holdout", "produce", "dataset_source", "LEARNERS", "river_version", "LOG_FORMAT"]
+
+#: bumped whenever the content of a produced log changes for the same key (part of the cache file name)
+LOG_FORMAT = 2
 
 
 def river_version():
@@ -299,7 +302,7 @@ def produce(
     from streamtk.io import make_log, open_dataset, to_netcdf
 
     sec = section or ctx.current
-    path = ctx.cache / f"{key}_{ctx.producer}.nc"
+    path = ctx.cache / f"{key}_{ctx.producer}_v{LOG_FORMAT}.nc"
     if path.exists():
         log = open_dataset(path).load()
         sec.log(key, log.attrs.get("producer", "?"), f"{log.attrs.get('description', '')} (cached: {path.name})")

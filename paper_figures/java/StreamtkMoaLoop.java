@@ -58,6 +58,33 @@ public final class StreamtkMoaLoop {
         return out;
     }
 
+    /**
+     * Class scores from MOA's votes: the finite, positive votes normalised to sum 1; when a vote is
+     * +infinity, the infinite votes share the mass equally; NaN and negative votes count as 0; all 0
+     * when nothing is left.
+     */
+    static void scores(double[] v, float[] out, int base, int numClasses) {
+        int m = Math.min(v.length, numClasses);
+        int inf = 0;
+        double s = 0;
+        for (int k = 0; k < m; k++) {
+            if (v[k] == Double.POSITIVE_INFINITY) {
+                inf++;
+            } else if (v[k] > 0 && v[k] < Double.POSITIVE_INFINITY) {
+                s += v[k];
+            }
+        }
+        for (int k = 0; k < m; k++) {
+            double x;
+            if (inf > 0) {
+                x = v[k] == Double.POSITIVE_INFINITY ? 1.0 / inf : 0.0;
+            } else {
+                x = (s > 0 && v[k] > 0) ? v[k] / s : 0.0;
+            }
+            out[base + k] = (float) x;
+        }
+    }
+
     private static int predicted(double[] votes) {
         return votes.length == 0 ? 0 : Utils.maxIndex(votes);
     }
@@ -89,14 +116,7 @@ public final class StreamtkMoaLoop {
                 double[] v = learners[l].getVotesForInstance(inst);
                 c.pred[l * n + i] = predicted(v);
                 if (keepVotes) {
-                    double s = 0;
-                    for (int k = 0; k < v.length && k < numClasses; k++) {
-                        s += v[k];
-                    }
-                    int base = (l * n + i) * numClasses;
-                    for (int k = 0; k < v.length && k < numClasses; k++) {
-                        c.votes[base + k] = s > 0 ? (float) (v[k] / s) : 0f;
-                    }
+                    scores(v, c.votes, (l * n + i) * numClasses, numClasses);
                 }
                 double w = trainWeight == null ? 1.0 : trainWeight[l * n + i];
                 if (w > 0) {
