@@ -35,8 +35,12 @@ def nanmean(a, axis=None):
     cnt = ok.sum(axis=axis)
     tot = np.where(ok, a, 0.0).sum(axis=axis)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(cnt > 0, tot / np.maximum(cnt, 1), np.nan) if np.ndim(cnt) else (
-            float(tot / cnt) if cnt else float("nan"))
+        return (
+            np.where(cnt > 0, tot / np.maximum(cnt, 1), np.nan)
+            if np.ndim(cnt)
+            else (float(tot / cnt) if cnt else float("nan"))
+        )
+
 
 #: ``auto``: MOA through capymoa when it and a Java runtime work, else river
 PRODUCERS = ("auto", "capymoa", "river")
@@ -60,14 +64,8 @@ class Context:
         self.out = Path(self.out)
         if self.producer not in PRODUCERS:
             raise ValueError(f"producer must be one of {PRODUCERS}, got {self.producer!r}")
-        if self.producer in ("auto", "capymoa"):
-            ok, why = _moa.status()
-            if ok:
-                self.producer = "capymoa"
-            elif self.producer == "capymoa":
-                raise ValueError(f"producer 'capymoa' needs capymoa and a Java runtime: {why}")
-            else:
-                self.producer, self.producer_reason = "river", f"MOA is not available ({why})"
+        if self.producer == "capymoa":
+            self.resolve_producer()  # fail early when MOA was asked for and cannot run
         (self.out / "figures").mkdir(parents=True, exist_ok=True)
         if self.cache is None:
             env = os.environ.get("STREAMTK_CACHE")
@@ -103,10 +101,26 @@ class Context:
     def n(self, quick, full):
         return quick if self.quick else full
 
+    def resolve_producer(self) -> str:
+        """``"capymoa"`` or ``"river"``: ``auto`` becomes capymoa when capymoa and its JVM work (started on
+        first use only, so runs that produce no log never start Java)."""
+        if self.producer in ("auto", "capymoa") and self.producer_reason == "":
+            ok, why = _moa.status()
+            if ok:
+                self.producer = "capymoa"
+                self.producer_reason = "resolved"
+            elif self.producer == "capymoa":
+                raise ValueError(f"producer 'capymoa' needs capymoa and a Java runtime: {why}")
+            else:
+                self.producer, self.producer_reason = "river", f"MOA is not available ({why})"
+        return self.producer
+
     def producer_text(self):
+        if self.producer == "auto":
+            return "no learner (no log was needed)"
         if self.producer == "capymoa":
             return f"MOA through capymoa {_moa.capymoa_version()}"
-        return "river" + (f" ({self.producer_reason})" if self.producer_reason else "")
+        return "river" + (f" ({self.producer_reason})" if self.producer_reason not in ("", "resolved") else "")
 
 
 # ----------------------------------------------------------------------------- river wrappers

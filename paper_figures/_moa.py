@@ -211,7 +211,9 @@ class MoaSession:
             tw = np.ascontiguousarray(train_weight, dtype=np.float64).reshape(-1)
             if not isinstance(self.loop, PythonLoop):
                 tw = jpype.JArray(jpype.JDouble)(tw)
-        c = self.loop.run(None if is_array else source, source if is_array else None, int(start), int(n), tw, keep_votes)
+        c = self.loop.run(
+            None if is_array else source, source if is_array else None, int(start), int(n), tw, keep_votes
+        )
         y = np.asarray(c.yTrue, dtype=np.int64)
         pred = np.asarray(c.pred, dtype=np.int64).reshape(self.n_learners, n)
         votes = None

@@ -151,12 +151,7 @@ def legend_overlaps(fig) -> list:
                 if not line.get_visible() or line.get_gid() == "guide":
                     continue
                 pts = _line_points(line, ax)
-                vis = (
-                    (pts[:, 0] >= abox.x0)
-                    & (pts[:, 0] <= abox.x1)
-                    & (pts[:, 1] >= abox.y0)
-                    & (pts[:, 1] <= abox.y1)
-                )
+                vis = (pts[:, 0] >= abox.x0) & (pts[:, 0] <= abox.x1) & (pts[:, 1] >= abox.y0) & (pts[:, 1] <= abox.y1)
                 p = pts[vis]
                 hit = (p[:, 0] > box.x0) & (p[:, 0] < box.x1) & (p[:, 1] > box.y0) & (p[:, 1] < box.y1)
                 if hit.any():

@@ -302,13 +302,14 @@ def produce(
     from streamtk.io import make_log, open_dataset, to_netcdf
 
     sec = section or ctx.current
-    path = ctx.cache / f"{key}_{ctx.producer}_v{LOG_FORMAT}.nc"
+    producer = ctx.resolve_producer()
+    path = ctx.cache / f"{key}_{producer}_v{LOG_FORMAT}.nc"
     if path.exists():
         log = open_dataset(path).load()
         sec.log(key, log.attrs.get("producer", "?"), f"{log.attrs.get('description', '')} (cached: {path.name})")
         return log
     t0 = time.perf_counter()
-    run = _produce_moa if ctx.producer == "capymoa" else _produce_river
+    run = _produce_moa if producer == "capymoa" else _produce_river
     y_true, y_pred, scores, (ho_at, ho_y, ho_pred), producer, engine = run(
         ctx, source, learners, n, keep_scores, holdout, resets, train_weight
     )

@@ -244,9 +244,7 @@ class Report:
         out += ["## Sections", "", "| section | items | time (s) | status |", "|---|---|---|---|"]
         for s in self.sections.values():
             items = ", ".join(sorted({r.item for r in s.results})) or "–"
-            out.append(
-                f"| [{s.title}](#{s.key}) | {items} | {s.seconds:.1f} | {'FAILED' if s.error else 'ok'} |"
-            )
+            out.append(f"| [{s.title}](#{s.key}) | {items} | {s.seconds:.1f} | {'FAILED' if s.error else 'ok'} |")
         for s in self.sections.values():
             out += ["", f'<a id="{s.key}"></a>', f"## {s.title}", "", f"*Source:* {s.source}", ""]
             if s.error:

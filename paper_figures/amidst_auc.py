@@ -42,38 +42,55 @@ def run(ctx):
     """AMIDST prequential AUC with and without forgetting (eq. 2.12)."""
     from scipy.stats import mannwhitneyu
 
-    sec = ctx.section("amidst_auc", "AMIDST — prequential AUC with and without forgetting (eq. 2.12)",
-                      "seed 001, sec. 2.2 (eqs. 2.9, 2.12)")  # fmt: skip
+    sec = ctx.section(
+        "amidst_auc",
+        "AMIDST — prequential AUC with and without forgetting (eq. 2.12)",
+        "seed 001, sec. 2.2 (eqs. 2.9, 2.12)",
+    )
     seg, y, s, ds = compute(ctx)
     fig, axes = new_figure(1, 1, size=(6.5, 3.2))
     ax = axes[0, 0]
-    for est, lab in (("prequential", "prequential (eq. 2.12)"), ("window=1000", "window of 1000"),
-                     ("fading=0.999", r"fading $\alpha$ = 0.999")):  # fmt: skip
+    for est, lab in (
+        ("prequential", "prequential (eq. 2.12)"),
+        ("window=1000", "window of 1000"),
+        ("fading=0.999", r"fading $\alpha$ = 0.999"),
+    ):
         ax.plot(ds["instance"], ds["auc"].sel(estimator=est), lw=1, label=lab)
     for d in (seg, 2 * seg, 3 * seg):
         ax.axvline(d, color="gray", ls="--", lw=0.7, gid="guide")
     ax.set_xlabel("instances")
     ax.set_ylabel("AUC")
     legend_outside(ax)
-    ctx.savefig(fig, "amidst_auc", f"AMIDST eq. 2.12: AUC of MOA naive Bayes scores on SEA with changes every {seg:,} "
-                "(dashed)")  # fmt: skip
+    ctx.savefig(
+        fig, "amidst_auc", f"AMIDST eq. 2.12: AUC of MOA naive Bayes scores on SEA with changes every {seg:,} (dashed)"
+    )
     u1 = mannwhitneyu(s[y == 1], s[y == 0]).statistic
     ref = float(u1) / ((y == 1).sum() * (y == 0).sum())
     got = float(ds["auc"].sel(estimator="prequential").isel(time=-1))
-    sec.claim(ITEM, "prequential AUC = U1 / (n0 n1) over all instances so far (eqs. 2.9, 2.12)",
-              abs(got - ref) < 1e-12, f"streamtk {got:.12f}, scipy Mann-Whitney {ref:.12f}")  # fmt: skip
+    sec.claim(
+        ITEM,
+        "prequential AUC = U1 / (n0 n1) over all instances so far (eqs. 2.9, 2.12)",
+        abs(got - ref) < 1e-12,
+        f"streamtk {got:.12f}, scipy Mann-Whitney {ref:.12f}",
+    )
     inst = ds["instance"].values
     pre, fad = ds["auc"].sel(estimator="prequential").values, ds["auc"].sel(estimator="fading=0.999").values
     conc = (inst > seg) & (inst <= 2 * seg)
     drop_pre = float(pre[inst <= seg][-1] - np.min(pre[conc]))
     drop_fad = float(fad[inst <= seg][-1] - np.min(fad[conc]))
-    sec.claim(ITEM, "the prequential AUC with forgetting reacts to concept drift, the one without dilutes it",
-              drop_fad > drop_pre, f"largest AUC drop after the first change: fading 0.999 {drop_fad:.3f}, "
-              f"prequential {drop_pre:.3f}")  # fmt: skip
-    sec.result(ITEM, paper="AUC_t = U1,t / (n0,t n1,t); forgetting for drift (no numbers)",
-               ours=f"final prequential AUC {got:.4f} = scipy's; drops {drop_fad:.3f} vs {drop_pre:.3f}",
-               reason="the deliverable gives formulas only; shown on MOA naive Bayes scores on SEA",
-               cap="qualitative match")  # fmt: skip
+    sec.claim(
+        ITEM,
+        "the prequential AUC with forgetting reacts to concept drift, the one without dilutes it",
+        drop_fad > drop_pre,
+        f"largest AUC drop after the first change: fading 0.999 {drop_fad:.3f}, prequential {drop_pre:.3f}",
+    )
+    sec.result(
+        ITEM,
+        paper="AUC_t = U1,t / (n0,t n1,t); forgetting for drift (no numbers)",
+        ours=f"final prequential AUC {got:.4f} = scipy's; drops {drop_fad:.3f} vs {drop_pre:.3f}",
+        reason="the deliverable gives formulas only; shown on MOA naive Bayes scores on SEA",
+        cap="qualitative match",
+    )
 
 
 if __name__ == "__main__":

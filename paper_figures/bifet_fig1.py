@@ -57,8 +57,13 @@ def draw():
         ax.text(x + w / 2, 0.55, api, ha="center", va="center", fontsize=6.5, family="monospace", color="#555555")
         if i < len(BOXES) - 1:
             ax.add_patch(
-                FancyArrowPatch((x + w + 0.03, 1.0 + h / 2), (x + w + gap - 0.03, 1.0 + h / 2), arrowstyle="-|>",
-                                mutation_scale=12, color="#1f4e8c")  # fmt: skip
+                FancyArrowPatch(
+                    (x + w + 0.03, 1.0 + h / 2),
+                    (x + w + gap - 0.03, 1.0 + h / 2),
+                    arrowstyle="-|>",
+                    mutation_scale=12,
+                    color="#1f4e8c",
+                )
             )
     return fig
 

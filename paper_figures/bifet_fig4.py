@@ -28,8 +28,11 @@ from ._plot import legend_outside, new_figure  # noqa: E402
 from ._producers import LEARNERS, Holdout, Source, produce  # noqa: E402
 
 ITEM = "bifet.fig4"
-ESTS = {"window=100": ("C1", 0.4, "window 100"), "window=10000": ("C0", 1.2, "window 10000"),
-        "adwin=0.002": ("k", 1.2, r"ADWIN ($\delta$ = 0.002)")}  # fmt: skip
+ESTS = {
+    "window=100": ("C1", 0.4, "window 100"),
+    "window=10000": ("C0", 1.2, "window 10000"),
+    "adwin=0.002": ("k", 1.2, r"ADWIN ($\delta$ = 0.002)"),
+}
 
 
 def compute(ctx):
@@ -39,21 +42,41 @@ def compute(ctx):
     seg, every, m = n // 4, n // 100, ctx.n(1000, 2000)
     gen = _streams.sea_concepts(SEA_ORDER, seg, seed=7)
     concepts = [(k * seg, _streams.sea(f, 5000 + k)) for k, f in enumerate(SEA_ORDER)]
-    log = produce(ctx, f"bifet_fig4_sea_ht_n{n}_m{m}", Source(f"sea_n{n}", gen.classes, gen=gen), [LEARNERS["HT"]],
-                  n=n, description=f"HT on SEA functions {SEA_ORDER} (10% noise), changes every {seg:,}; holdout of "
-                  f"{m} fresh instances of the current concept every {every:,}", holdout=Holdout(every, m, concepts))  # fmt: skip
+    log = produce(
+        ctx,
+        f"bifet_fig4_sea_ht_n{n}_m{m}",
+        Source(f"sea_n{n}", gen.classes, gen=gen),
+        [LEARNERS["HT"]],
+        n=n,
+        description=f"HT on SEA functions {SEA_ORDER} (10% noise), changes every {seg:,}; holdout of "
+        f"{m} fresh instances of the current concept every {every:,}",
+        holdout=Holdout(every, m, concepts),
+    )
     y = log["y_true"].values
-    pre = streamtk.evaluate(y, log["y_pred"].isel(model=0).values, windows=(100, 10000), adwin=(0.002,),
-                            every=every // 20, metrics=["accuracy"])  # fmt: skip
-    ho = streamtk.evaluate_holdout(log["y_true_holdout"].values, log["y_pred_holdout"].isel(model=0).values,
-                                   instance=log["holdout_instance"].values, metrics=["accuracy"])  # fmt: skip
+    pre = streamtk.evaluate(
+        y,
+        log["y_pred"].isel(model=0).values,
+        windows=(100, 10000),
+        adwin=(0.002,),
+        every=every // 20,
+        metrics=["accuracy"],
+    )
+    ho = streamtk.evaluate_holdout(
+        log["y_true_holdout"].values,
+        log["y_pred_holdout"].isel(model=0).values,
+        instance=log["holdout_instance"].values,
+        metrics=["accuracy"],
+    )
     return n, seg, m, pre, ho
 
 
 def run(ctx):
     """Bifet et al. 2015 Figure 4."""
-    sec = ctx.section("bifet_fig4", "Bifet et al. 2015 — Figure 4 (holdout vs ADWIN vs windows, drifting stream)",
-                      "seed 000, sec. 6.1, Figure 4")  # fmt: skip
+    sec = ctx.section(
+        "bifet_fig4",
+        "Bifet et al. 2015 — Figure 4 (holdout vs ADWIN vs windows, drifting stream)",
+        "seed 000, sec. 6.1, Figure 4",
+    )
     n, seg, m, pre, ho = compute(ctx)
     fig, axes = new_figure(1, 1, size=(7.5, 3.4))
     ax = axes[0, 0]
@@ -66,8 +89,11 @@ def run(ctx):
     ax.set_xlabel("instances")
     ax.set_ylabel("accuracy (%)")
     legend_outside(ax)
-    ctx.savefig(fig, "bifet_fig4", f"Bifet Fig. 4: MOA Hoeffding tree on SEA with changes every {seg:,} (dashed), "
-                f"{n:,} instances")  # fmt: skip
+    ctx.savefig(
+        fig,
+        "bifet_fig4",
+        f"Bifet Fig. 4: MOA Hoeffding tree on SEA with changes every {seg:,} (dashed), {n:,} instances",
+    )
     hx = ho["instance"].values
     pos = np.searchsorted(pre["instance"].values, hx)
     dist, rough, lag = {}, {}, {}
@@ -81,27 +107,50 @@ def run(ctx):
         lag[est] = float(np.mean(np.abs(v[after] - h[after])))
         rough[est] = float(np.std(np.diff(full[np.isfinite(full)])))
     se = float(np.sqrt(np.mean(h * (1 - h)) / m))
-    sec.table(["estimator", "mean abs(estimate - holdout)", "same, first fifth of each new concept",
-               "std of step-to-step change"],
-              [(e, dist[e], lag[e], rough[e]) for e in ESTS], caption=f"Holdout standard error about {se:.4f}.")  # fmt: skip
+    sec.table(
+        [
+            "estimator",
+            "mean abs(estimate - holdout)",
+            "same, first fifth of each new concept",
+            "std of step-to-step change",
+        ],
+        [(e, dist[e], lag[e], rough[e]) for e in ESTS],
+        caption=f"Holdout standard error about {se:.4f}.",
+    )
     best = min(dist, key=dist.get)
-    sec.claim(ITEM, "the ADWIN prequential evaluation is very similar to the holdout evaluation (closest of the "
-              "three)", best == "adwin=0.002", "mean abs difference to holdout: "
-              + ", ".join(f"{e} {v:.4f}" for e, v in dist.items()))  # fmt: skip
-    sec.claim(ITEM, "short sliding windows have fluctuations", rough["window=100"] > 3 * rough["adwin=0.002"],
-              "std of step-to-step change: " + ", ".join(f"{e} {v:.4f}" for e, v in rough.items()))  # fmt: skip
-    sec.claim(ITEM, "large sliding windows have some delay (after each change)",
-              lag["window=10000"] > lag["adwin=0.002"] + 2 * se,
-              "mean abs difference to holdout in the first fifth of each new concept: "
-              + ", ".join(f"{e} {v:.4f}" for e, v in lag.items()))  # fmt: skip
-    sec.claim(ITEM, "ADWIN is distinctly closer to the holdout than the window of 10000 (not tied with it)",
-              dist["window=10000"] - dist["adwin=0.002"] > 2 * se,
-              f"difference {dist['window=10000'] - dist['adwin=0.002']:+.4f} vs 2 holdout standard errors "
-              f"{2 * se:.4f}")  # fmt: skip
-    sec.result(ITEM, paper="ADWIN very similar to holdout; short windows fluctuate, large windows delay",
-               ours=", ".join(f"{e} {v:.4f}" for e, v in dist.items()) + " (mean abs distance to holdout)",
-               reason="the paper names neither stream nor learner: SEA with three abrupt changes and MOA's HT here"
-               + ("; quick mode: 40,000 instances" if ctx.quick else ""), cap="qualitative match")  # fmt: skip
+    sec.claim(
+        ITEM,
+        "the ADWIN prequential evaluation is very similar to the holdout evaluation (closest of the three)",
+        best == "adwin=0.002",
+        "mean abs difference to holdout: " + ", ".join(f"{e} {v:.4f}" for e, v in dist.items()),
+    )
+    sec.claim(
+        ITEM,
+        "short sliding windows have fluctuations",
+        rough["window=100"] > 3 * rough["adwin=0.002"],
+        "std of step-to-step change: " + ", ".join(f"{e} {v:.4f}" for e, v in rough.items()),
+    )
+    sec.claim(
+        ITEM,
+        "large sliding windows have some delay (after each change)",
+        lag["window=10000"] > lag["adwin=0.002"] + 2 * se,
+        "mean abs difference to holdout in the first fifth of each new concept: "
+        + ", ".join(f"{e} {v:.4f}" for e, v in lag.items()),
+    )
+    sec.claim(
+        ITEM,
+        "ADWIN is distinctly closer to the holdout than the window of 10000 (not tied with it)",
+        dist["window=10000"] - dist["adwin=0.002"] > 2 * se,
+        f"difference {dist['window=10000'] - dist['adwin=0.002']:+.4f} vs 2 holdout standard errors {2 * se:.4f}",
+    )
+    sec.result(
+        ITEM,
+        paper="ADWIN very similar to holdout; short windows fluctuate, large windows delay",
+        ours=", ".join(f"{e} {v:.4f}" for e, v in dist.items()) + " (mean abs distance to holdout)",
+        reason="the paper names neither stream nor learner: SEA with three abrupt changes and MOA's HT here"
+        + ("; quick mode: 40,000 instances" if ctx.quick else ""),
+        cap="qualitative match",
+    )
 
 
 if __name__ == "__main__":

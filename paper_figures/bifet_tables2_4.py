@@ -38,7 +38,7 @@ SCHEMES = ("bootstrap", "cv", "split")
 CONDITIONS = ("no change", "pn=0.05", "pn=0.10")
 K = 10
 COLS = [(c, s) for c in CONDITIONS for s in SCHEMES]
-#: Table 2 (aggregated over all datasets): (test, version) -> 9 columns (no change, pn 0.05, pn 0.10) x (bootstrap, cv, split)
+#: Table 2 (over all datasets): (test, version) -> 9 columns (no change, pn 0.05, pn 0.10) x (bootstrap, cv, split)
 PAPER_T2 = {
     ("mcnemar", "non-prequential"): [0.71, 0.52, 0.66, 0.86, 0.80, 0.73, 0.88, 0.84, 0.75],
     ("mcnemar", "prequential"): [0.77, 0.80, 0.42, 0.88, 0.94, 0.56, 0.90, 0.95, 0.58],
@@ -111,8 +111,9 @@ def make_source(ctx, name, n, run):
         gen = _streams.hyperplane(seed, drift_attrs=int(k), magnitude=float(t))
     else:
         c, sp = name[4:-1].split(",")
-        gen = (_streams.rbf(1, seed) if float(sp) == 0 else
-               _streams.rbf(1, seed, speed=float(sp), drift_centroids=int(c)))  # fmt: skip
+        gen = (
+            _streams.rbf(1, seed) if float(sp) == 0 else _streams.rbf(1, seed, speed=float(sp), drift_centroids=int(c))
+        )
     return Source(f"{name}_r{run}", gen.classes, gen=gen)
 
 
@@ -127,9 +128,15 @@ def predictions(ctx, name, n, runs):
             src = make_source(ctx, name, n, r)
             tw, _, _ = fold_assignment_arrays(n, K, scheme=scheme, prequential=True, seed=100 * r + i)
             learners = [LBAG.seeded(1000 * r + 2 * f + m, f"{'AB'[m]}{f}") for m in range(2) for f in range(K)]
-            log = produce(ctx, f"bifet_t24_{src.name}_{scheme}_n{n}_k{K}", src, learners, n=n,
-                          description=f"{K} folds x 2 LeveragingBag (3 members, own seeds) on {name}, {scheme} "
-                          f"weights, run {r}", train_weight=np.concatenate([tw, tw]))  # fmt: skip
+            log = produce(
+                ctx,
+                f"bifet_t24_{src.name}_{scheme}_n{n}_k{K}",
+                src,
+                learners,
+                n=n,
+                description=f"{K} folds x 2 LeveragingBag (3 members, own seeds) on {name}, {scheme} weights, run {r}",
+                train_weight=np.concatenate([tw, tw]),
+            )
             codes = {c: j for j, c in enumerate(log["class"].values.tolist())}
             ys.append(np.array([codes[v] for v in log["y_true"].values.tolist()]))
             p = np.vectorize(codes.get)(log["y_pred"].values)
@@ -140,11 +147,11 @@ def predictions(ctx, name, n, runs):
 
 def rates(name, pred, runs, n):
     """``{(test, version, condition, scheme): fraction of runs rejecting}`` for one stream."""
+    import xarray as xr
+
     from streamtk.kfold.assignments import fold_assignment_arrays
     from streamtk.kfold.experiments import fold_comparison, rejection_rates
     from streamtk.kfold.noise import noise_filter
-
-    import xarray as xr
 
     out = {}
     for i, scheme in enumerate(SCHEMES):
@@ -155,8 +162,12 @@ def rates(name, pred, runs, n):
         for pn in (0.05, 0.10):
             conds[f"pn={pn:.2f}"] = noise_filter(a, pn, classes=c, seed=7 + 13 * i)
         for preq in (False, True):
-            masks = np.stack([fold_assignment_arrays(n, K, scheme=scheme, prequential=preq, seed=100 * r + i)[1]
-                              for r in range(runs)])  # fmt: skip
+            masks = np.stack(
+                [
+                    fold_assignment_arrays(n, K, scheme=scheme, prequential=preq, seed=100 * r + i)[1]
+                    for r in range(runs)
+                ]
+            )
             for cond, b in conds.items():
                 cmp = fold_comparison(y, a, b, masks, metric="accuracy", lead_dims=("run",))
                 rr = rejection_rates(cmp, alpha=0.05)
@@ -173,8 +184,11 @@ def compute(ctx):
 
 def run(ctx):
     """Bifet et al. 2015 Tables 2-4 at reduced scale."""
-    sec = ctx.section("bifet_tables2_4", "Bifet et al. 2015 — Tables 2-4 (Type I / II rejection rates, reduced scale)",
-                      "seed 000, sec. 4.1, Tables 2, 3 (McNemar) and 4 (Wilcoxon)")  # fmt: skip
+    sec = ctx.section(
+        "bifet_tables2_4",
+        "Bifet et al. 2015 — Tables 2-4 (Type I / II rejection rates, reduced scale)",
+        "seed 000, sec. 4.1, Tables 2, 3 (McNemar) and 4 (Wilcoxon)",
+    )
     streams, n, runs, res = compute(ctx)
     avg = {key: float(np.mean([res[s][key] for s in streams])) for key in res[streams[0]]}
     header = ["test", "version", *[f"{c} {s}" for c, s in COLS]]
@@ -183,75 +197,156 @@ def run(ctx):
         rows.append((test, ver, *[f"{avg[(test, ver, c, s)]:.2f}" for c, s in COLS]))
         rows.append(("(paper)", "", *[f"{p:.2f}" for p in paper]))
     sec.table(header, rows, caption=f"Table 2: average over our {len(streams)} streams (the paper: 13 streams).")
-    for col, (table, test, ver) in ((3, (PAPER_T3, "mcnemar", "non-prequential")),
-                                    (4, (PAPER_T4, "wilcoxon", "prequential"))):  # fmt: skip
+    for col, (table, test, ver) in (
+        (3, (PAPER_T3, "mcnemar", "non-prequential")),
+        (4, (PAPER_T4, "wilcoxon", "prequential")),
+    ):
         rows = []
         for s in streams:
             rows.append((s, "streamtk", *[f"{res[s][(test, ver, c, sc)]:.2f}" for c, sc in COLS]))
             rows.append((s, "paper", *[f"{p:.2f}" for p in table[s]]))
         rows.append(("Average", "streamtk", *[f"{avg[(test, ver, c, sc)]:.2f}" for c, sc in COLS]))
         rows.append(("Average", "paper", *[f"{p:.2f}" for p in PAPER_T2[(test, ver)]]))
-        sec.table(["stream", "", *[f"{c} {sc}" for c, sc in COLS]], rows,
-                  caption=f"Table {col}: {test} ({ver}; the paper's Table {col} Average row equals its Table 2 "
-                  f"{ver} {test} row).")  # fmt: skip
+        sec.table(
+            ["stream", "", *[f"{c} {sc}" for c, sc in COLS]],
+            rows,
+            caption=f"Table {col}: {test} ({ver}; the paper's Table {col} Average row equals its Table 2 "
+            f"{ver} {test} row).",
+        )
     _claims(ctx, sec, streams, n, runs, res, avg)
 
 
 def _claims(ctx, sec, streams, n, runs, res, avg):
     t1 = [avg[("mcnemar", v, "no change", s)] for v in ("non-prequential", "prequential") for s in SCHEMES]
-    sec.claim("bifet.table2", "McNemar detects a non-existent difference at least 42 % of the time (Type I)",
-              min(t1) >= 0.42, "McNemar no-change rates: " + ", ".join(f"{x:.2f}" for x in t1))  # fmt: skip
-    t1s = [avg[(t, v, "no change", s)] for t in ("sign", "wilcoxon") for v in ("non-prequential", "prequential")
-           for s in SCHEMES]  # fmt: skip
-    sec.claim("bifet.table2", "Sign and Wilcoxon keep the Type I rate low (the paper: 0.09-0.19)", max(t1s) <= 0.2,
-              f"Sign/Wilcoxon no-change rates: min {min(t1s):.2f}, max {max(t1s):.2f}")  # fmt: skip
+    sec.claim(
+        "bifet.table2",
+        "McNemar detects a non-existent difference at least 42 % of the time (Type I)",
+        min(t1) >= 0.42,
+        "McNemar no-change rates: " + ", ".join(f"{x:.2f}" for x in t1),
+    )
+    t1s = [
+        avg[(t, v, "no change", s)]
+        for t in ("sign", "wilcoxon")
+        for v in ("non-prequential", "prequential")
+        for s in SCHEMES
+    ]
+    sec.claim(
+        "bifet.table2",
+        "Sign and Wilcoxon keep the Type I rate low (the paper: 0.09-0.19)",
+        max(t1s) <= 0.2,
+        f"Sign/Wilcoxon no-change rates: min {min(t1s):.2f}, max {max(t1s):.2f}",
+    )
 
     def power(scheme):
-        return float(np.mean([avg[(t, v, c, scheme)] for t in ("sign", "wilcoxon")
-                              for v in ("non-prequential", "prequential") for c in CONDITIONS[1:]]))  # fmt: skip
+        return float(
+            np.mean(
+                [
+                    avg[(t, v, c, scheme)]
+                    for t in ("sign", "wilcoxon")
+                    for v in ("non-prequential", "prequential")
+                    for c in CONDITIONS[1:]
+                ]
+            )
+        )
 
     pw = {s: power(s) for s in SCHEMES}
-    sec.claim("bifet.table2", "for Type II, cross-validation is best, closely followed by bootstrap; split-validation "
-              "is worst (Sign and Wilcoxon)", pw["cv"] >= pw["bootstrap"] > pw["split"],
-              "mean rejection under noise: " + ", ".join(f"{s} {v:.2f}" for s, v in pw.items()))  # fmt: skip
-    diff = [abs(avg[(t, "prequential", c, s)] - avg[(t, "non-prequential", c, s)]) for t in ("mcnemar", "sign",
-            "wilcoxon") for c in CONDITIONS for s in SCHEMES]  # fmt: skip
-    sec.claim("bifet.table2", "little difference between the prequential and the non-prequential versions",
-              float(np.mean(diff)) < 0.1, f"mean abs difference {np.mean(diff):.3f} (max {max(diff):.2f})")  # fmt: skip
+    sec.claim(
+        "bifet.table2",
+        "for Type II, cross-validation is best, closely followed by bootstrap; split-validation "
+        "is worst (Sign and Wilcoxon)",
+        pw["cv"] >= pw["bootstrap"] > pw["split"],
+        "mean rejection under noise: " + ", ".join(f"{s} {v:.2f}" for s, v in pw.items()),
+    )
+    diff = [
+        abs(avg[(t, "prequential", c, s)] - avg[(t, "non-prequential", c, s)])
+        for t in ("mcnemar", "sign", "wilcoxon")
+        for c in CONDITIONS
+        for s in SCHEMES
+    ]
+    sec.claim(
+        "bifet.table2",
+        "little difference between the prequential and the non-prequential versions",
+        float(np.mean(diff)) < 0.1,
+        f"mean abs difference {np.mean(diff):.3f} (max {max(diff):.2f})",
+    )
     ones = sum(1 for k, v in avg.items() if k[2] != "no change" and v == 1.0)
     total = sum(1 for k in avg if k[2] != "no change")
-    sec.claim("bifet.table2", "the Type II rates are not all saturated (the paper: 0.44-0.95)", ones < total,
-              f"{ones} of {total} averaged Type II cells are 1.00")  # fmt: skip
+    sec.claim(
+        "bifet.table2",
+        "the Type II rates are not all saturated (the paper: 0.44-0.95)",
+        ones < total,
+        f"{ones} of {total} averaged Type II cells are 1.00",
+    )
     per = [res[s][("mcnemar", "non-prequential", "no change", sc)] for s in streams for sc in SCHEMES]
-    sec.claim("bifet.table3", "McNemar tends to overestimate the difference: high Type I rates on the streams "
-              "(the paper's average 0.52-0.71)", float(np.mean(per)) >= 0.42, f"mean McNemar no-change rate "
-              f"{np.mean(per):.2f} over {len(per)} (stream, scheme) cells")  # fmt: skip
-    close3 = [abs(res[s][("mcnemar", "non-prequential", c, sc)] - PAPER_T3[s][j]) <= 0.2 for s in streams
-              for j, (c, sc) in enumerate(COLS)]  # fmt: skip
-    sec.claim("bifet.table3", "every cell within 0.2 of the paper's", all(close3),
-              f"{sum(close3)} of {len(close3)} cells within 0.2")  # fmt: skip
+    sec.claim(
+        "bifet.table3",
+        "McNemar tends to overestimate the difference: high Type I rates on the streams "
+        "(the paper's average 0.52-0.71)",
+        float(np.mean(per)) >= 0.42,
+        f"mean McNemar no-change rate {np.mean(per):.2f} over {len(per)} (stream, scheme) cells",
+    )
+    close3 = [
+        abs(res[s][("mcnemar", "non-prequential", c, sc)] - PAPER_T3[s][j]) <= 0.2
+        for s in streams
+        for j, (c, sc) in enumerate(COLS)
+    ]
+    sec.claim(
+        "bifet.table3",
+        "every cell within 0.2 of the paper's",
+        all(close3),
+        f"{sum(close3)} of {len(close3)} cells within 0.2",
+    )
     t4i = [res[s][("wilcoxon", "prequential", "no change", sc)] for s in streams for sc in ("bootstrap", "cv")]
-    sec.claim("bifet.table4", "Wilcoxon: very high accuracy for Type I (<= 10 % on average, cv and bootstrap)",
-              float(np.mean(t4i)) <= 0.1, f"mean no-change rate (bootstrap, cv) {np.mean(t4i):.3f}")  # fmt: skip
-    perf = [s for s in streams if not s.startswith("SEA") and all(res[s][("wilcoxon", "prequential", c, sc)] >= 0.95
-            for c in CONDITIONS[1:] for sc in ("bootstrap", "cv"))]  # fmt: skip
+    sec.claim(
+        "bifet.table4",
+        "Wilcoxon: very high accuracy for Type I (<= 10 % on average, cv and bootstrap)",
+        float(np.mean(t4i)) <= 0.1,
+        f"mean no-change rate (bootstrap, cv) {np.mean(t4i):.3f}",
+    )
+    perf = [
+        s
+        for s in streams
+        if not s.startswith("SEA")
+        and all(
+            res[s][("wilcoxon", "prequential", c, sc)] >= 0.95 for c in CONDITIONS[1:] for sc in ("bootstrap", "cv")
+        )
+    ]
     nonsea = [s for s in streams if not s.startswith("SEA")]
-    sec.claim("bifet.table4", "Wilcoxon: (near) perfect Type II accuracy with cv and bootstrap except on SEA",
-              len(perf) >= 0.8 * len(nonsea), f"{len(perf)} of {len(nonsea)} non-SEA streams reject in >= 95 % of "
-              "the noisy runs")  # fmt: skip
-    close4 = [abs(res[s][("wilcoxon", "prequential", c, sc)] - PAPER_T4[s][j]) <= 0.2 for s in streams
-              for j, (c, sc) in enumerate(COLS)]  # fmt: skip
-    sec.claim("bifet.table4", "every cell within 0.2 of the paper's", all(close4),
-              f"{sum(close4)} of {len(close4)} cells within 0.2")  # fmt: skip
-    why = (f"reduced scale: {n:,} instances per run (the paper: whole streams of up to 10^6; McNemar's power grows "
-           f"with the number of instances), {runs} runs (paper 50: rates are multiples of 1/{runs}), LeveragingBag "
-           "with 3 members for the paper's random forests, streams regenerated from MOA's generators; Poker not "
-           "available offline" + ("; quick mode: 2 streams" if ctx.quick else ""))
+    sec.claim(
+        "bifet.table4",
+        "Wilcoxon: (near) perfect Type II accuracy with cv and bootstrap except on SEA",
+        len(perf) >= 0.8 * len(nonsea),
+        f"{len(perf)} of {len(nonsea)} non-SEA streams reject in >= 95 % of the noisy runs",
+    )
+    close4 = [
+        abs(res[s][("wilcoxon", "prequential", c, sc)] - PAPER_T4[s][j]) <= 0.2
+        for s in streams
+        for j, (c, sc) in enumerate(COLS)
+    ]
+    sec.claim(
+        "bifet.table4",
+        "every cell within 0.2 of the paper's",
+        all(close4),
+        f"{sum(close4)} of {len(close4)} cells within 0.2",
+    )
+    why = (
+        f"reduced scale: {n:,} instances per run (the paper: whole streams of up to 10^6; McNemar's power grows "
+        f"with the number of instances), {runs} runs (paper 50: rates are multiples of 1/{runs}), LeveragingBag "
+        "with 3 members for the paper's random forests, streams regenerated from MOA's generators; Poker not "
+        "available offline" + ("; quick mode: 2 streams" if ctx.quick else "")
+    )
     for item in ("bifet.table2", "bifet.table3", "bifet.table4"):
-        sec.result(item, paper={"bifet.table2": "McNemar Type I >= 0.42; Sign/Wilcoxon ~0.1; cv >= bootstrap > split",
-                                "bifet.table3": "McNemar high Type I on every stream",
-                                "bifet.table4": "Wilcoxon Type I ~0.1, Type II ~1 except SEA"}[item],
-                   ours="see the claims and tables", reason=why, cap="qualitative match")  # fmt: skip
+        sec.result(
+            item,
+            paper={
+                "bifet.table2": "McNemar Type I >= 0.42; Sign/Wilcoxon ~0.1; cv >= bootstrap > split",
+                "bifet.table3": "McNemar high Type I on every stream",
+                "bifet.table4": "Wilcoxon Type I ~0.1, Type II ~1 except SEA",
+            }[item],
+            ours="see the claims and tables",
+            reason=why,
+            cap="qualitative match",
+        )
 
 
 if __name__ == "__main__":

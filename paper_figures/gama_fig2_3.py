@@ -81,8 +81,14 @@ def compute(ctx):
             )
             y = log["y_true"].values
             errs.append(
-                streamtk.evaluate(y, log["y_pred"].isel(model=0).values, windows=WINDOWS, fading=FADING,
-                                  every=every // 4, metrics=["error"])["error"]  # fmt: skip
+                streamtk.evaluate(
+                    y,
+                    log["y_pred"].isel(model=0).values,
+                    windows=WINDOWS,
+                    fading=FADING,
+                    every=every // 4,
+                    metrics=["error"],
+                )["error"]
             )
             hos.append(
                 streamtk.evaluate_holdout(
@@ -151,8 +157,17 @@ def run(ctx):
         pess[name] = conv["prequential"][name]
         row += [se, BAYES_ERROR.get(name, float("nan"))]
         rows.append(row)
-    sec.table(["stream", "holdout (final)", *[str(e) for e in out[STREAMS[0]][0]["estimator"].values],
-               "holdout standard error", "Bayes error (paper)"], rows, caption=f"Final error rates ({mean_txt}):")  # fmt: skip
+    sec.table(
+        [
+            "stream",
+            "holdout (final)",
+            *[str(e) for e in out[STREAMS[0]][0]["estimator"].values],
+            "holdout standard error",
+            "Bayes error (paper)",
+        ],
+        rows,
+        caption=f"Final error rates ({mean_txt}):",
+    )
 
     def status(d, se):
         return "above" if d > 2 * se else ("below" if d < -2 * se else "within 2 SE")
@@ -174,8 +189,10 @@ def run(ctx):
     )
 
     def converged(key):
-        return [abs(conv[key][s][0]) <= max(2 * conv[key][s][1], 0) or abs(conv[key][s][0]) < abs(pess[s][0])
-                for s in STREAMS]  # fmt: skip
+        return [
+            abs(conv[key][s][0]) <= max(2 * conv[key][s][1], 0) or abs(conv[key][s][0]) < abs(pess[s][0])
+            for s in STREAMS
+        ]
 
     def conv_txt(keys):
         return "; ".join(f"{k}: " + ", ".join(f"{s} {conv[k][s][0]:+.4f}" for s in STREAMS) for k in keys)
@@ -203,10 +220,18 @@ def run(ctx):
     sec.claim("gama.fig3", "the prequential error is pessimistic (never below the holdout)", ok_pess, pess_txt)
     why = "the paper prints no numbers for these figures; our streams and runs are others than the paper's"
     scale = f"; {runs} run(s) of {n} instances" + (" (quick mode)" if ctx.quick else "")
-    sec.result("gama.fig2", paper="prequential above holdout (Waveform, VFDT)", ours=f"{fig2[0]:+.4f} (second half)",
-               reason=why + scale)  # fmt: skip
-    sec.result("gama.fig3", paper="forgetting estimates converge fast to holdout; prequential pessimistic",
-               ours=f"{sum(closer)} of {len(closer)} estimates converged; prequential {pess_txt}", reason=why + scale)  # fmt: skip
+    sec.result(
+        "gama.fig2",
+        paper="prequential above holdout (Waveform, VFDT)",
+        ours=f"{fig2[0]:+.4f} (second half)",
+        reason=why + scale,
+    )
+    sec.result(
+        "gama.fig3",
+        paper="forgetting estimates converge fast to holdout; prequential pessimistic",
+        ours=f"{sum(closer)} of {len(closer)} estimates converged; prequential {pess_txt}",
+        reason=why + scale,
+    )
     for item in ("slides.preq_holdout", "slides.window_holdout", "slides.fading_holdout"):
         sec.result(item, paper="the slide's curves (no numbers)", ours="see the claims", reason=why + scale)
     sec.note(

@@ -40,8 +40,9 @@ def compute(ctx):
     log = sea_nb_log(ctx, seg)
     y = log["y_true"].values
     a, b = log["y_pred"].sel(model="NB").values, log["y_pred"].sel(model="DDM").values
-    ds = compare(y, a, b, windows=(250, 1000, 100), fading=(0.995, 0.999, 0.99), every=max(len(y) // 6000, 1),
-                 significance=0.01)  # fmt: skip
+    ds = compare(
+        y, a, b, windows=(250, 1000, 100), fading=(0.995, 0.999, 0.99), every=max(len(y) // 6000, 1), significance=0.01
+    )
     det = ddm((b != y).astype(float), trace=False)["detection_index"].values.ravel()
     return seg, ds, det[det >= 0], float(mcnemar_threshold(0.01))
 
@@ -68,8 +69,10 @@ def run(ctx):
     seg, ds, det, thr = compute(ctx)
     x = ds["instance"].values
     q = {e: ds["q"].sel(estimator=e).values for e in ("prequential", "window=250", "fading=0.995")}
-    m = {e: ds["mcnemar"].sel(estimator=e).values for e in ("prequential", "window=1000", "window=100",
-                                                              "fading=0.999", "fading=0.99")}  # fmt: skip
+    m = {
+        e: ds["mcnemar"].sel(estimator=e).values
+        for e in ("prequential", "window=1000", "window=100", "fading=0.999", "fading=0.99")
+    }
     drift_txt = f"dashed: changes of concept every {seg:,}; red: DDM detections"
     # --- Fig. 4 (and slide 'Accumulated Loss'): cumulative Q
     fig, axes = new_figure(1, 1, size=(6.5, 2.8))
@@ -79,7 +82,9 @@ def run(ctx):
     _marks(ax, seg, det)
     ax.set_xlabel("instances")
     ax.set_ylabel(r"$Q_i = \log(S_i^A / S_i^B)$")
-    ctx.savefig(fig, "gama_fig4", f"Gama Fig. 4 (SEA pair, 0/1 loss): cumulative Q of NB (A) vs NB+DDM (B); {drift_txt}")
+    ctx.savefig(
+        fig, "gama_fig4", f"Gama Fig. 4 (SEA pair, 0/1 loss): cumulative Q of NB (A) vs NB+DDM (B); {drift_txt}"
+    )
     # --- Fig. 5 (and slides 'over sliding windows', 'using Fading Factors')
     fig, axes = new_figure(2, 1, size=(6.5, 2.3), sharex=True)
     for ax, e, lab in zip(axes[:, 0], ("window=250", "fading=0.995"), ("window of 250", r"fading $\alpha$ = 0.995")):
@@ -88,7 +93,9 @@ def run(ctx):
         _marks(ax, seg, det)
         ax.set_ylabel(f"$Q_i$, {lab}")
         ax.set_xlabel("instances")
-    ctx.savefig(fig, "gama_fig5", f"Gama Fig. 5 (SEA pair): Q over a window of 250 (top) and with fading 0.995; {drift_txt}")
+    ctx.savefig(
+        fig, "gama_fig5", f"Gama Fig. 5 (SEA pair): Q over a window of 250 (top) and with fading 0.995; {drift_txt}"
+    )
     # --- slide 'Accumulated Loss using Fading Factors versus Sliding Window'
     fig, axes = new_figure(1, 1, size=(6.5, 2.8))
     ax = axes[0, 0]
@@ -116,12 +123,20 @@ def run(ctx):
     _marks(ax, seg, det)
     ax.set_ylabel("signed McNemar M")
     ax.set_xlabel("instances")
-    ctx.savefig(fig, "gama_fig6", f"Gama Fig. 6: error rates of NB and NB+DDM on SEA (top) and the cumulative signed "
-                f"McNemar statistic (dotted: ±6.635); {drift_txt}")  # fmt: skip
+    ctx.savefig(
+        fig,
+        "gama_fig6",
+        f"Gama Fig. 6: error rates of NB and NB+DDM on SEA (top) and the cumulative signed "
+        f"McNemar statistic (dotted: ±6.635); {drift_txt}",
+    )
     # --- Fig. 7 (slides: windows 1000 and 100, fading 0.99 and 0.999)
     fig, axes = new_figure(4, 1, size=(6.5, 1.8), sharex=True)
-    labels = {"window=1000": "window 1000", "window=100": "window 100", "fading=0.999": r"$\alpha$ = 0.999",
-              "fading=0.99": r"$\alpha$ = 0.99"}  # fmt: skip
+    labels = {
+        "window=1000": "window 1000",
+        "window=100": "window 100",
+        "fading=0.999": r"$\alpha$ = 0.999",
+        "fading=0.99": r"$\alpha$ = 0.99",
+    }
     for ax, e in zip(axes[:, 0], labels):
         ax.plot(x, m[e], lw=0.7, color="C2")
         ax.axhline(thr, color="k", ls=":", lw=0.8, gid="guide")
@@ -129,27 +144,33 @@ def run(ctx):
         _marks(ax, seg, det)
         ax.set_ylabel(f"M, {labels[e]}", fontsize=8)
         ax.set_xlabel("instances")
-    ctx.savefig(fig, "gama_fig7", f"Gama Fig. 7: signed McNemar over windows 1000 and 100 and with fading 0.999 and "
-                f"0.99 (dotted: ±6.635); {drift_txt}")  # fmt: skip
+    ctx.savefig(
+        fig,
+        "gama_fig7",
+        f"Gama Fig. 7: signed McNemar over windows 1000 and 100 and with fading 0.999 and "
+        f"0.99 (dotted: ±6.635); {drift_txt}",
+    )
     _claims(ctx, sec, seg, x, q, m, det, thr)
 
 
 def _claims(ctx, sec, seg, x, q, m, det, thr):
-    n = 4 * seg
-    sec.check("gama.fig6", "McNemar threshold at 99 % (chi-square, 1 degree of freedom)", THRESHOLD_PAPER, thr,
-              decimals=3)  # fmt: skip
+    sec.check(
+        "gama.fig6", "McNemar threshold at 99 % (chi-square, 1 degree of freedom)", THRESHOLD_PAPER, thr, decimals=3
+    )
     pre = m["prequential"]
     above = np.flatnonzero(np.abs(pre) > thr)
-    stays = bool(above.size) and bool(np.all(np.abs(pre[above[0]:]) > thr))
+    stays = bool(above.size) and bool(np.all(np.abs(pre[above[0] :]) > thr))
     sec.claim(
         "gama.fig6",
         "once the cumulative McNemar statistic overcomes 6.635 it never decreases below it",
         stays,
         f"first |M| > 6.635 at instance {int(x[above[0]]) if above.size else '–'}; "
-        f"min |M| afterwards {np.min(np.abs(pre[above[0]:])) if above.size else float('nan'):.2f}",
+        f"min |M| afterwards {np.min(np.abs(pre[above[0] :])) if above.size else float('nan'):.2f}",
     )
-    crosses = {e: _first_cross(m[e], x, thr, seg, 2 * seg) for e in ("window=1000", "window=100", "fading=0.999",
-                                                                      "fading=0.99")}  # fmt: skip
+    crosses = {
+        e: _first_cross(m[e], x, thr, seg, 2 * seg)
+        for e in ("window=1000", "window=100", "fading=0.999", "fading=0.99")
+    }
     got = [v for v in crosses.values() if v is not None]
     spread = (max(got) - min(got)) if len(got) == len(crosses) else None
     sec.claim(
@@ -157,7 +178,8 @@ def _claims(ctx, sec, seg, x, q, m, det, thr):
         "the windowed and faded statistics reject the null hypothesis almost at the same point (after the first "
         "change), and flag the later changes that the cumulative statistic no longer shows",
         spread is not None and spread <= seg // 10,
-        "first |M| > 6.635 after the first change: " + ", ".join(f"{e} {v}" for e, v in crosses.items())
+        "first |M| > 6.635 after the first change: "
+        + ", ".join(f"{e} {v}" for e, v in crosses.items())
         + (f" (spread {spread} instances, tolerance {seg // 10})" if spread is not None else ""),
     )
     later = []
@@ -184,8 +206,13 @@ def _claims(ctx, sec, seg, x, q, m, det, thr):
     )
     react = []
     for e in ("window=250", "fading=0.995"):
-        react.append(sum(np.sign(qsign[e][k]) != np.sign(qsign["prequential"][k]) or abs(qsign[e][k]) >
-                         2 * abs(qsign["prequential"][k]) for k in range(1, 4)))  # fmt: skip
+        react.append(
+            sum(
+                np.sign(qsign[e][k]) != np.sign(qsign["prequential"][k])
+                or abs(qsign[e][k]) > 2 * abs(qsign["prequential"][k])
+                for k in range(1, 4)
+            )
+        )
     sec.claim(
         "gama.fig5",
         "Q over a sliding window or with a fading factor captures changes in the relative performance",
@@ -193,29 +220,67 @@ def _claims(ctx, sec, seg, x, q, m, det, thr):
         f"concepts 2-4 in which the windowed / faded median Q differs in sign or is twice the cumulative one: "
         f"window 250 {react[0]}, fading 0.995 {react[1]}",
     )
-    why_sea = ("the paper's Figs. 4-5 use two neural networks on non-public electrical load-demand data with the "
-               "squared error; drawn here for the SEA pair of Figs. 6-7 with the 0/1 loss")  # fmt: skip
+    why_sea = (
+        "the paper's Figs. 4-5 use two neural networks on non-public electrical load-demand data with the "
+        "squared error; drawn here for the SEA pair of Figs. 6-7 with the 0/1 loss"
+    )
     scale = f"; SEA concepts of {seg:,} instances" + (" (quick mode; the paper: 15,000)" if ctx.quick else "")
-    sec.result("gama.fig4", paper="Q_i of two methods: sign shows the better one, long-term influence", ours=
-               f"{flips['prequential']} sign changes of the cumulative Q", reason=why_sea, cap="partial")  # fmt: skip
-    sec.result("gama.fig5", paper="Q over window 250 / fading 0.995 captures changes", ours=f"window {react[0]}, "
-               f"fading {react[1]} of 3 later concepts", reason=why_sea, cap="partial")  # fmt: skip
+    sec.result(
+        "gama.fig4",
+        paper="Q_i of two methods: sign shows the better one, long-term influence",
+        ours=f"{flips['prequential']} sign changes of the cumulative Q",
+        reason=why_sea,
+        cap="partial",
+    )
+    sec.result(
+        "gama.fig5",
+        paper="Q over window 250 / fading 0.995 captures changes",
+        ours=f"window {react[0]}, fading {react[1]} of 3 later concepts",
+        reason=why_sea,
+        cap="partial",
+    )
     for item in ("slides.q", "slides.q_window", "slides.q_fading", "slides.q_fading_window"):
-        sec.result(item, paper="the slide's Q curves (the paper's Figs. 4-5)", ours="Figs. 4-5 and the overlay",
-                   reason=why_sea, verdict="partial")  # fmt: skip
-    sec.result("gama.fig6", paper="NB vs NB+DDM error on SEA; cumulative M stays above 6.635", ours=
-               f"stays above: {stays}", reason="another SEA stream and MOA's learners; no numbers printed beside the threshold"
-               + scale, cap="qualitative match")  # fmt: skip
-    sec.result("gama.fig7", paper="windows 1000/100 and fading 0.999/0.99 reject at about the same point",
-               ours=f"first crossings {crosses}", reason="no numbers printed" + scale)  # fmt: skip
-    for item, key in (("slides.mcnemar_problem", "gama.fig6"), ("slides.mcnemar", "gama.fig6"),
-                      ("slides.mcnemar_w1000", "gama.fig7"), ("slides.mcnemar_w100", "gama.fig7"),
-                      ("slides.mcnemar_f099", "gama.fig7"), ("slides.mcnemar_f0999", "gama.fig7")):  # fmt: skip
+        sec.result(
+            item,
+            paper="the slide's Q curves (the paper's Figs. 4-5)",
+            ours="Figs. 4-5 and the overlay",
+            reason=why_sea,
+            verdict="partial",
+        )
+    sec.result(
+        "gama.fig6",
+        paper="NB vs NB+DDM error on SEA; cumulative M stays above 6.635",
+        ours=f"stays above: {stays}",
+        reason="another SEA stream and MOA's learners; no numbers printed beside the threshold" + scale,
+        cap="qualitative match",
+    )
+    sec.result(
+        "gama.fig7",
+        paper="windows 1000/100 and fading 0.999/0.99 reject at about the same point",
+        ours=f"first crossings {crosses}",
+        reason="no numbers printed" + scale,
+    )
+    for item, key in (
+        ("slides.mcnemar_problem", "gama.fig6"),
+        ("slides.mcnemar", "gama.fig6"),
+        ("slides.mcnemar_w1000", "gama.fig7"),
+        ("slides.mcnemar_w100", "gama.fig7"),
+        ("slides.mcnemar_f099", "gama.fig7"),
+        ("slides.mcnemar_f0999", "gama.fig7"),
+    ):
         v = next(r.verdict for r in sec.results if r.item == key)
-        sec.result(item, paper="the slide's curve (= the paper's Fig. 6 / 7 panel)", ours=f"as {key}",
-                   reason="same data as " + key + scale, verdict=v, cap="qualitative match")  # fmt: skip
-    sec.note(f"SEA functions in stream order {SEA_ORDER} (thresholds 9.5, 7, 8, 9), 10 % class noise; DDM "
-             f"detections (recomputed from the DDM learner's loss): {(det + 1).tolist()}. {ctx.producer_text()}.")  # fmt: skip
+        sec.result(
+            item,
+            paper="the slide's curve (= the paper's Fig. 6 / 7 panel)",
+            ours=f"as {key}",
+            reason="same data as " + key + scale,
+            verdict=v,
+            cap="qualitative match",
+        )
+    sec.note(
+        f"SEA functions in stream order {SEA_ORDER} (thresholds 9.5, 7, 8, 9), 10 % class noise; DDM "
+        f"detections (recomputed from the DDM learner's loss): {(det + 1).tolist()}. {ctx.producer_text()}."
+    )
 
 
 if __name__ == "__main__":

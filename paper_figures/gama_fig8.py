@@ -70,25 +70,46 @@ def run(ctx):
     ax.set_xlabel("instances")
     ax.set_ylabel("Page-Hinkley statistic")
     legend_outside(fig, where="below", ncol=4)
-    ctx.savefig(fig, "gama_fig8", f"Gama Fig. 8: NB on SEA, drift at {seg:,}; Page-Hinkley (delta {DELTA}, lambda "
-                f"{LAMBDA:g}) on the 0/1 loss")  # fmt: skip
-    sec.check("gama.fig8", "drift position (instances)", 15000, seg, decimals=0,
-              note="quick mode scales the concepts to 3,000 instances" if ctx.quick else "")  # fmt: skip
+    ctx.savefig(
+        fig,
+        "gama_fig8",
+        f"Gama Fig. 8: NB on SEA, drift at {seg:,}; Page-Hinkley (delta {DELTA}, lambda {LAMBDA:g}) on the 0/1 loss",
+    )
+    sec.check(
+        "gama.fig8",
+        "drift position (instances)",
+        15000,
+        seg,
+        decimals=0,
+        note="quick mode scales the concepts to 3,000 instances" if ctx.quick else "",
+    )
     before = int(np.sum(det < seg))
     rise = float(np.max(stat[seg:])) > 5 * max(float(np.max(stat[:seg])), 1e-9) if first else False
-    sec.claim("gama.fig8", "the PH test detects the significant increase of the error after the drift, without a "
-              "false alarm before it", first is not None and before == 0,
-              f"first detection at {first} (delay {None if first is None else first - seg}); {before} alarm(s) "
-              "before the drift")  # fmt: skip
-    sec.claim("gama.fig8", "the PH statistic follows the increase of the error rate", rise,
-              f"max PH_T after the drift {np.max(stat[seg:]):.1f} vs before {np.max(stat[:seg]):.1f}")  # fmt: skip
+    sec.claim(
+        "gama.fig8",
+        "the PH test detects the significant increase of the error after the drift, without a false alarm before it",
+        first is not None and before == 0,
+        f"first detection at {first} (delay {None if first is None else first - seg}); {before} alarm(s) "
+        "before the drift",
+    )
+    sec.claim(
+        "gama.fig8",
+        "the PH statistic follows the increase of the error rate",
+        rise,
+        f"max PH_T after the drift {np.max(stat[seg:]):.1f} vs before {np.max(stat[:seg]):.1f}",
+    )
     why = "the paper prints no number but the drift position and does not state delta and lambda (MOA's defaults used)"
     if ctx.quick:
         why += "; quick mode: drift at 3,000"
     for item in ("gama.fig8", "slides.ph15000"):
-        sec.result(item, paper="drift at 15000 detected by PH; statistic rises above lambda",
-                   ours=f"detected at {first}, {before} false alarm(s)", reason=why, cap="qualitative match",
-                   verdict=None if item == "gama.fig8" else next(r.verdict for r in sec.results))  # fmt: skip
+        sec.result(
+            item,
+            paper="drift at 15000 detected by PH; statistic rises above lambda",
+            ours=f"detected at {first}, {before} false alarm(s)",
+            reason=why,
+            cap="qualitative match",
+            verdict=None if item == "gama.fig8" else next(r.verdict for r in sec.results),
+        )
 
 
 if __name__ == "__main__":

@@ -45,16 +45,27 @@ RATES = (0.1, 0.3, 0.1, 0.3, 0.1)
 def _ph(x, lam):
     from streamtk.drift import page_hinkley
 
-    return page_hinkley(x, variant="gama2013", delta=DELTA, lambda_=lam, direction="both", reset=True,
-                        prequential=True, fading=FADING, lead_dims="run", trace=False)  # fmt: skip
+    return page_hinkley(
+        x,
+        variant="gama2013",
+        delta=DELTA,
+        lambda_=lam,
+        direction="both",
+        reset=True,
+        prequential=True,
+        fading=FADING,
+        lead_dims="run",
+        trace=False,
+    )
 
 
 def calibrate(n, runs):
     """The smallest lambda of the grid with no alarm of any estimate on drift-free streams of both rates."""
     from streamtk.drift import error_stream
 
-    cal = np.concatenate([np.asarray(error_stream(n, [], [r], runs=runs, seed=s), dtype=float)
-                          for r, s in ((0.1, 1001), (0.3, 1002))])  # fmt: skip
+    cal = np.concatenate(
+        [np.asarray(error_stream(n, [], [r], runs=runs, seed=s), dtype=float) for r, s in ((0.1, 1001), (0.3, 1002))]
+    )
     counts = _ph(cal, list(LAMBDA_GRID))["n_detections"].sum(("run", "estimator")).values
     ok = [lam for lam, c in zip(LAMBDA_GRID, counts) if c == 0]
     return (ok[0] if ok else LAMBDA_GRID[-1]), dict(zip(LAMBDA_GRID, counts.tolist()))
@@ -104,22 +115,30 @@ def run(ctx):
             row.append(f"{PAPER[k + 1][j]} / {mean}" + (f" ({miss} of {runs} missed)" if miss else ""))
         rows.append(row)
     rows.append(["false alarms (all runs)", *[f"– / {int(d[key][1].sum())}" for key in keys]])
-    sec.table(["drift", *[f"{lab}: slides / ours" for lab in LABELS]], rows,
-              caption=f"Mean delay over {runs} runs (the slides: one value per cell, runs not stated).")  # fmt: skip
+    sec.table(
+        ["drift", *[f"{lab}: slides / ours" for lab in LABELS]],
+        rows,
+        caption=f"Mean delay over {runs} runs (the slides: one value per cell, runs not stated).",
+    )
     mean = {key: nanmean(d[key][0], axis=0) for key in keys}
     order, ties, distinct = [], [], []
     for k in range(4):
         seq = [mean[f"fading={a!r}"][k] for a in FADING]
         order.append(all(b >= a for a, b in zip(seq, seq[1:])))
-        ties += [f"drift {k + 1}: {LABELS[i]} {seq[i]:.0f} vs {LABELS[i + 1]} {seq[i + 1]:.0f}"
-                 for i in range(3) if abs(seq[i + 1] - seq[i]) < 0.05 * seq[i]]  # fmt: skip
+        ties += [
+            f"drift {k + 1}: {LABELS[i]} {seq[i]:.0f} vs {LABELS[i + 1]} {seq[i + 1]:.0f}"
+            for i in range(3)
+            if abs(seq[i + 1] - seq[i]) < 0.05 * seq[i]
+        ]
         distinct.append(seq[1] >= 1.2 * seq[0] and seq[3] >= 2 * seq[0])
     sec.claim(
         "slides.fading_delay_table",
         "the smaller the fading factor, the shorter the delay (every drift)",
         all(order),
-        "mean delays 50/80/95/99 %: " + "; ".join(
-            f"drift {k + 1}: " + ", ".join(f"{mean[f'fading={a!r}'][k]:.0f}" for a in FADING) for k in range(4)),
+        "mean delays 50/80/95/99 %: "
+        + "; ".join(
+            f"drift {k + 1}: " + ", ".join(f"{mean[f'fading={a!r}'][k]:.0f}" for a in FADING) for k in range(4)
+        ),
     )
     sec.claim(
         "slides.fading_delay_table",
@@ -133,25 +152,42 @@ def run(ctx):
         "slides.fading_delay_table",
         "without a fading factor every drift is detected, but much later (slides: 2707-3581 instances)",
         not pre_miss.any() and np.all(nanmean(pre, axis=0) > 3 * mean["fading=0.99"]),
-        "cumulative estimate: mean delays " + ", ".join(f"{v:.0f}" for v in nanmean(pre, axis=0))
-        + "; missed in " + ", ".join(f"{m} of {runs}" for m in pre_miss) + " runs per drift",
+        "cumulative estimate: mean delays "
+        + ", ".join(f"{v:.0f}" for v in nanmean(pre, axis=0))
+        + "; missed in "
+        + ", ".join(f"{m} of {runs}" for m in pre_miss)
+        + " runs per drift",
     )
     fa = {key: int(d[key][1].sum()) for key in keys}
     sec.claim(
         "slides.fading_delay_fig",
         "fading factors give faster detection while staying resilient to false alarms",
-        all(mean[f"fading={a!r}"][k] < nanmean(pre[:, k]) for a in FADING for k in range(4)
-            if np.isfinite(nanmean(pre[:, k]))) and sum(fa.values()) <= runs,  # fmt: skip
+        all(
+            mean[f"fading={a!r}"][k] < nanmean(pre[:, k])
+            for a in FADING
+            for k in range(4)
+            if np.isfinite(nanmean(pre[:, k]))
+        )
+        and sum(fa.values()) <= runs,
         f"false alarms over {runs} runs: " + ", ".join(f"{k} {v}" for k, v in fa.items()),
     )
     _figure(ctx, x, ph, drifts, seg, d, keys, runs)
-    why = (f"simulated error streams (rates {RATES}, {runs} runs); the slides give no data or parameters; delta "
-           f"{DELTA}, lambda {lam:g} calibrated to no alarm on drift-free streams (alarms per grid value: {cal})")
-    sec.result("slides.fading_delay_table", paper="50/80/95/99/without: 164-249, 213-455, 234-476, 759-1970, "
-               "2707-3581", ours="see the table: " + "; ".join(
-                   f"{lab} {nanmean(mean[k]):.0f}" for lab, k in zip(LABELS, keys)), reason=why)  # fmt: skip
-    sec.result("slides.fading_delay_fig", paper="error rate and PH delays for several fading factors",
-               ours=f"false alarms {fa}", reason=why)  # fmt: skip
+    why = (
+        f"simulated error streams (rates {RATES}, {runs} runs); the slides give no data or parameters; delta "
+        f"{DELTA}, lambda {lam:g} calibrated to no alarm on drift-free streams (alarms per grid value: {cal})"
+    )
+    sec.result(
+        "slides.fading_delay_table",
+        paper="50/80/95/99/without: 164-249, 213-455, 234-476, 759-1970, 2707-3581",
+        ours="see the table: " + "; ".join(f"{lab} {nanmean(mean[k]):.0f}" for lab, k in zip(LABELS, keys)),
+        reason=why,
+    )
+    sec.result(
+        "slides.fading_delay_fig",
+        paper="error rate and PH delays for several fading factors",
+        ours=f"false alarms {fa}",
+        reason=why,
+    )
 
 
 def _figure(ctx, x, ph, drifts, seg, d, keys, runs):
@@ -159,8 +195,14 @@ def _figure(ctx, x, ph, drifts, seg, d, keys, runs):
 
     fig, axes = new_figure(2, 1, size=(7.0, 2.6))
     ax = axes[0, 0]
-    est = streamtk.evaluate(x[0].astype(int), np.zeros(x.shape[1], dtype=int), fading=FADING[2:], every=10,
-                            metrics=["error"], classes=[0, 1])["error"]  # fmt: skip
+    est = streamtk.evaluate(
+        x[0].astype(int),
+        np.zeros(x.shape[1], dtype=int),
+        fading=FADING[2:],
+        every=10,
+        metrics=["error"],
+        classes=[0, 1],
+    )["error"]
     for k, e in enumerate(est["estimator"].values):
         ax.plot(est["instance"], est.sel(estimator=e), lw=0.8, color=f"C{k}", label=_label(str(e)))
     for dd in drifts:
@@ -174,17 +216,22 @@ def _figure(ctx, x, ph, drifts, seg, d, keys, runs):
     for j, (key, lab) in enumerate(zip(keys, LABELS)):
         v = nanmean(d[key][0], axis=0)
         ax.bar(xs + (j - 2) * width, np.nan_to_num(v), width, color=f"C{j}", label=f"{lab} (ours)")
-        ax.plot(xs + (j - 2) * width, [PAPER[k + 1][j] for k in range(4)], ls="none", marker="_", ms=9, mew=2,
-                color="k")  # fmt: skip
+        ax.plot(
+            xs + (j - 2) * width, [PAPER[k + 1][j] for k in range(4)], ls="none", marker="_", ms=9, mew=2, color="k"
+        )
     ax.plot([], [], ls="none", marker="_", ms=9, mew=2, color="k", label="slides")
     ax.set_xticks(xs, [f"drift {k + 1}" for k in range(4)])
     ax.set_xlabel("drift")
     ax.set_ylabel("mean PH delay (instances)")
     legend_outside(ax)
-    ctx.savefig(fig, "gama_slides_fading_delay", f"Slides 'Fading Factors and Delay Time' rehearsed: faded error "
-                f"estimates of one simulated run (top; dashed: drifts every {seg:,}) and mean PH delays over {runs} "
-                "runs per drift and fading factor (bars; a missing bar = missed in every run) with the slides' "
-                "values (black ticks)")  # fmt: skip
+    ctx.savefig(
+        fig,
+        "gama_slides_fading_delay",
+        f"Slides 'Fading Factors and Delay Time' rehearsed: faded error "
+        f"estimates of one simulated run (top; dashed: drifts every {seg:,}) and mean PH delays over {runs} "
+        "runs per drift and fading factor (bars; a missing bar = missed in every run) with the slides' "
+        "values (black ticks)",
+    )
 
 
 def _label(est):

@@ -50,44 +50,106 @@ def _c(mean, std, miss=0, fa=0):
 #: extraction; the box and "(T)" are read as "(1)" (the text: misses occur only for RBF and VFDT-MC).
 PAPER_T2 = {
     "prequential": {"LED": (MISS, MISS), "RBF": (MISS, MISS), "RT": (MISS, MISS), "Waveform": (MISS, _c(19698, 3935))},
-    "fading=0.997": {"LED": (_c(2155, 370), _c(486, 10)), "RBF": (_c(3632, 4413), _c(1416, 342)),
-                     "RT": (_c(911, 132), _c(800, 84)), "Waveform": (_c(1456, 326), _c(836, 490))},
-    "fading=0.9985": {"LED": (_c(3391, 797), _c(693, 15)), "RBF": (_c(4288, 4413), _c(1992, 430)),
-                      "RT": (_c(1317, 177), _c(1163, 121)), "Waveform": (_c(2072, 437), _c(1129, 565))},
-    "fading=0.999": {"LED": (_c(4279, 947), _c(872, 19)), "RBF": (_c(6474, 4995, 1), _c(2454, 486)),
-                     "RT": (_c(1676, 212), _c(1481, 153)), "Waveform": (_c(2678, 541), _c(1420, 740))},
-    "fading=0.9993": {"LED": (_c(5433, 1130), _c(1076, 24)), "RBF": (_c(9241, 7769, 1), _c(3023, 571)),
-                      "RT": (_c(2122, 255), _c(1861, 190)), "Waveform": (_c(3452, 656), _c(1766, 952))},
-    "fading=0.9994": {"LED": (_c(6103, 1331), _c(1183, 26)), "RBF": (_c(9818, 7587, 1), _c(3369, 644)),
-                      "RT": (_c(2365, 279), _c(2068, 208)), "Waveform": (_c(3874, 718), _c(1931, 1002))},
-    "window=1000": {"LED": (_c(2542, 512), _c(725, 14)), "RBF": (_c(3765, 4444), _c(1617, 321)),
-                    "RT": (_c(1157, 120), _c(1054, 79)), "Waveform": (_c(1637, 290), _c(1069, 444))},
-    "window=2000": {"LED": (_c(3484, 619), _c(1146, 30)), "RBF": (_c(4631, 4430), _c(2397, 338)),
-                    "RT": (_c(1866, 156), _c(1718, 121)), "Waveform": (_c(2491, 353), _c(1622, 523))},
-    "window=3000": {"LED": (_c(4454, 619), _c(1503, 36)), "RBF": (_c(7085, 5205, 1), _c(3151, 344)),
-                    "RT": (_c(2549, 206), _c(2331, 164)), "Waveform": (_c(3366, 400), _c(2158, 713))},
-    "window=4000": {"LED": (_c(5436, 804), _c(1836, 49)), "RBF": (_c(8315, 5320, 1), _c(3987, 384)),
-                    "RT": (_c(3209, 249), _c(2925, 203)), "Waveform": (_c(4246, 433), _c(2654, 824))},
-    "window=5000": {"LED": (_c(6419, 860), _c(2162, 55)), "RBF": (_c(9198, 5683, 2), _c(4899, 466)),
-                    "RT": (_c(3859, 295), _c(3507, 237)), "Waveform": (_c(5152, 463), _c(3133, 918))},
-}  # fmt: skip
+    "fading=0.997": {
+        "LED": (_c(2155, 370), _c(486, 10)),
+        "RBF": (_c(3632, 4413), _c(1416, 342)),
+        "RT": (_c(911, 132), _c(800, 84)),
+        "Waveform": (_c(1456, 326), _c(836, 490)),
+    },
+    "fading=0.9985": {
+        "LED": (_c(3391, 797), _c(693, 15)),
+        "RBF": (_c(4288, 4413), _c(1992, 430)),
+        "RT": (_c(1317, 177), _c(1163, 121)),
+        "Waveform": (_c(2072, 437), _c(1129, 565)),
+    },
+    "fading=0.999": {
+        "LED": (_c(4279, 947), _c(872, 19)),
+        "RBF": (_c(6474, 4995, 1), _c(2454, 486)),
+        "RT": (_c(1676, 212), _c(1481, 153)),
+        "Waveform": (_c(2678, 541), _c(1420, 740)),
+    },
+    "fading=0.9993": {
+        "LED": (_c(5433, 1130), _c(1076, 24)),
+        "RBF": (_c(9241, 7769, 1), _c(3023, 571)),
+        "RT": (_c(2122, 255), _c(1861, 190)),
+        "Waveform": (_c(3452, 656), _c(1766, 952)),
+    },
+    "fading=0.9994": {
+        "LED": (_c(6103, 1331), _c(1183, 26)),
+        "RBF": (_c(9818, 7587, 1), _c(3369, 644)),
+        "RT": (_c(2365, 279), _c(2068, 208)),
+        "Waveform": (_c(3874, 718), _c(1931, 1002)),
+    },
+    "window=1000": {
+        "LED": (_c(2542, 512), _c(725, 14)),
+        "RBF": (_c(3765, 4444), _c(1617, 321)),
+        "RT": (_c(1157, 120), _c(1054, 79)),
+        "Waveform": (_c(1637, 290), _c(1069, 444)),
+    },
+    "window=2000": {
+        "LED": (_c(3484, 619), _c(1146, 30)),
+        "RBF": (_c(4631, 4430), _c(2397, 338)),
+        "RT": (_c(1866, 156), _c(1718, 121)),
+        "Waveform": (_c(2491, 353), _c(1622, 523)),
+    },
+    "window=3000": {
+        "LED": (_c(4454, 619), _c(1503, 36)),
+        "RBF": (_c(7085, 5205, 1), _c(3151, 344)),
+        "RT": (_c(2549, 206), _c(2331, 164)),
+        "Waveform": (_c(3366, 400), _c(2158, 713)),
+    },
+    "window=4000": {
+        "LED": (_c(5436, 804), _c(1836, 49)),
+        "RBF": (_c(8315, 5320, 1), _c(3987, 384)),
+        "RT": (_c(3209, 249), _c(2925, 203)),
+        "Waveform": (_c(4246, 433), _c(2654, 824)),
+    },
+    "window=5000": {
+        "LED": (_c(6419, 860), _c(2162, 55)),
+        "RBF": (_c(9198, 5683, 2), _c(4899, 466)),
+        "RT": (_c(3859, 295), _c(3507, 237)),
+        "Waveform": (_c(5152, 463), _c(3133, 918)),
+    },
+}
 #: Table 3 as printed: (misses; false alarms) in parentheses
 PAPER_T3 = {
-    "fading_ratio=0.999/0.997": {"LED": (MISS, _c(349, 11)), "RBF": (_c(787, 190), _c(384, 38)),
-                                 "RT": (_c(325, 39), _c(262, 27)), "Waveform": (_c(780, 171), _c(457, 161))},
-    "fading_ratio=0.9993/0.997": {"LED": (_c(969, 255, 4, 0), _c(281, 8)), "RBF": (_c(563, 100), _c(309, 29)),
-                                  "RT": (_c(261, 33), _c(211, 25)), "Waveform": (_c(541, 65), _c(348, 89))},
-    "fading_ratio=0.9994/0.997": {"LED": (_c(856, 186, 3, 0), _c(264, 7)), "RBF": (_c(522, 92), _c(291, 28)),
-                                  "RT": (_c(244, 32), _c(198, 24)),
-                                  "Waveform": (_c(496, 57, 2, 0), _c(324, 77, 1, 0))},
-    "window_ratio=3000/1000": {"LED": (_c(1254, 355, 1, 0), _c(473, 27)), "RBF": (_c(779, 94), _c(489, 48)),
-                               "RT": (_c(429, 93, 0, 1), _c(350, 51, 0, 1)), "Waveform": (_c(762, 62), _c(551, 102))},
-    "window_ratio=4000/1000": {"LED": (_c(1089, 261), _c(423, 26)), "RBF": (_c(710, 100, 0, 1), _c(465, 41, 0, 1)),
-                               "RT": (_c(397, 79, 0, 2), _c(312, 52, 0, 1)), "Waveform": (_c(673, 57), _c(501, 102))},
-    "window_ratio=5000/1000": {"LED": (_c(1005, 216), _c(397, 25)), "RBF": (_c(679, 98, 0, 2), _c(440, 45, 0, 2)),
-                               "RT": (_c(384, 67, 0, 3), _c(299, 37, 0, 3)),
-                               "Waveform": (_c(662, 60, 0, 5), _c(468, 93))},
-}  # fmt: skip
+    "fading_ratio=0.999/0.997": {
+        "LED": (MISS, _c(349, 11)),
+        "RBF": (_c(787, 190), _c(384, 38)),
+        "RT": (_c(325, 39), _c(262, 27)),
+        "Waveform": (_c(780, 171), _c(457, 161)),
+    },
+    "fading_ratio=0.9993/0.997": {
+        "LED": (_c(969, 255, 4, 0), _c(281, 8)),
+        "RBF": (_c(563, 100), _c(309, 29)),
+        "RT": (_c(261, 33), _c(211, 25)),
+        "Waveform": (_c(541, 65), _c(348, 89)),
+    },
+    "fading_ratio=0.9994/0.997": {
+        "LED": (_c(856, 186, 3, 0), _c(264, 7)),
+        "RBF": (_c(522, 92), _c(291, 28)),
+        "RT": (_c(244, 32), _c(198, 24)),
+        "Waveform": (_c(496, 57, 2, 0), _c(324, 77, 1, 0)),
+    },
+    "window_ratio=3000/1000": {
+        "LED": (_c(1254, 355, 1, 0), _c(473, 27)),
+        "RBF": (_c(779, 94), _c(489, 48)),
+        "RT": (_c(429, 93, 0, 1), _c(350, 51, 0, 1)),
+        "Waveform": (_c(762, 62), _c(551, 102)),
+    },
+    "window_ratio=4000/1000": {
+        "LED": (_c(1089, 261), _c(423, 26)),
+        "RBF": (_c(710, 100, 0, 1), _c(465, 41, 0, 1)),
+        "RT": (_c(397, 79, 0, 2), _c(312, 52, 0, 1)),
+        "Waveform": (_c(673, 57), _c(501, 102)),
+    },
+    "window_ratio=5000/1000": {
+        "LED": (_c(1005, 216), _c(397, 25)),
+        "RBF": (_c(679, 98, 0, 2), _c(440, 45, 0, 2)),
+        "RT": (_c(384, 67, 0, 3), _c(299, 37, 0, 3)),
+        "Waveform": (_c(662, 60, 0, 5), _c(468, 93)),
+    },
+}
 
 
 def settings(ctx):
@@ -154,10 +216,12 @@ def compute(ctx):
     for name in streams:
         drift = drifts[name]
         err = errors(ctx, name, drift, runs)
-        t2 = page_hinkley(err, delta=DELTA, lambda_=LAMBDA, prequential=True, windows=WINDOWS, fading=FADING,
-                          trace=False)  # fmt: skip
-        t3 = page_hinkley(err, delta=DELTA, lambda_=LAMBDA, fading_ratio=FADING_RATIO, window_ratio=WINDOW_RATIO,
-                          trace=False)  # fmt: skip
+        t2 = page_hinkley(
+            err, delta=DELTA, lambda_=LAMBDA, prequential=True, windows=WINDOWS, fading=FADING, trace=False
+        )
+        t3 = page_hinkley(
+            err, delta=DELTA, lambda_=LAMBDA, fading_ratio=FADING_RATIO, window_ratio=WINDOW_RATIO, trace=False
+        )
         res[name] = (drift, err, per_run(t2, drift, 2 * drift), per_run(t3, drift, 2 * drift))
     return streams, runs, res
 
@@ -225,7 +289,9 @@ def _tables(ctx, streams, runs, res):
     sec2 = ctx.report.sections["gama_table2"]
     ctx.current = sec2
     sec3 = ctx.section(
-        "gama_table3", "Gama et al. 2013 — Table 3 (PH delays on ratios of two estimates)", "seed 004, sec. 5.3, Table 3"
+        "gama_table3",
+        "Gama et al. 2013 — Table 3 (PH delays on ratios of two estimates)",
+        "seed 004, sec. 5.3, Table 3",
     )
     for sec, paper, col in ((sec2, PAPER_T2, 2), (sec3, PAPER_T3, 3)):
         item = f"gama.table{col}"
@@ -241,10 +307,13 @@ def _tables(ctx, streams, runs, res):
                     cells += 1
                     flags_all += [f"{name} {m} {est}: {f}" for f in flags]
                     rows.append((est, name, m, _paper_text(cell), _ours_text(delays, missed, fa), "; ".join(flags)))
-        sec.table(["estimate", "stream", "learner", "paper (10 runs)", f"streamtk ({runs} runs)", "flags"], rows,
-                  caption=f"Table {col}: delay mean ± std over the runs that detect; (misses; false alarms) in "
-                  "parentheses; flags mark every cell where we miss, alarm falsely or lie outside the paper's "
-                  "mean ± 2 std.")  # fmt: skip
+        sec.table(
+            ["estimate", "stream", "learner", "paper (10 runs)", f"streamtk ({runs} runs)", "flags"],
+            rows,
+            caption=f"Table {col}: delay mean ± std over the runs that detect; (misses; false alarms) in "
+            "parentheses; flags mark every cell where we miss, alarm falsely or lie outside the paper's "
+            "mean ± 2 std.",
+        )
         _claims(sec, item, col, streams, res, cells, flags_all)
     for sec in (sec2, sec3):
         sec.note(_scale_note(ctx, streams, runs, res))
@@ -382,10 +451,11 @@ def _figures(ctx, streams, res):
         txt = "; ".join(f"{k[0]} {k[1]}: {'miss' if v is None else v}" for k, v in first.items())
         if col == 9:
             fastest = [
-                min((v, e) for (s, e), v in detected.items() if s == name)[1] if any(s == name for s, _ in detected)
+                min((v, e) for (s, e), v in detected.items() if s == name)[1]
+                if any(s == name for s, _ in detected)
                 else None
                 for name in streams
-            ]  # fmt: skip
+            ]
             holds = [f == "fading=0.997" for f in fastest]
             sec.claim(
                 fig_item,
@@ -395,10 +465,10 @@ def _figures(ctx, streams, res):
             )
         else:
             f_better = [
-                detected.get((s, "fading_ratio=0.9994/0.997"), np.inf) <= detected.get((s, "window_ratio=5000/1000"),
-                                                                                       np.inf)
+                detected.get((s, "fading_ratio=0.9994/0.997"), np.inf)
+                <= detected.get((s, "window_ratio=5000/1000"), np.inf)
                 for s in streams
-            ]  # fmt: skip
+            ]
             sec.claim(
                 fig_item,
                 "the ratio of fading estimates detects somewhat faster than the ratio of windows",

@@ -34,13 +34,16 @@ def _node(ax, xy, label, observed):
 def _arrow(ax, a, b):
     from matplotlib.patches import FancyArrowPatch
 
-    ax.add_patch(FancyArrowPatch(a, b, arrowstyle="-|>", mutation_scale=13, shrinkA=17, shrinkB=17, lw=1.2, color="black"))
+    ax.add_patch(
+        FancyArrowPatch(a, b, arrowstyle="-|>", mutation_scale=13, shrinkA=17, shrinkB=17, lw=1.2, color="black")
+    )
 
 
 def draw():
     fig, axes = new_figure(1, 2, size=(3.6, 3.0))
-    for ax, (panel, temporal) in zip(axes[0], (("(a) no temporal dependence", False), ("(b) temporal dependence, "
-                                                                                     "$y_{t-1}$ known", True))):  # fmt: skip
+    for ax, (panel, temporal) in zip(
+        axes[0], (("(a) no temporal dependence", False), ("(b) temporal dependence, $y_{t-1}$ known", True))
+    ):
         ax.set_xlim(-0.6, 2.6)
         ax.set_ylim(-0.7, 2.2)
         ax.set_aspect("equal")

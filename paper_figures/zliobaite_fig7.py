@@ -48,22 +48,37 @@ def compute(ctx, name, n, ps, order, seed=1):
     alarms = random_detector(np.zeros(n), p=list(ps), seed=seed, trace=False)["detection_index"].values
     learners = [LEARNERS["NB"], LEARNERS["DDM"]] + [LEARNERS["NB"].seeded(0, f"DDM-random p={p:g}") for p in ps]
     resets = {2 + j: row[row >= 0] for j, row in enumerate(alarms)}
-    log = produce(ctx, f"fig7_{src.name}_p{'-'.join(f'{p:g}' for p in ps)}", src, learners, n=n,
-                  description=f"NB, DDM and NB reset at random alarms (p = {list(ps)}, warm-up 30) on {name} "
-                  f"({order}), first {n} instances", resets=resets)  # fmt: skip
+    log = produce(
+        ctx,
+        f"fig7_{src.name}_p{'-'.join(f'{p:g}' for p in ps)}",
+        src,
+        learners,
+        n=n,
+        description=f"NB, DDM and NB reset at random alarms (p = {list(ps)}, warm-up 30) on {name} "
+        f"({order}), first {n} instances",
+        resets=resets,
+    )
     yt = log["y_true"].values
     preds = np.concatenate([log["y_pred"].values, np.asarray(persistent(yt))[None]])
     names = [*map(str, log["model"].values), "Persistent"]
-    ds = streamtk.evaluate(yt, xr.DataArray(preds, dims=("model", "time"), coords={"model": names}), every=n,
-                           metrics=["accuracy"], classes=log["class"].values)  # fmt: skip
+    ds = streamtk.evaluate(
+        yt,
+        xr.DataArray(preds, dims=("model", "time"), coords={"model": names}),
+        every=n,
+        metrics=["accuracy"],
+        classes=log["class"].values,
+    )
     acc = ds["accuracy"].isel(estimator=0, time=-1)
     return {str(m): float(acc.sel(model=m)) for m in names}
 
 
 def run(ctx):
     """Zliobaite et al. 2015 Figure 7."""
-    sec = ctx.section("zliobaite_fig7", "Zliobaite et al. 2015 — Figure 7 (DDM-random: false alarms vs accuracy)",
-                      "seed 003, sec. 6.9, Figure 7")  # fmt: skip
+    sec = ctx.section(
+        "zliobaite_fig7",
+        "Zliobaite et al. 2015 — Figure 7 (DDM-random: false alarms vs accuracy)",
+        "seed 003, sec. 6.9, Figure 7",
+    )
     data, ps = settings(ctx)
     fig, axes = new_figure(len(data), 3, size=(3.3, 2.7))
     rows, res = [], {}
@@ -80,35 +95,59 @@ def run(ctx):
             ax.set_ylabel("accuracy")
             rows.append((NAMES[name], ORDERS[order], *rnd, acc["NB"], acc["DDM"], acc["Persistent"]))
     legend_outside(fig, where="below", ncol=4)
-    ctx.savefig(fig, "zliobaite_fig7", "Zliobaite Fig. 7: accuracy of MOA naive Bayes reset at random alarms vs the "
-                "alarm probability p (log scale), with NB, DDM and Persistent")  # fmt: skip
+    ctx.savefig(
+        fig,
+        "zliobaite_fig7",
+        "Zliobaite Fig. 7: accuracy of MOA naive Bayes reset at random alarms vs the "
+        "alarm probability p (log scale), with NB, DDM and Persistent",
+    )
     sec.table(["dataset", "version", *[f"p={p:g}" for p in ps], "NB", "DDM", "Persistent"], rows)
     for (name, order), acc in res.items():
         rnd = np.array([acc[f"DDM-random p={p:g}"] for p in ps])
         rho = float(np.corrcoef(np.log(ps), rnd)[0, 1])
         label = f"{NAMES[name]} {ORDERS[order]}"
         if order == "iid":
-            sec.claim(ITEM, f"{label}: false alarms cost accuracy (no temporal dependence)",
-                      rnd[-1] < rnd[0] and rho < 0, f"accuracy p={ps[0]:g} {rnd[0]:.4f} -> p=1 {rnd[-1]:.4f}; "
-                      f"correlation with log p {rho:+.2f}")  # fmt: skip
+            sec.claim(
+                ITEM,
+                f"{label}: false alarms cost accuracy (no temporal dependence)",
+                rnd[-1] < rnd[0] and rho < 0,
+                f"accuracy p={ps[0]:g} {rnd[0]:.4f} -> p=1 {rnd[-1]:.4f}; correlation with log p {rho:+.2f}",
+            )
         else:
-            sec.claim(ITEM, f"{label}: accuracy increases with the probability of false alarms",
-                      rnd[-1] > rnd[0] + 0.01 and rho > 0.5, f"accuracy p={ps[0]:g} {rnd[0]:.4f} -> p=1 "
-                      f"{rnd[-1]:.4f}; correlation with log p {rho:+.2f}")  # fmt: skip
-            sec.claim(ITEM, f"{label}: DDM-random does not quite reach Persistent; the original DDM is outperformed",
-                      rnd.max() < acc["Persistent"] and rnd.max() > acc["DDM"],
-                      f"best DDM-random {rnd.max():.4f}, Persistent {acc['Persistent']:.4f}, DDM {acc['DDM']:.4f}")  # fmt: skip
-    overl = [(name, order) for name, order in (("electricity", "iid"), ("covertype", "iid"),
-                                               ("electricity", "label_order")) if (name, order) in res]  # fmt: skip
+            sec.claim(
+                ITEM,
+                f"{label}: accuracy increases with the probability of false alarms",
+                rnd[-1] > rnd[0] + 0.01 and rho > 0.5,
+                f"accuracy p={ps[0]:g} {rnd[0]:.4f} -> p=1 {rnd[-1]:.4f}; correlation with log p {rho:+.2f}",
+            )
+            sec.claim(
+                ITEM,
+                f"{label}: DDM-random does not quite reach Persistent; the original DDM is outperformed",
+                rnd.max() < acc["Persistent"] and rnd.max() > acc["DDM"],
+                f"best DDM-random {rnd.max():.4f}, Persistent {acc['Persistent']:.4f}, DDM {acc['DDM']:.4f}",
+            )
+    overl = [
+        (name, order)
+        for name, order in (("electricity", "iid"), ("covertype", "iid"), ("electricity", "label_order"))
+        if (name, order) in res
+    ]
     gaps = {f"{NAMES[a]} {ORDERS[b]}": abs(res[(a, b)]["NB"] - res[(a, b)]["DDM"]) for a, b in overl}
-    sec.claim(ITEM, "Elec2 shuffled, Cover shuffled and Elec2 temporal: NB and DDM overlap (no detections)",
-              all(g < 0.005 for g in gaps.values()), "abs(NB - DDM): " + ", ".join(f"{k} {v:.4f}"
-                                                                                for k, v in gaps.items()))  # fmt: skip
+    sec.claim(
+        ITEM,
+        "Elec2 shuffled, Cover shuffled and Elec2 temporal: NB and DDM overlap (no detections)",
+        all(g < 0.005 for g in gaps.values()),
+        "abs(NB - DDM): " + ", ".join(f"{k} {v:.4f}" for k, v in gaps.items()),
+    )
     scale = ", ".join(f"{NAMES[d]} {n:,}" for d, n in data)
-    sec.result(ITEM, paper="accuracy grows with p on original and temporal data, falls on shuffled data; NB and DDM "
-               "overlap where nothing changes", ours="see the claims", reason=f"the paper prints no numbers; "
-               f"instances {scale}, p in {list(ps)}" + ("; quick mode: Elec2 only" if ctx.quick else ""),
-               cap="qualitative match")  # fmt: skip
+    sec.result(
+        ITEM,
+        paper="accuracy grows with p on original and temporal data, falls on shuffled data; NB and DDM "
+        "overlap where nothing changes",
+        ours="see the claims",
+        reason=f"the paper prints no numbers; "
+        f"instances {scale}, p in {list(ps)}" + ("; quick mode: Elec2 only" if ctx.quick else ""),
+        cap="qualitative match",
+    )
 
 
 if __name__ == "__main__":

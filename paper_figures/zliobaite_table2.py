@@ -97,8 +97,9 @@ def run(ctx):
             f"theory p_maj = {tm:.4f}, p_per = {tp:.4f}; simulated ({n} labels) p_maj = {em:.4f}, p_per = {ep:.4f}",
         )
         rows.append((name, rel, tm, tp, em, ep))
-    sec.table(["cell of Table 2", "paper", "p_maj (theory)", "p_per (theory)", "p_maj (streamtk)", "p_per (streamtk)"],
-              rows)  # fmt: skip
+    sec.table(
+        ["cell of Table 2", "paper", "p_maj (theory)", "p_per (theory)", "p_maj (streamtk)", "p_per (streamtk)"], rows
+    )
     sec.result(
         ITEM,
         paper="balanced: p_maj = p_per; imbalanced: p_maj > p_per; dependent with sum P(i,i) > P(M): p_per > p_maj",
