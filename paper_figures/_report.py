@@ -263,8 +263,10 @@ class Report:
                 ]
                 for c in s.checks:
                     dec = c.decimals
+                    # a truncated comparison prints ours with two more digits (rounding would hide the rule)
+                    shown = None if dec is None else dec + (2 if c.rule == "truncate" else 0)
                     out.append(
-                        f"| {c.item} | {fmt(c.quantity)} | {fmt(c.paper, dec)} | {fmt(c.ours, dec)} | "
+                        f"| {c.item} | {fmt(c.quantity)} | {fmt(c.paper, dec)} | {fmt(c.ours, shown)} | "
                         f"{'–' if dec is None else dec} | {fmt(c.match_text)} | {fmt(c.note)} |"
                     )
                 out.append("")

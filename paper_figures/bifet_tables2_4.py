@@ -80,7 +80,13 @@ PAPER_T4 = {
     "RBF(10,0.0001)": [0.10, 0.09, 0.31, 1.00, 1.00, 0.32, 1.00, 1.00, 0.29],
 }
 #: randomized ensemble of decision trees (the paper: random forests, ref. [4] = leveraging bagging)
-LBAG = Learner("LBAG", "meta.LeveragingBag -s 3", None, "")
+def _river_lbag3(seed=None):
+    from river import ensemble, tree
+
+    return ensemble.LeveragingBaggingClassifier(tree.HoeffdingTreeClassifier(), n_models=3, seed=seed)
+
+
+LBAG = Learner("LBAG", "meta.LeveragingBag -s 3", _river_lbag3, "river LeveragingBagging(HoeffdingTree, 3 models)")
 
 
 def settings(ctx):

@@ -216,6 +216,8 @@ def _figure(ctx, x, ph, drifts, seg, d, keys, runs):
     for j, (key, lab) in enumerate(zip(keys, LABELS)):
         v = nanmean(d[key][0], axis=0)
         ax.bar(xs + (j - 2) * width, np.nan_to_num(v), width, color=f"C{j}", label=f"{lab} (ours)")
+        for k in np.flatnonzero(~np.isfinite(v)):  # missed in every run: say so where the bar would be
+            ax.text(xs[k] + (j - 2) * width, 30, "missed", rotation=90, ha="center", va="bottom", fontsize=7)
         ax.plot(
             xs + (j - 2) * width, [PAPER[k + 1][j] for k in range(4)], ls="none", marker="_", ms=9, mew=2, color="k"
         )
