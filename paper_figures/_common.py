@@ -172,6 +172,23 @@ def run_script(run, ctx: Context, name=None):
     return ok
 
 
+def run_in_worker(package, name, options):
+    """Run script ``name`` of ``package`` in this (worker) process with a Context of its own.
+
+    Returns ``(ok, sections, failed scripts, producer text)`` for :func:`make_all.main` to merge (the
+    sections are plain dataclasses; the figures are already on disk)."""
+    import importlib
+
+    ctx = Context(**options)
+    mod = importlib.import_module(f"{package}.{name}")
+
+    def run(c):
+        mod.run(c)
+
+    ok = run_script(run, ctx, name=name)
+    return ok, list(ctx.report.sections.values()), set(ctx.report.failed_scripts), ctx.producer_text()
+
+
 def script_main(run, argv=None, name=None):
     """``python paper_figures/<script>.py [--quick] [--out DIR] [--data DIR] [--producer P]``."""
     import argparse

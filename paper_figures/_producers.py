@@ -6,8 +6,10 @@ name the producer, the engine, the MOA command lines and the scale, and REPORT.m
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -297,17 +299,45 @@ def produce(
     train_weight : array (L, n), optional
         Training weight of every learner for every instance (0 = test only).
     """
-    import xarray as xr
 
-    from streamtk.io import make_log, open_dataset, to_netcdf
+    from streamtk.io import open_dataset
 
     sec = section or ctx.current
     producer = ctx.resolve_producer()
     path = ctx.cache / f"{key}_{producer}_v{LOG_FORMAT}.nc"
-    if path.exists():
-        log = open_dataset(path).load()
-        sec.log(key, log.attrs.get("producer", "?"), f"{log.attrs.get('description', '')} (cached: {path.name})")
-        return log
+    with _locked(path):  # scripts run in parallel (make_all --jobs) produce each log once
+        if path.exists():
+            log = open_dataset(path).load()
+            sec.log(key, log.attrs.get("producer", "?"), f"{log.attrs.get('description', '')} (cached: {path.name})")
+            return log
+        return _produce(
+            ctx, key, source, learners, n, description, keep_scores, holdout, resets, train_weight, sec, producer, path
+        )
+
+
+@contextmanager
+def _locked(path):
+    """An exclusive lock on ``<path>.lock`` (POSIX ``flock``; no lock where that does not exist)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: scripts then run one at a time
+        yield
+        return
+    with open(path.with_name(path.name + ".lock"), "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _produce(
+    ctx, key, source, learners, n, description, keep_scores, holdout, resets, train_weight, sec, producer, path
+):
+    import xarray as xr
+
+    from streamtk.io import make_log, to_netcdf
+
     t0 = time.perf_counter()
     run = _produce_moa if producer == "capymoa" else _produce_river
     y_true, y_pred, scores, (ho_at, ho_y, ho_pred), producer, engine = run(
@@ -336,6 +366,8 @@ def produce(
             cls[np.array(ho_pred)].transpose(1, 0, 2), dims=("model", "checkpoint", "holdout_item")
         )
         log["holdout_instance"] = xr.DataArray(np.array(ho_at), dims=("checkpoint",))
-    to_netcdf(log, path)
+    tmp = path.with_name(f"{path.stem}.tmp{os.getpid()}{path.suffix}")  # written beside, renamed on success
+    to_netcdf(log, tmp)
+    tmp.replace(path)
     sec.log(key, producer, f"{description}; {engine}; produced in {seconds:.1f} s, cached as {path.name}")
     return log

@@ -79,6 +79,8 @@ PAPER_T4 = {
     "RBF(50,0.0001)": [0.10, 0.11, 0.31, 1.00, 0.85, 0.31, 0.99, 0.86, 0.30],
     "RBF(10,0.0001)": [0.10, 0.09, 0.31, 1.00, 1.00, 0.32, 1.00, 1.00, 0.29],
 }
+
+
 #: randomized ensemble of decision trees (the paper: random forests, ref. [4] = leveraging bagging)
 def _river_lbag3(seed=None):
     from river import ensemble, tree

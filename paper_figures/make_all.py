@@ -62,6 +62,19 @@ SCRIPTS = (
 )
 
 
+#: the longest scripts first when several run at once (``--jobs``); REPORT.md keeps the order of SCRIPTS
+LONGEST_FIRST = (
+    "zliobaite_fig2",
+    "bifet_tables2_4",
+    "zliobaite_fig7",
+    "gama_tables2_3",
+    "gama_fig2_3",
+    "zliobaite_fig6",
+    "bifet_fig4",
+    "zliobaite_fig3_4",
+)
+
+
 def available():
     """The scripts of :data:`SCRIPTS` present in this installation."""
     here = Path(__file__).resolve().parent
@@ -92,8 +105,55 @@ def build_parser():
         help="who trains the learners that make the logs: auto (MOA through capymoa when capymoa and Java "
         "work, else river; the default), capymoa, or river",
     )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="scripts run at once, each in its own process (default 1; logs shared by several scripts are "
+        "produced once, under a lock)",
+    )
     p.add_argument("--list", action="store_true", help="list the scripts and exit")
     return p
+
+
+def _producer_summary(texts):
+    used = [t for t in dict.fromkeys(texts) if not t.startswith("no learner")]
+    return "; ".join(used) if used else "no learner (no log was needed)"
+
+
+def _run_parallel(a, names, ctx, producers):
+    """Run the scripts in ``a.jobs`` processes; merge their sections into ``ctx.report`` in SCRIPTS order."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ._common import run_in_worker
+
+    options = dict(out=ctx.out, quick=a.quick, data=ctx.data, cache=ctx.cache, producer=a.producer)
+    order = [n for n in LONGEST_FIRST if n in names] + [n for n in names if n not in LONGEST_FIRST]
+    results, ok = {}, True
+    with ProcessPoolExecutor(max_workers=a.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = {name: pool.submit(run_in_worker, __package__, name, options) for name in order}
+        for name in order:
+            t1 = time.perf_counter()
+            try:
+                results[name] = futures[name].result()
+            except Exception as err:  # noqa: BLE001 - a dead worker is reported like a failed script
+                sec = ctx.section(name, name, "")
+                sec.error = f"{type(err).__name__}: {err}"
+                ctx.report.failed_scripts.add(name)
+                ok = False
+                continue
+            print(f"[make_all] {name} done ({time.perf_counter() - t1:.1f} s after the previous one)", flush=True)
+    for name in names:
+        if name not in results:
+            continue
+        good, sections, failed, producer = results[name]
+        ok &= good
+        for s in sections:
+            ctx.report.sections[s.key] = s
+        ctx.report.failed_scripts |= failed
+        producers.append(producer)
+    return ok
 
 
 def main(argv=None) -> int:
@@ -116,17 +176,26 @@ def main(argv=None) -> int:
     except ValueError as err:
         print(f"make_all: {err}", file=sys.stderr)
         return 2
+    if a.jobs < 1:
+        print(f"make_all: --jobs must be a positive integer, got {a.jobs}", file=sys.stderr)
+        return 2
     t0 = time.perf_counter()
     ok = True
-    for name in names:
-        print(f"[make_all] {name} ...", flush=True)
-        t1 = time.perf_counter()
-        ok &= run_script(_runner(name), ctx, name=name)
-        print(f"[make_all] {name}: {time.perf_counter() - t1:.1f} s", flush=True)
+    producers = []
+    if a.jobs == 1:
+        for name in names:
+            print(f"[make_all] {name} ...", flush=True)
+            t1 = time.perf_counter()
+            ok &= run_script(_runner(name), ctx, name=name)
+            print(f"[make_all] {name}: {time.perf_counter() - t1:.1f} s", flush=True)
+        producers.append(ctx.producer_text())
+    else:
+        ok = _run_parallel(a, names, ctx, producers)
     total = time.perf_counter() - t0
     ctx.report.header = (
         f"Mode: **{'quick' if a.quick else 'full'}**; streamtk {streamtk.__version__}; {len(names)} scripts in "
-        f"{total:.0f} s. Logs produced with **{ctx.producer_text()}** (every section lists its logs and "
+        f"{total:.0f} s{f' ({a.jobs} at once)' if a.jobs > 1 else ''}. Logs produced with "
+        f"**{_producer_summary(producers)}** (every section lists its logs and "
         f"their producer). Log cache: `{ctx.cache}`. Figures: 300 dpi PNG with a PDF beside each."
     )
     path = ctx.report.write(ctx.out / "REPORT.md", ran=set(names))
