@@ -138,7 +138,7 @@ def predictions(ctx, name, n, runs):
             learners = [LBAG.seeded(1000 * r + 2 * f + m, f"{'AB'[m]}{f}") for m in range(2) for f in range(K)]
             log = produce(
                 ctx,
-                f"bifet_t24_{src.name}_{scheme}_n{n}_k{K}",
+                f"bifet_t24_{name}_r{r}_{scheme}_n{n}_k{K}",  # the run's seeds and weights differ on every stream
                 src,
                 learners,
                 n=n,

@@ -454,6 +454,22 @@ def test_second_run_reads_the_log_cache_and_gives_the_same_numbers(quick_run, da
     assert rows[("Bifet 2015", "Table 1")]["verdict"] == "not run"
 
 
+@pytest.mark.slow
+def test_parallel_run_shares_logs_and_keeps_the_report_order(tmp_path, data_dir):
+    # bifet_fig3 and amidst_roc read the same Electricity log: made once, under a lock, by one of the two workers
+    out = tmp_path / "par"
+    only = ["bifet_table1", "bifet_fig3", "amidst_roc"]
+    assert make_all.main(["--quick", "--jobs", "2", "--out", str(out), "--data", str(data_dir), "--only", *only]) == 0
+    text = (out / "REPORT.md").read_text()
+    assert "(2 at once)" in text
+    logs = re.findall(r"^\| (electricity_original_n6000_NB-DDM-HT-HAT-LBAG) \| .* \| (.*) \|$", text, re.M)
+    assert len(logs) == 2 and sum("produced in" in d for _, d in logs) == 1, logs
+    keys = [m for m in re.findall(r'^<a id="([a-z0-9_]+)"></a>$', text, re.M)]
+    assert keys == ["bifet_table1", "bifet_fig3", "amidst_roc"]
+    assert make_all.main(["--jobs", "0", "--list"]) == 0  # --list wins
+    assert make_all.main(["--jobs", "0", "--out", str(out), "--only", "bifet_table1"]) == 2
+
+
 def test_river_fallback_produces_the_logs(tmp_path, data_dir):
     pytest.importorskip("river", reason="the fallback producer is river (the optional 'figures' extra)")
     out = tmp_path / "river"

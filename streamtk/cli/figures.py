@@ -47,6 +47,7 @@ def _make_all_options(args):
     opts += ["--data", str(Path(args.data).resolve())] if args.data else []
     opts += ["--cache", str(Path(args.cache).resolve())] if args.cache else []
     opts += ["--only", *args.only] if args.only else []
+    opts += ["--jobs", str(args.jobs)] if args.jobs != 1 else []
     opts += ["--producer", args.producer] if args.producer != "auto" else []
     return opts
 
@@ -112,7 +113,8 @@ def register(sub) -> None:
         "item (paper_figures.make_all). Logs are produced by MOA's learners through capymoa when capymoa and "
         "Java are available, else by river, and cached.",
         "  streamtk figures --list\n  streamtk figures --quick -o figs\n"
-        "  streamtk figures --only bifet_table1 zliobaite_table3 --data /path/to/data\n",
+        "  streamtk figures --only bifet_table1 zliobaite_table3 --data /path/to/data\n"
+        "  streamtk figures -o figs --jobs 2            # full mode, two scripts at a time\n",
     )
     p.add_argument("--dir", help="a paper_figures folder to run instead of the installed one")
     p.add_argument("--list", action="store_true", help="list the scripts and exit")
@@ -121,6 +123,7 @@ def register(sub) -> None:
     p.add_argument("--data", help="data directory for streamtk.datasets (default $STREAMTK_DATA)")
     p.add_argument("--cache", help="log cache (default $STREAMTK_CACHE/paper_figures or OUT/cache)")
     p.add_argument("--only", nargs="+", metavar="NAME", help="run only these scripts")
+    p.add_argument("--jobs", type=int, default=1, help="scripts run at once, each in its own process (default 1)")
     p.add_argument(
         "--producer",
         choices=("auto", "capymoa", "river"),
