@@ -43,7 +43,7 @@ def compute(ctx):
     n = ctx.n(6000, 45312)
     log, _ = dataset_log(ctx, "electricity", n)
     y = log["y_true"].values
-    maj = np.asarray(majority_class(y, window=1000))
+    maj = np.asarray(majority_class(y, windows=1000))
     preds = np.stack([log["y_pred"].sel(model="HT").values, maj])
     names = ["Hoeffding tree", "Majority Class (window 1000)"]
     ds = streamtk.evaluate(

@@ -41,7 +41,7 @@ def compute(ctx):
     y = log["y_true"].values
     a, b = log["y_pred"].sel(model="NB").values, log["y_pred"].sel(model="DDM").values
     ds = compare(
-        y, a, b, windows=(250, 1000, 100), fading=(0.995, 0.999, 0.99), every=max(len(y) // 6000, 1), significance=0.01
+        y, a, b, windows=(250, 1000, 100), fading=(0.995, 0.999, 0.99), every=max(len(y) // 6000, 1), alpha=0.01
     )
     det = ddm((b != y).astype(float), trace=False)["detection_index"].values.ravel()
     return seg, ds, det[det >= 0], float(mcnemar_threshold(0.01))

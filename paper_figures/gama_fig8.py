@@ -5,7 +5,7 @@ Seed 004 sec. 5.1 (Figure 8) and seed 002. MOA's NaiveBayes learns test-then-tra
 generator (the log of the Figs. 6-7 script: four concepts of 15,000 instances; in quick mode 3,000); the
 first two concepts (one drift) are shown. Left: the prequential error (:func:`streamtk.evaluate`);
 right: the Page-Hinkley statistic ``PH_T = m_T - M_T`` on the 0/1 loss with its threshold lambda
-(:func:`streamtk.drift.page_hinkley`, ``variant="gama2013"``, no reset). The paper does not state
+(:func:`streamtk.drift.page_hinkley`, ``convention="streamtk"``, no reset). The paper does not state
 Figure 8's delta and lambda; MOA's PageHinkleyDM defaults (delta = 0.005, lambda = 50) are used.
 """
 
@@ -39,7 +39,7 @@ def compute(ctx):
     n = 2 * seg  # the first two concepts: one drift
     err = (pred[:n] != y[:n]).astype(float)
     curves = streamtk.evaluate(y[:n], pred[:n], every=max(n // 600, 1), metrics=["error"])
-    ph = page_hinkley(err, variant="gama2013", delta=DELTA, lambda_=LAMBDA, reset=False)
+    ph = page_hinkley(err, convention="streamtk", delta=DELTA, lambda_=LAMBDA, reset=False)
     return seg, curves, ph
 
 

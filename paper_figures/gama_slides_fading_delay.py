@@ -6,7 +6,7 @@ Seed 002, slides "Fading Factors and Delay Time". The slides give neither the da
 test's parameters, so this is a rehearsal on simulated classifier error streams
 (:func:`streamtk.drift.error_stream`: Bernoulli errors whose rate alternates 0.10 -> 0.30 -> 0.10 -> 0.30
 -> 0.10, four abrupt drifts, seeded runs). Page-Hinkley (:func:`streamtk.drift.page_hinkley`,
-``variant="gama2013"``, delta = 0.01, both directions, reset after each alarm) monitors the faded error
+``convention="streamtk"``, delta = 0.01, both directions, reset after each alarm) monitors the faded error
 estimates (the slides' percentages read as alpha = 0.5, 0.8, 0.95, 0.99) and the cumulative one, all in
 one pass. The threshold lambda is not tuned on the drifts: it is the smallest value of a grid for which
 no estimate raises an alarm on drift-free streams of both error rates (other seeds) -- the slides'
@@ -47,7 +47,7 @@ def _ph(x, lam):
 
     return page_hinkley(
         x,
-        variant="gama2013",
+        convention="streamtk",
         delta=DELTA,
         lambda_=lam,
         direction="both",

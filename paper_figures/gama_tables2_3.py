@@ -9,7 +9,7 @@ RandomRBFGenerator -> RandomRBFGeneratorDrift (model seed 10, speed 0.01) at 32,
 -> RandomTreeGenerator with another tree seed at 32,000 -- each stream twice as long as its drift
 position; 10 runs with different instance seeds; MOA's HoeffdingTree with majority-class leaves
 (``-l MC``, VFDT-MC) and adaptive naive-Bayes leaves (``-l NBAdaptive``, VFDT-NBa). Page-Hinkley
-with delta = 0.1 and lambda = 100 (:func:`streamtk.drift.page_hinkley`, ``variant="gama2013"``, every
+with delta = 0.1 and lambda = 100 (:func:`streamtk.drift.page_hinkley`, ``convention="streamtk"``, every
 estimate of a run in one pass), reset after each alarm; a run *misses* when no alarm follows the
 drift before the end, and has a *false alarm* when an alarm precedes it.
 """

@@ -48,7 +48,7 @@ def compute(ctx, name, n):
     tc = np.stack(
         [
             temporal_correction(
-                log["y_score"].sel(model=m).values.astype(float), y, alpha=ALPHA[name], classes=classes
+                log["y_score"].sel(model=m).values.astype(float), y, fading=1 - ALPHA[name], classes=classes
             )["y_pred"].values
             for m in FIVE
         ]
