@@ -67,11 +67,13 @@ def run(ctx):
     u1 = mannwhitneyu(s[y == 1], s[y == 0]).statistic
     ref = float(u1) / ((y == 1).sum() * (y == 0).sum())
     got = float(ds["auc"].sel(estimator="prequential").isel(time=-1))
+    got_u1 = float(ds["auc_u1"].sel(estimator="prequential").isel(time=-1))
     sec.claim(
         ITEM,
         "prequential AUC = U1 / (n0 n1) over all instances so far (eqs. 2.9, 2.12)",
-        abs(got - ref) < 1e-12,
-        f"streamtk {got:.12f}, scipy Mann-Whitney {ref:.12f}",
+        abs(got - ref) < 1e-12 and got_u1 == float(u1),
+        f"streamtk U1 {got_u1:.1f} (`auc_u1`), AUC {got:.12f}; scipy Mann-Whitney U1 {float(u1):.1f}, "
+        f"U1 / (n0 n1) {ref:.12f}",
     )
     inst = ds["instance"].values
     pre, fad = ds["auc"].sel(estimator="prequential").values, ds["auc"].sel(estimator="fading=0.999").values

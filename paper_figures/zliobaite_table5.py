@@ -76,8 +76,8 @@ def run(ctx):
     better = [r for r in LITERATURE if r[1] > acc_tr]
     sec.check(ITEM, "reported accuracies above Persistent", 6, len(better), decimals=0)
     sec.check(ITEM, "rows of the table (without Persistent)", 18, len(LITERATURE), decimals=0)
-    rows = [(a, v, ref, "yes" if v > acc_tr else "no") for a, v, ref in LITERATURE]
-    rows.insert(len(better), ("Persistent classifier (streamtk)", round(acc_tr, 1), "recomputed here", "–"))
+    rows = [(a, f"{v:.1f}", ref, "yes" if v > acc_tr else "no") for a, v, ref in LITERATURE]
+    rows.insert(len(better), ("Persistent classifier (streamtk)", f"{acc_tr:.1f}", "recomputed here", "–"))
     sec.table(["algorithm", "reported accuracy (%)", "reference", "beats Persistent?"], rows)
     sec.note(
         f"Over all {45312} instances (the first predicted before any label, as the first class) the Persistent "
