@@ -281,8 +281,9 @@ def _claims(ctx, sec, streams, n, runs, res, avg):
     total = sum(1 for k in avg if k[2] != "no change")
     sec.claim(
         "bifet.table2",
-        "the Type II rates are not all saturated (the paper: 0.44-0.95)",
-        ones < total,
+        "no averaged Type II rate is saturated (the paper: every cell in 0.44-0.95, so the tests' power and "
+        "the schemes' differences are visible)",
+        ones == 0,
         f"{ones} of {total} averaged Type II cells are 1.00",
     )
     per = [res[s][("mcnemar", "non-prequential", "no change", sc)] for s in streams for sc in SCHEMES]
