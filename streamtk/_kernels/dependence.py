@@ -112,6 +112,15 @@ def _before(t, e, last, cnt, trans, rows, total, best, pred, fac):
                 fac[e, t, i] = (trans[last, i] / rows[last]) / (cnt[i] / total) if cnt[i] > 0.0 else 1.0
 
 
+@nb.njit(cache=True, inline="always")
+def _stop(t, stop, ck, ci):
+    """The end of the positions from ``t`` on that the loop runs without a check: ``stop``, or just past
+    the next checkpoint ``ck[ci]`` (snapshots are taken after the last position of a stretch)."""
+    if ci < ck.shape[0] and ck[ci] >= t:
+        return min(stop, ck[ci] + 1)
+    return stop
+
+
 @nb.njit(cache=True)
 def _snapshot(snaps, e, ci, cnt, trans, evn, evh, m):
     """The true statistics ``stored / m`` into checkpoint ``ci`` of estimator ``e``."""
@@ -136,7 +145,8 @@ def accumulate(e, kind, size, fade, marks, codes, lead, b0, b1, base, st, ck, sn
     step = fading_step(kind, fade)
     nxt, cursor = next_restart(kind, size, marks, si[CURSOR], base + b0)
     ci, nck = 0, ck.shape[0]
-    for t in range(b0, b1):
+    t = b0
+    while t < b1:
         if base + t == nxt:
             cnt.fill(0.0)
             trans.fill(0.0)
@@ -147,25 +157,28 @@ def accumulate(e, kind, size, fade, marks, codes, lead, b0, b1, base, st, ck, sn
             m = 1.0
             best = 0
             nxt, cursor = next_restart(kind, size, marks, cursor, base + t + 1)
-        _before(t, e, last, cnt, trans, rows, total, best, pred, fac)
-        y = codes[t]
-        if y >= 0:
-            m = advance(m, step)
-            _apply(cnt, trans, evn, evh, rows, y, last, _bin(run, max_lag), m, fac)
-            if y == last:
-                run += 1
-            else:
-                last = y
-                run = 1
-            total += m
-            if pred is not None:
-                best = majority_after_gain(best, cnt[best], y, cnt[y])
-            if overdue(m):
-                _scale(cnt, trans, evn, evh, rows, m)
-                total /= m
-                m = 1.0
+        stop = _stop(t, min(b1, nxt - base), ck, ci)
+        for s in range(t, stop):
+            _before(s, e, last, cnt, trans, rows, total, best, pred, fac)
+            y = codes[s]
+            if y >= 0:
+                m = advance(m, step)
+                _apply(cnt, trans, evn, evh, rows, y, last, _bin(run, max_lag), m, fac)
+                if y == last:
+                    run += 1
+                else:
+                    last = y
+                    run = 1
+                total += m
+                if pred is not None:
+                    best = majority_after_gain(best, cnt[best], y, cnt[y])
+                if overdue(m):
+                    _scale(cnt, trans, evn, evh, rows, m)
+                    total /= m
+                    m = 1.0
+        t = stop
         if snaps is not None:
-            while ci < nck and ck[ci] == t:
+            while ci < nck and ck[ci] == t - 1:
                 _snapshot(snaps, e, ci, cnt, trans, evn, evh, m)
                 ci += 1
     sf[TOTAL], sf[SCALE] = total, m
@@ -189,38 +202,42 @@ def slide(e, kind, size, limits, codes, member, lead, b0, b1, base, st, ck, snap
     tail, held = si[TAIL] - base, si[HELD]
     tlast, trun = si[TLAST], si[TRUN]
     ci, nck = 0, ck.shape[0]
-    for t in range(b0, b1):
-        _before(t, e, last, cnt, trans, rows, total, best, pred, fac)
-        y = codes[t]
-        if y >= 0:
-            _apply(cnt, trans, evn, evh, rows, y, last, _bin(run, max_lag), 1.0, fac)
-            if y == last:
-                run += 1
-            else:
-                last = y
-                run = 1
-            total += 1.0
-            held += 1
-            if pred is not None:
-                best = majority_after_gain(best, cnt[best], y, cnt[y])
-            lim = sliding_limit(kind, size, limits, t - b0)
-            while held > lim:
-                r = next_member(member, tail)
-                yr = codes[r]
-                _apply(cnt, trans, evn, evh, rows, yr, tlast, _bin(trun, max_lag), -1.0, fac)
-                if yr == tlast:
-                    trun += 1
+    t = b0
+    while t < b1:
+        stop = _stop(t, b1, ck, ci)
+        for s in range(t, stop):
+            _before(s, e, last, cnt, trans, rows, total, best, pred, fac)
+            y = codes[s]
+            if y >= 0:
+                _apply(cnt, trans, evn, evh, rows, y, last, _bin(run, max_lag), 1.0, fac)
+                if y == last:
+                    run += 1
                 else:
-                    tlast = yr
-                    trun = 1
-                total -= 1.0
-                held -= 1
-                tail = r + 1
+                    last = y
+                    run = 1
+                total += 1.0
+                held += 1
                 if pred is not None:
-                    if yr == best:
-                        best = majority_scan(cnt, zeros, k)
+                    best = majority_after_gain(best, cnt[best], y, cnt[y])
+                lim = sliding_limit(kind, size, limits, s - b0)
+                while held > lim:
+                    r = next_member(member, tail)
+                    yr = codes[r]
+                    _apply(cnt, trans, evn, evh, rows, yr, tlast, _bin(trun, max_lag), -1.0, fac)
+                    if yr == tlast:
+                        trun += 1
+                    else:
+                        tlast = yr
+                        trun = 1
+                    total -= 1.0
+                    held -= 1
+                    tail = r + 1
+                    if pred is not None:
+                        if yr == best:
+                            best = majority_scan(cnt, zeros, k)
+        t = stop
         if snaps is not None:
-            while ci < nck and ck[ci] == t:
+            while ci < nck and ck[ci] == t - 1:
                 _snapshot(snaps, e, ci, cnt, trans, evn, evh, 1.0)
                 ci += 1
     sf[TOTAL] = total
