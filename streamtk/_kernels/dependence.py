@@ -21,8 +21,9 @@ The output a call writes is chosen by which of ``snaps``, ``pred``, ``fac`` is n
 mode compiles only its own code (and ``member = None``, when no estimator slides, leaves the
 sliding-window code out): ``snaps = (cnt (E, C, k), trans (E, C, k, k), evn (E, C, k, B), evh (E, C, k, B))``
 the snapshots at ``ck`` (``STATS``), ``pred (E, T)`` int64 the Majority predictions, ``fac (E, T, k)``
-the correction factors. The state a mode does not read is not kept up to date (``rows`` outside
-``FACTORS``, ``BEST`` outside ``MAJORITY``): an engine keeps one mode.
+the correction factors. The state a mode does not read is not kept up to date (``rows`` stays 0
+outside ``FACTORS``, so it is the zero second part of a Majority rescan; ``BEST`` is kept in
+``MAJORITY`` only): an engine keeps one mode.
 
 Arguments: ``codes (T,)`` int64; ``member (T,)`` uint8 (``codes >= 0``) or ``None``; ``lead (2,)``
 int64, the run cursor before ``t_begin`` (updated in place); ``mech = (kinds, sizes, fading, marks,
@@ -89,12 +90,16 @@ def label_events(codes, last, run, max_lag, prev, bins):
 
 @nb.njit(cache=True)
 def _scale(cnt, trans, evn, evh, rows, m):
-    """Divide the lazily scaled state by its multiplier."""
-    cnt /= m
-    trans /= m
-    evn /= m
-    evh /= m
-    rows /= m
+    """Divide the lazily scaled state by its multiplier (element by element: no array expressions to compile)."""
+    k, nb_bins = evn.shape
+    for i in range(k):
+        cnt[i] /= m
+        rows[i] /= m
+        for j in range(k):
+            trans[i, j] /= m
+        for b in range(nb_bins):
+            evn[i, b] /= m
+            evh[i, b] /= m
 
 
 @nb.njit(cache=True, inline="always")
@@ -144,7 +149,7 @@ def accumulate(e, kind, size, fade, marks, codes, lead, b0, b1, base, st, ck, sn
     total, m, best = sf[TOTAL], sf[SCALE], si[BEST]
     step = fading_step(kind, fade)
     nxt, cursor = next_restart(kind, size, marks, si[CURSOR], base + b0)
-    ci, nck = 0, ck.shape[0]
+    ci, nck = np.int64(0), ck.shape[0]  # not a literal 0: _snapshot compiles once
     t = b0
     while t < b1:
         if base + t == nxt:
@@ -196,12 +201,11 @@ def slide(e, kind, size, limits, codes, member, lead, b0, b1, base, st, ck, snap
     cnt, trans, evn, evh, rows, sf, si = st
     k = cnt.shape[0]
     max_lag = evn.shape[1] - 1
-    zeros = np.zeros(k if pred is not None else 0)
     last, run = lead[0], lead[1]
     total, best = sf[TOTAL], si[BEST]
     tail, held = si[TAIL] - base, si[HELD]
     tlast, trun = si[TLAST], si[TRUN]
-    ci, nck = 0, ck.shape[0]
+    ci, nck = np.int64(0), ck.shape[0]  # not a literal 0: _snapshot compiles once
     t = b0
     while t < b1:
         stop = _stop(t, b1, ck, ci)
@@ -234,7 +238,7 @@ def slide(e, kind, size, limits, codes, member, lead, b0, b1, base, st, ck, snap
                     tail = r + 1
                     if pred is not None:
                         if yr == best:
-                            best = majority_scan(cnt, zeros, k)
+                            best = majority_scan(cnt, rows, k)  # rows: all 0 without fac
         t = stop
         if snaps is not None:
             while ci < nck and ck[ci] == t - 1:
