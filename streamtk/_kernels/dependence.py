@@ -5,22 +5,31 @@ Zliobaite et al. 2015 (seed 003): the statistics of the label stream alone. Each
 ``j = prev[s]`` and the run-length bin ``b = bins[s]`` of the run of ``j``'s ending just before
 ``s`` (``-1`` when ``s`` is the first present label). A member adds ``cnt[y] += g``,
 ``trans[j, y] += g``, ``rows[j] += g``, ``evn[j, b] += g`` and, when ``y == j``, ``evh[j, b] += g``;
-a leaving member subtracts exactly that (the events are materialised per position, so removal
-needs no trailing cursor). Mechanisms come from :mod:`streamtk._kernels.forgetting`.
+a leaving member subtracts exactly that. The events are computed in the pass from the run cursor
+``(last, run)`` (the label and length of the current run, carried across chunks in ``lead``), and
+a sliding window's leaving member gets its event from a trailing cursor of the same kind (so only
+the codes are kept as history). :func:`label_events` materialises them (the ADWIN limits, tests).
+Mechanisms come from :mod:`streamtk._kernels.forgetting`.
 
-One loop serves three outputs (``mode``): the statistics at checkpoints (``STATS``), the
+One loop serves three outputs: the statistics at checkpoints (``STATS``), the
 test-then-train Majority Class prediction before every position (``MAJORITY``; ties to the lowest
 code, class 0 with an empty memory, :mod:`streamtk._kernels.baselines`), and the Temporal
 Correction factors ``P(y_t = i | y_(t-1)) / P(y_t = i)`` before every position (``FACTORS``;
 1 while no transition out of ``y_(t-1)`` is held, 1 for a class without labels in memory).
 
-Arguments: ``inputs = (codes (T,), prev (T,), bins (T,))`` int64 (``prev[t]``: the last present
-label before ``t``, every position); ``mech = (kinds, sizes, fading, marks, mark_off, limits
-(E, T - t_begin))``; ``state = (cnt (E, k), trans (E, k, k), evn (E, k, B), evh (E, k, B), rows (E, k),
-sf (E, 2): total, scale; si (E, 4): tail, held, cursor, best)``; ``span = (base, t_begin)``;
-``out = (cnt (E, C, k), trans (E, C, k, k), evn (E, C, k, B), evh (E, C, k, B), predictions (E, T) int64,
-factors (E, T, k))``: the snapshots at ``ck`` (``STATS``), or the per-position outputs of the other modes
-(arrays a mode does not write may be empty).
+The output a call writes is chosen by which of ``snaps``, ``pred``, ``fac`` is not ``None``, so each
+mode compiles only its own code (and ``member = None``, when no estimator slides, leaves the
+sliding-window code out): ``snaps = (cnt (E, C, k), trans (E, C, k, k), evn (E, C, k, B), evh (E, C, k, B))``
+the snapshots at ``ck`` (``STATS``), ``pred (E, T)`` int64 the Majority predictions, ``fac (E, T, k)``
+the correction factors. The state a mode does not read is not kept up to date (``rows`` stays 0
+outside ``FACTORS``, so it is the zero second part of a Majority rescan; ``BEST`` is kept in
+``MAJORITY`` only): an engine keeps one mode.
+
+Arguments: ``codes (T,)`` int64; ``member (T,)`` uint8 (``codes >= 0``) or ``None``; ``lead (2,)``
+int64, the run cursor before ``t_begin`` (updated in place); ``mech = (kinds, sizes, fading, marks,
+mark_off, limits (E, T - t_begin))``; ``state = (cnt (E, k), trans (E, k, k), evn (E, k, B), evh (E, k, B),
+rows (E, k), sf (E, 2): total, scale; si (E, 6): tail, held, cursor, best, tlast, trun)``;
+``span = (base, t_begin)``.
 """
 
 from __future__ import annotations
@@ -33,16 +42,23 @@ from .forgetting import advance, fading_step, is_sliding, next_member, next_rest
 
 STATS, MAJORITY, FACTORS = 0, 1, 2
 TOTAL, SCALE = 0, 1
-TAIL, HELD, CURSOR, BEST = 0, 1, 2, 3
+TAIL, HELD, CURSOR, BEST, TLAST, TRUN = 0, 1, 2, 3, 4, 5
 
 
 @nb.njit(cache=True, inline="always")
-def _apply(cnt, trans, evn, evh, rows, y, j, b, g):
-    """Add (``g > 0``) or remove (``g < 0``) a member and its event."""
+def _bin(run, max_lag):
+    """The run-length bin of an event whose run (of the previous label) has length ``run``."""
+    return run - 1 if run <= max_lag else max_lag
+
+
+@nb.njit(cache=True, inline="always")
+def _apply(cnt, trans, evn, evh, rows, y, j, b, g, fac):
+    """Add (``g > 0``) or remove (``g < 0``) a member and its event (``rows`` only when ``fac`` is written)."""
     cnt[y] += g
     if j >= 0:
         trans[j, y] += g
-        rows[j] += g
+        if fac is not None:
+            rows[j] += g
         evn[j, b] += g
         if y == j:
             evh[j, b] += g
@@ -63,7 +79,7 @@ def label_events(codes, last, run, max_lag, prev, bins):
         if y < 0:
             bins[t] = 0
             continue
-        bins[t] = run - 1 if run <= max_lag else max_lag
+        bins[t] = _bin(run, max_lag)
         if y == last:
             run += 1
         else:
@@ -74,144 +90,184 @@ def label_events(codes, last, run, max_lag, prev, bins):
 
 @nb.njit(cache=True)
 def _scale(cnt, trans, evn, evh, rows, m):
-    """Divide the lazily scaled state by its multiplier."""
-    cnt /= m
-    trans /= m
-    evn /= m
-    evh /= m
-    rows /= m
+    """Divide the lazily scaled state by its multiplier (element by element: no array expressions to compile)."""
+    k, nb_bins = evn.shape
+    for i in range(k):
+        cnt[i] /= m
+        rows[i] /= m
+        for j in range(k):
+            trans[i, j] /= m
+        for b in range(nb_bins):
+            evn[i, b] /= m
+            evh[i, b] /= m
 
 
-@nb.njit(cache=True)
-def _emit(mode, t, prev_t, cnt, trans, evn, evh, rows, total, m, best, ck, ci, out):
-    """Write what ``mode`` asks for at position ``t`` (before ``t`` is added); returns the next checkpoint."""
-    if mode == MAJORITY:
-        out[4][t] = best
-    elif mode == FACTORS:
-        fac = out[5][t]
+@nb.njit(cache=True, inline="always")
+def _before(t, e, last, cnt, trans, rows, total, best, pred, fac):
+    """The per-position outputs at ``t`` (before ``t`` is added): a Majority prediction, correction factors."""
+    if pred is not None:
+        pred[e, t] = best
+    if fac is not None:
         k = cnt.shape[0]
-        if prev_t < 0 or not rows[prev_t] > 0.0:
+        if last < 0 or not rows[last] > 0.0:
             for i in range(k):
-                fac[i] = 1.0
+                fac[e, t, i] = 1.0
         else:
             for i in range(k):
-                fac[i] = (trans[prev_t, i] / rows[prev_t]) / (cnt[i] / total) if cnt[i] > 0.0 else 1.0
-    return ci
+                fac[e, t, i] = (trans[last, i] / rows[last]) / (cnt[i] / total) if cnt[i] > 0.0 else 1.0
+
+
+@nb.njit(cache=True, inline="always")
+def _stop(t, stop, ck, ci):
+    """The end of the positions from ``t`` on that the loop runs without a check: ``stop``, or just past
+    the next checkpoint ``ck[ci]`` (snapshots are taken after the last position of a stretch)."""
+    if ci < ck.shape[0] and ck[ci] >= t:
+        return min(stop, ck[ci] + 1)
+    return stop
 
 
 @nb.njit(cache=True)
-def _snapshot(out, ci, cnt, trans, evn, evh, m):
-    out[0][ci] = cnt / m
-    out[1][ci] = trans / m
-    out[2][ci] = evn / m
-    out[3][ci] = evh / m
+def _snapshot(snaps, e, ci, cnt, trans, evn, evh, m):
+    """The true statistics ``stored / m`` into checkpoint ``ci`` of estimator ``e``."""
+    s_cnt, s_trans, s_evn, s_evh = snaps
+    k, nb_bins = evn.shape
+    for i in range(k):
+        s_cnt[e, ci, i] = cnt[i] / m
+        for j in range(k):
+            s_trans[e, ci, i, j] = trans[i, j] / m
+        for b in range(nb_bins):
+            s_evn[e, ci, i, b] = evn[i, b] / m
+            s_evh[e, ci, i, b] = evh[i, b] / m
 
 
 @nb.njit(cache=True)
-def accumulate(kind, size, fade, marks, inputs, b0, b1, base, st, mode, ck, ci, out):
+def accumulate(e, kind, size, fade, marks, codes, lead, b0, b1, base, st, ck, snaps, pred, fac):
     """An accumulator (prequential, fading, tumbling, landmarks) over ``[b0, b1)``."""
-    codes, prev, bins = inputs
     cnt, trans, evn, evh, rows, sf, si = st
-    k = cnt.shape[0]
+    max_lag = evn.shape[1] - 1
+    last, run = lead[0], lead[1]
     total, m, best = sf[TOTAL], sf[SCALE], si[BEST]
     step = fading_step(kind, fade)
     nxt, cursor = next_restart(kind, size, marks, si[CURSOR], base + b0)
-    nck = ck.shape[0]
-    for t in range(b0, b1):
+    ci, nck = np.int64(0), ck.shape[0]  # not a literal 0: _snapshot compiles once
+    t = b0
+    while t < b1:
         if base + t == nxt:
-            cnt[:] = 0.0
-            trans[:] = 0.0
-            evn[:] = 0.0
-            evh[:] = 0.0
-            rows[:] = 0.0
+            cnt.fill(0.0)
+            trans.fill(0.0)
+            evn.fill(0.0)
+            evh.fill(0.0)
+            rows.fill(0.0)
             total = 0.0
             m = 1.0
             best = 0
             nxt, cursor = next_restart(kind, size, marks, cursor, base + t + 1)
-        if mode != STATS:
-            ci = _emit(mode, t, prev[t], cnt, trans, evn, evh, rows, total, m, best, ck, ci, out)
-        y = codes[t]
-        if y >= 0:
-            m = advance(m, step)
-            _apply(cnt, trans, evn, evh, rows, y, prev[t], bins[t], m)
-            total += m
-            best = majority_after_gain(best, cnt[best], y, cnt[y])
-            if overdue(m):
-                _scale(cnt, trans, evn, evh, rows, m)
-                total /= m
-                m = 1.0
-        while mode == STATS and ci < nck and ck[ci] == t:
-            _snapshot(out, ci, cnt, trans, evn, evh, m)
-            ci += 1
+        stop = _stop(t, min(b1, nxt - base), ck, ci)
+        for s in range(t, stop):
+            _before(s, e, last, cnt, trans, rows, total, best, pred, fac)
+            y = codes[s]
+            if y >= 0:
+                m = advance(m, step)
+                _apply(cnt, trans, evn, evh, rows, y, last, _bin(run, max_lag), m, fac)
+                if y == last:
+                    run += 1
+                else:
+                    last = y
+                    run = 1
+                total += m
+                if pred is not None:
+                    best = majority_after_gain(best, cnt[best], y, cnt[y])
+                if overdue(m):
+                    _scale(cnt, trans, evn, evh, rows, m)
+                    total /= m
+                    m = 1.0
+        t = stop
+        if snaps is not None:
+            while ci < nck and ck[ci] == t - 1:
+                _snapshot(snaps, e, ci, cnt, trans, evn, evh, m)
+                ci += 1
     sf[TOTAL], sf[SCALE] = total, m
     si[BEST], si[CURSOR] = best, cursor
-    _ = k
-    return ci
+    return last, run
 
 
 @nb.njit(cache=True)
-def slide(kind, size, limits, lim0, inputs, member, b0, b1, base, st, mode, ck, ci, out):
-    """A sliding window (``WINDOW``, ``ADWIN``) of present labels over ``[b0, b1)``."""
-    codes, prev, bins = inputs
+def slide(e, kind, size, limits, codes, member, lead, b0, b1, base, st, ck, snaps, pred, fac):
+    """A sliding window (``WINDOW``, ``ADWIN``) of present labels over ``[b0, b1)``.
+
+    A leaving member's event comes from a trailing cursor ``(TLAST, TRUN)``: the last present label
+    before the window's tail and the length of its run there.
+    """
     cnt, trans, evn, evh, rows, sf, si = st
     k = cnt.shape[0]
-    zeros = np.zeros(k)
+    max_lag = evn.shape[1] - 1
+    last, run = lead[0], lead[1]
     total, best = sf[TOTAL], si[BEST]
     tail, held = si[TAIL] - base, si[HELD]
-    nck = ck.shape[0]
-    for t in range(b0, b1):
-        if mode != STATS:
-            ci = _emit(mode, t, prev[t], cnt, trans, evn, evh, rows, total, 1.0, best, ck, ci, out)
-        y = codes[t]
-        if y >= 0:
-            _apply(cnt, trans, evn, evh, rows, y, prev[t], bins[t], 1.0)
-            total += 1.0
-            held += 1
-            best = majority_after_gain(best, cnt[best], y, cnt[y])
-            lim = sliding_limit(kind, size, limits, t - lim0)
-            while held > lim:
-                r = next_member(member, tail)
-                yr = codes[r]
-                _apply(cnt, trans, evn, evh, rows, yr, prev[r], bins[r], -1.0)
-                total -= 1.0
-                held -= 1
-                tail = r + 1
-                if yr == best:
-                    best = majority_scan(cnt, zeros, k)
-        while mode == STATS and ci < nck and ck[ci] == t:
-            _snapshot(out, ci, cnt, trans, evn, evh, 1.0)
-            ci += 1
+    tlast, trun = si[TLAST], si[TRUN]
+    ci, nck = np.int64(0), ck.shape[0]  # not a literal 0: _snapshot compiles once
+    t = b0
+    while t < b1:
+        stop = _stop(t, b1, ck, ci)
+        for s in range(t, stop):
+            _before(s, e, last, cnt, trans, rows, total, best, pred, fac)
+            y = codes[s]
+            if y >= 0:
+                _apply(cnt, trans, evn, evh, rows, y, last, _bin(run, max_lag), 1.0, fac)
+                if y == last:
+                    run += 1
+                else:
+                    last = y
+                    run = 1
+                total += 1.0
+                held += 1
+                if pred is not None:
+                    best = majority_after_gain(best, cnt[best], y, cnt[y])
+                lim = sliding_limit(kind, size, limits, s - b0)
+                while held > lim:
+                    r = next_member(member, tail)
+                    yr = codes[r]
+                    _apply(cnt, trans, evn, evh, rows, yr, tlast, _bin(trun, max_lag), -1.0, fac)
+                    if yr == tlast:
+                        trun += 1
+                    else:
+                        tlast = yr
+                        trun = 1
+                    total -= 1.0
+                    held -= 1
+                    tail = r + 1
+                    if pred is not None:
+                        if yr == best:
+                            best = majority_scan(cnt, rows, k)  # rows: all 0 without fac
+        t = stop
+        if snaps is not None:
+            while ci < nck and ck[ci] == t - 1:
+                _snapshot(snaps, e, ci, cnt, trans, evn, evh, 1.0)
+                ci += 1
     sf[TOTAL] = total
     si[BEST], si[TAIL], si[HELD] = best, tail + base, held
-    return ci
+    si[TLAST], si[TRUN] = tlast, trun
+    return last, run
 
 
 @nb.njit(cache=True, nogil=True)
-def run(inputs, member, mech, state, span, mode, ck, out):
+def run(codes, member, lead, mech, state, span, ck, snaps, pred, fac):
     """Every estimator over ``[t_begin, T)`` (see the module docstring)."""
     kinds, sizes, fading, marks, mark_off, limits = mech
     cnt, trans, evn, evh, rows, sf, si = state
     base, t_begin = span
-    T = inputs[0].shape[0]
+    T = codes.shape[0]
+    last, run_ = lead[0], lead[1]
     for e in range(kinds.shape[0]):
         st = (cnt[e], trans[e], evn[e], evh[e], rows[e], sf[e], si[e])
-        oe = (out[0][e], out[1][e], out[2][e], out[3][e], out[4][e], out[5][e])
         kind = kinds[e]
         if is_sliding(kind):
-            slide(kind, sizes[e], limits[e], t_begin, inputs, member, t_begin, T, base, st, mode, ck, 0, oe)
+            if member is not None:
+                size, lim = sizes[e], limits[e]
+                last, run_ = slide(e, kind, size, lim, codes, member, lead, t_begin, T, base, st, ck, snaps, pred, fac)
         else:
-            accumulate(
-                kind,
-                sizes[e],
-                fading[e],
-                marks[mark_off[e] : mark_off[e + 1]],
-                inputs,
-                t_begin,
-                T,
-                base,
-                st,
-                mode,
-                ck,
-                0,
-                oe,
+            marks_e = marks[mark_off[e] : mark_off[e + 1]]
+            last, run_ = accumulate(
+                e, kind, sizes[e], fading[e], marks_e, codes, lead, t_begin, T, base, st, ck, snaps, pred, fac
             )
+    lead[0], lead[1] = last, run_

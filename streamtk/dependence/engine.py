@@ -78,13 +78,13 @@ class DependenceEngine:
             np.zeros((E, k, B)),
             np.zeros((E, k)),
             np.tile(np.array([0.0, 1.0]), (E, 1)),
-            np.zeros((E, 4), dtype=np.int64),
+            np.tile(np.array([0, 0, 0, 0, -1, 0], dtype=np.int64), (E, 1)),
         )
-        self.cursor = (-1, 0)
+        self.lead = np.array([-1, 0], dtype=np.int64)  # the run cursor (label, run length)
+        self.sliding = bool(((self.kinds == WINDOW) | (self.kinds == ADWIN)).any())
+        self.mode = None
         self.hist_start = 0
         self.h_codes = np.zeros(0, dtype=np.int64)
-        self.h_prev = np.zeros(0, dtype=np.int64)
-        self.h_bins = np.zeros(0, dtype=np.int64)
         self.n_seen = 0
         deltas = [s.param for s in specs if s.kind == "adwin"]
         self.adwins = None
@@ -96,65 +96,69 @@ class DependenceEngine:
             self.aslot = np.cumsum(self.kinds == ADWIN) - 1
 
     def update(self, codes: np.ndarray, *, mode: str = "stats", ck=None):
-        """Process a chunk of codes; returns what ``mode`` produces (snapshots at ``ck``, or per position)."""
+        """Process a chunk of codes; returns what ``mode`` produces (snapshots at ``ck``, or per position).
+
+        An engine keeps the state of one mode (the first it ran): another mode raises.
+        """
+        m = MODES[mode]
+        if self.mode is not None and self.mode != m:
+            raise ValueError(f"this engine runs mode {self.mode!r}; use a new engine for mode {mode!r}")
+        self.mode = m
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         T = codes.shape[0]
-        prev = np.empty(codes.shape[0], dtype=np.int64)
-        bins = np.empty(codes.shape[0], dtype=np.int64)
-        last, run = K.label_events(codes, self.cursor[0], self.cursor[1], self.max_lag, prev, bins)
-        self.cursor = (int(last), int(run))
         h = self.h_codes.shape[0]
         cc = np.concatenate([self.h_codes, codes]) if h else codes
-        pp = np.concatenate([self.h_prev, prev]) if h else prev
-        bb = np.concatenate([self.h_bins, bins]) if h else bins
         E, k, B = len(self.specs), self.k, self.max_lag + 1
-        m = MODES[mode]
+        limits = self._limits(codes)
         ck = np.zeros(0, dtype=np.int64) if ck is None else np.asarray(ck, dtype=np.int64) + h
         C = ck.size
-        out = (
-            np.empty((E, C, k)),
-            np.empty((E, C, k, k)),
-            np.empty((E, C, k, B)),
-            np.empty((E, C, k, B)),
-            np.empty((E, h + T if m == K.MAJORITY else 0), dtype=np.int64),
-            np.empty((E, h + T if m == K.FACTORS else 0, k)),
-        )
-        member = (cc >= 0).astype(np.uint8)
-        limits = self._limits(cc, pp, h)
+        snaps = pred = fac = None
+        if m == K.STATS:
+            snaps = (np.empty((E, C, k)), np.empty((E, C, k, k)), np.empty((E, C, k, B)), np.empty((E, C, k, B)))
+        elif m == K.MAJORITY:
+            pred = np.empty((E, h + T), dtype=np.int64)
+        else:
+            fac = np.empty((E, h + T, k))
+        member = (cc >= 0).view(np.uint8) if self.sliding else None
         K.run(
-            (cc, pp, bb),
+            cc,
             member,
+            self.lead,
             (self.kinds, self.sizes, self.fading, self.marks, self.mark_off, limits),
             self.state,
             (np.int64(self.hist_start), np.int64(h)),
-            m,
             ck,
-            out,
+            snaps,
+            pred,
+            fac,
         )
         self.n_seen += T
-        self._keep_history(cc, pp, bb)
+        self._keep_history(cc)
         if m == K.STATS:
-            return out[:4]
-        return out[4][:, h:] if m == K.MAJORITY else out[5][:, h:]
+            return snaps
+        return pred[:, h:] if m == K.MAJORITY else fac[:, h:]
 
-    def _limits(self, cc, pp, h):
+    def _limits(self, new):
         E = len(self.specs)
         if self.adwins is None:
             return np.zeros((E, 0), dtype=np.int64)
-        out = np.zeros((E, cc.shape[0] - h), dtype=np.int64)
-        new = cc[h:]
+        prev = np.empty(new.shape[0], dtype=np.int64)
+        bins = np.empty(new.shape[0], dtype=np.int64)
+        K.label_events(new, self.lead[0], self.lead[1], self.max_lag, prev, bins)
+        out = np.zeros((E, new.shape[0]), dtype=np.int64)
         member = new >= 0
         widths = np.zeros((self.adwins.deltas.size, new.shape[0]), dtype=np.int64)
-        self.adwins.limits(member, (new != pp[h:]).astype(np.float64), 0, widths)
+        self.adwins.limits(member, (new != prev).astype(np.float64), 0, widths)
         for e in np.flatnonzero(self.kinds == ADWIN):
             out[e] = widths[self.aslot[e]]
         return out
 
-    def _keep_history(self, cc, pp, bb):
-        sliding = (self.kinds == WINDOW) | (self.kinds == ADWIN)
+    def _keep_history(self, cc):
         end = self.hist_start + cc.shape[0]
-        tails = self.state[6][sliding, K.TAIL]
-        keep_from = int(tails.min()) if tails.size else end
-        cut = keep_from - self.hist_start
-        self.h_codes, self.h_prev, self.h_bins = cc[cut:].copy(), pp[cut:].copy(), bb[cut:].copy()
+        if not self.sliding:
+            self.h_codes, self.hist_start = cc[:0].copy(), end
+            return
+        sliding = (self.kinds == WINDOW) | (self.kinds == ADWIN)
+        keep_from = int(self.state[6][sliding, K.TAIL].min())
+        self.h_codes = cc[keep_from - self.hist_start :].copy()
         self.hist_start = keep_from

@@ -121,7 +121,7 @@ class LabelDependence:
         self._engine = DependenceEngine(self.specs, self.encoding.n_classes, self.max_lag, adwin_options)
         self.n_seen = 0  # instances
         self.n_present = 0  # present labels
-        self._snaps = []  # (instance, cnt, trans, ev_n, ev_h)
+        self._snaps = []  # one block per chunk: (instance (C,), cnt, trans, ev_n, ev_h (E, C, ...))
 
     def __repr__(self) -> str:
         return f"LabelDependence(n_seen={self.n_seen}, estimators={[s.label for s in self.specs]})"
@@ -134,22 +134,23 @@ class LabelDependence:
         pos = checkpoints(n0, n0 + n, self.every, last=True)
         snaps = self._engine.update(codes, mode="stats", ck=pos - n0)
         # the chunk's last instance is kept only if it is a regular checkpoint or the end (see arrays())
-        self._snaps = [sn for sn in self._snaps if (sn[0] % self.every == 0)]
-        for j, p in enumerate(pos):
-            self._snaps.append((int(p) + 1, snaps[0][:, j], snaps[1][:, j], snaps[2][:, j], snaps[3][:, j]))
+        # (only the last block can hold one: earlier ones were trimmed when it came)
+        if self._snaps:
+            inst, *stats = self._snaps[-1]
+            keep = inst % self.every == 0
+            if not keep.all():
+                self._snaps[-1] = (inst[keep], *(a[:, keep] for a in stats))
+        self._snaps.append((pos + 1, *snaps))
         self.n_seen += n
-        self.n_present += int((codes >= 0).sum())
+        self.n_present += int(np.count_nonzero(codes >= 0))
 
     def arrays(self) -> dict:
         """Finalised statistics as numpy arrays, dims ``(estimator, time, ...)`` (checkpoints and the last instance)."""
         if self.n_seen == 0:
             raise ValueError("no instance has been seen yet: call update() first")
         snaps = self._snaps
-        inst = np.array([s[0] for s in snaps], dtype=np.int64)
-        cnt = np.stack([s[1] for s in snaps], axis=1)
-        trans = np.stack([s[2] for s in snaps], axis=1)
-        ev_n = np.stack([s[3] for s in snaps], axis=1)
-        ev_h = np.stack([s[4] for s in snaps], axis=1)
+        inst = np.concatenate([s[0] for s in snaps]).astype(np.int64, copy=False)
+        cnt, trans, ev_n, ev_h = (np.concatenate([s[i] for s in snaps], axis=1) for i in range(1, 5))
         return finalise(cnt, trans, ev_n, ev_h, self.max_lag) | {"instance": inst}
 
     # ------------------------------------------------------------------ labelled layer
