@@ -145,8 +145,9 @@ class Adwin:
 
             run_rows(rows, n_leads)
         detection = out[3]
-        for r, t in zip(*np.nonzero(detection)):
-            self._hits[r].append((self.n_seen + int(t), int(detection[r, t])))
+        flat = np.flatnonzero(detection != 0)  # much faster than a 2-d np.nonzero
+        for r, t in zip((flat // max(m, 1)).tolist(), (flat % max(m, 1)).tolist()):
+            self._hits[r].append((self.n_seen + t, int(detection[r, t])))
         if self.trace:
             instance = np.arange(self.n_seen + 1, self.n_seen + m + 1, dtype=np.int64)
             self._chunks.append((out[0], out[1], out[2], detection, instance))
@@ -213,9 +214,13 @@ class Adwin:
 
     def _trace_vars(self) -> dict:
         lead = self._lead
-        parts = list(zip(*self._chunks))
-        width, mean, variance, detection = (np.concatenate(p, axis=1) for p in parts[:4])
-        start = np.concatenate(parts[4])[None, :] - width
+        if len(self._chunks) == 1:  # no copies
+            width, mean, variance, detection, instance = self._chunks[0]
+        else:
+            parts = list(zip(*self._chunks))
+            width, mean, variance, detection = (np.concatenate(p, axis=1) for p in parts[:4])
+            instance = np.concatenate(parts[4])
+        start = instance[None, :] - width
         dims = lead.names + ("time",)
         values = {"width": width, "mean": mean, "variance": variance, "start": start, "detection": detection}
         return {k: xr.Variable(dims, lead.reshape(values[k]), _TRACE_ATTRS[k]) for k in _TRACE_ATTRS}
@@ -227,7 +232,9 @@ class Adwin:
             if name != "instance" and all(name in tc for tc in self._time_coords):
                 values = np.concatenate([np.asarray(tc[name].values) for tc in self._time_coords])
                 extra[name] = ("time", values, self._time_coords[0][name].attrs)
-        return time_coords(np.arange(1, self.n_seen + 1, dtype=np.int64), extra)
+        chunks = self._chunks
+        instance = chunks[0][4] if len(chunks) == 1 else np.arange(1, self.n_seen + 1, dtype=np.int64)
+        return time_coords(instance, extra)
 
 
 def adwin(

@@ -27,24 +27,50 @@ class LossAdwins:
         EA = max(1, self.deltas.size)
         state = adwin_state_new(L * EA, options["max_buckets"], 64 if self.deltas.size else 1)
         self.state = tuple(a.reshape((L, EA) + a.shape[1:]) for a in state)
+        self._x = np.empty(0, dtype=np.float64)  # scratch of limits(), kept across segments
+        self._out = np.empty(0, dtype=np.int64)
 
-    def limits(self, member: np.ndarray, loss: np.ndarray, l: int, out: np.ndarray) -> None:
-        """Feed series ``l``'s members (``member`` positions, ``loss`` their 0/1 losses) to every ADWIN.
+    def limits(self, yt: np.ndarray, yp: np.ndarray, w: np.ndarray) -> np.ndarray:
+        """The width of ADWIN ``a`` of series ``l`` after each position ``i``: ``out[l, a, i]`` (0 where not evaluated).
 
-        ``out[a, i]`` receives the width of ADWIN ``a`` after position ``i`` (members only).
+        ``yt`` (n,), ``yp`` (L, n), ``w`` (L, n) or (L, 0) (unweighted) are the positions' labels and
+        weights; a position of series ``l`` is evaluated when both labels are present (``>= 0``) and
+        its weight is positive, and its input to the series' ADWINs is its 0/1 loss. The result is a
+        view of a buffer that the next call overwrites (reused pages: no page faults per segment).
         """
         from .._kernels.adwin import adwin_run_one
 
+        L, n = yp.shape
+        A = self.deltas.size
+        if self._x.size < n or self._out.size < L * A * n:
+            self._x = np.empty(n, dtype=np.float64)
+            self._out = np.empty(L * A * n, dtype=np.int64)
+        out = self._out[: L * A * n].reshape(L, A, n)
         opts = self.options
-        x = loss[member].astype(np.float64)
-        width = np.empty(x.size, dtype=np.int64)
         none_f = np.empty(0, dtype=np.float64)
         none_i = np.empty(0, dtype=np.int8)
-        for a, delta in enumerate(self.deltas):
-            st = tuple(s[l, a] for s in self.state)
-            params = (float(delta), opts["clock"], opts["min_window"], ADWIN_BOUNDS[opts["bound"]])
-            adwin_run_one(x, st, params, (width, none_f, none_f, none_i))
-            out[a, member] = width
+        labelled = n == 0 or int(yt.min()) >= 0
+        for l in range(L):
+            pred = yp[l]
+            dense = labelled and (n == 0 or int(pred.min()) >= 0) and (w.shape[1] == 0 or bool(w[l].min() > 0))
+            if dense:  # every position is evaluated: the loss and the widths in place
+                member = None
+                x = np.not_equal(yt, pred, out=self._x[:n])
+            else:
+                member = (yt >= 0) & (pred >= 0)
+                if w.shape[1]:
+                    member &= w[l] > 0
+                x = np.not_equal(yt[member], pred[member], out=self._x[: int(np.count_nonzero(member))])
+            m = x.size
+            for a in range(A):
+                params = (float(self.deltas[a]), opts["clock"], opts["min_window"], ADWIN_BOUNDS[opts["bound"]])
+                state = tuple(s[l, a] for s in self.state)
+                adwin_run_one(x, state, params, (out[l, a, :m], none_f, none_f, none_i))
+                if member is not None:
+                    width = out[l, a, :m].copy()
+                    out[l, a] = 0
+                    out[l, a, member] = width
+        return out
 
     def buckets(self, l: int, a: int):
         """``(counts per row, index of the oldest row)`` of ADWIN ``a`` of series ``l``."""

@@ -280,15 +280,7 @@ class ConfusionEngine:
         L = yp.shape[0]
         if not p.adwin.size:
             return np.zeros((L, 1, 0), dtype=np.int64)
-        out = np.zeros((L, p.adwin.size, t1 - t0), dtype=np.int64)
-        y = yt[t0:t1]
-        for l in range(L):
-            pred = yp[l, t0:t1]
-            member = (y >= 0) & (pred >= 0)
-            if w.shape[1]:
-                member &= w[l, t0:t1] > 0
-            self.adwins.limits(member, y != pred, l, out[l])
-        return out
+        return self.adwins.limits(yt[t0:t1], yp[:, t0:t1], w[:, t0:t1])
 
     def _run_moa(self, yt, yp, w, q, per, maj, t0, t1, ck, snap):
         p = self.plan
