@@ -48,7 +48,7 @@ def test_limits_equal_the_members_adwin(case):
     parts = []
     for idx in np.array_split(np.arange(n), n_chunks):
         s = slice(idx[0], idx[-1] + 1)
-        parts.append(la.limits(yt[s], yp[:, s], w[:, s]).copy())
+        parts.append(la.prediction_limits(yt[s], yp[:, s], w[:, s]).copy())
     got = np.concatenate(parts, axis=2)
     np.testing.assert_array_equal(got, want)
     assert (want > 0).any() and want.max() < n
@@ -60,11 +60,11 @@ def test_limits_buffer_reuse_overwrites_every_entry():
     la = LossAdwins(1, [0.002], OPTS)
     yt = (rng.random(5000) < 0.5).astype(np.int8)
     yp = yt[None, :].copy()
-    first = la.limits(yt, yp, np.zeros((1, 0))).copy()
+    first = la.prediction_limits(yt, yp, np.zeros((1, 0))).copy()
     assert (first[0, 0] == np.arange(1, 5001)).all()
     yt2 = yt[:1000].copy()
     yt2[::2] = -1
-    second = la.limits(yt2, yp[:, :1000], np.zeros((1, 0)))
+    second = la.prediction_limits(yt2, yp[:, :1000], np.zeros((1, 0)))
     assert second.shape == (1, 1, 1000)
     assert (second[0, 0, ::2] == 0).all()
     assert (second[0, 0, 1::2] == np.arange(5001, 5501)).all()

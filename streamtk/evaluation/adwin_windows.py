@@ -30,7 +30,25 @@ class LossAdwins:
         self._x = np.empty(0, dtype=np.float64)  # scratch of limits(), kept across segments
         self._out = np.empty(0, dtype=np.int64)
 
-    def limits(self, yt: np.ndarray, yp: np.ndarray, w: np.ndarray) -> np.ndarray:
+    def limits(self, member: np.ndarray, loss: np.ndarray, l: int, out: np.ndarray) -> None:
+        """Feed series ``l``'s members (``member`` positions, ``loss`` their 0/1 losses) to every ADWIN.
+
+        ``out[a, i]`` receives the width of ADWIN ``a`` after position ``i`` (members only).
+        """
+        from .._kernels.adwin import adwin_run_one
+
+        opts = self.options
+        x = loss[member].astype(np.float64)
+        width = np.empty(x.size, dtype=np.int64)
+        none_f = np.empty(0, dtype=np.float64)
+        none_i = np.empty(0, dtype=np.int8)
+        for a, delta in enumerate(self.deltas):
+            st = tuple(s[l, a] for s in self.state)
+            params = (float(delta), opts["clock"], opts["min_window"], ADWIN_BOUNDS[opts["bound"]])
+            adwin_run_one(x, st, params, (width, none_f, none_f, none_i))
+            out[a, member] = width
+
+    def prediction_limits(self, yt: np.ndarray, yp: np.ndarray, w: np.ndarray) -> np.ndarray:
         """The width of ADWIN ``a`` of series ``l`` after each position ``i``: ``out[l, a, i]`` (0 where not evaluated).
 
         ``yt`` (n,), ``yp`` (L, n), ``w`` (L, n) or (L, 0) (unweighted) are the positions' labels and

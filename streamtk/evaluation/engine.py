@@ -280,7 +280,7 @@ class ConfusionEngine:
         L = yp.shape[0]
         if not p.adwin.size:
             return np.zeros((L, 1, 0), dtype=np.int64)
-        return self.adwins.limits(yt[t0:t1], yp[:, t0:t1], w[:, t0:t1])
+        return self.adwins.prediction_limits(yt[t0:t1], yp[:, t0:t1], w[:, t0:t1])
 
     def _run_moa(self, yt, yp, w, q, per, maj, t0, t1, ck, snap):
         p = self.plan
