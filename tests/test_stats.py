@@ -435,3 +435,15 @@ def test_cd_diagram_refuses_non_significant_and_draws_when_significant():
     starts = sorted(ln.get_xdata()[0] for ln in art["lines"])
     np.testing.assert_allclose(starts, np.sort(res.average_ranks))
     plt.close(fig)
+
+
+def test_scalar_test_results_keep_their_fields_as_variables():
+    # a 0-d test (one set of folds) has numpy scalar fields: they are variables, as for arrays
+    from streamtk.stats import sign_test, wilcoxon_test
+
+    d = [0.07, -0.01, -0.02, 1.37, 0.60, 1.42, 2.18, 1.04, 2.39, 0.03]
+    for res in (sign_test(d), wilcoxon_test(d)):
+        ds = res.to_dataset()
+        for name in ("statistic", "pvalue", "critical", "reject"):
+            assert name in ds.data_vars and name not in ds.attrs
+        assert ds.attrs["alpha"] == 0.05

@@ -19,10 +19,12 @@ class ArrayResult:
         out = {}
         for f in fields(self):
             v = getattr(self, f.name)
-            if isinstance(v, np.ndarray):
+            if isinstance(v, (np.ndarray, np.generic)):  # numpy scalars too (a 0-d test's fields)
                 out[f.name] = np.broadcast_to(np.asarray(v), stat.shape)
         return out, {
-            f.name: getattr(self, f.name) for f in fields(self) if not isinstance(getattr(self, f.name), np.ndarray)
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if not isinstance(getattr(self, f.name), (np.ndarray, np.generic))
         }
 
     def to_dataset(self, dims=None):
