@@ -20,10 +20,9 @@ import numpy as np
 
 import streamtk
 import streamtk.drift as d
+from streamtk import auc_curves, compare, label_dependence, loss_curves
 
-try:
-    from streamtk import auc_curves, compare, label_dependence, loss_curves
-except ImportError:  # the layout before the core rebuild
+if not callable(compare):  # the layout before the core rebuild: flat modules
     from streamtk.compare import compare
     from streamtk.losses import loss_curves
     from streamtk.scores import auc_curves

@@ -266,7 +266,8 @@ def _small_int_range(arr: np.ndarray):
         return None
     if arr.dtype.kind == "u" and arr.dtype.itemsize == 8 and int(arr.max()) > _INT64_MAX:
         return None  # the kernel works in int64: labels above 2**63 - 1 take the exact numpy path
-    lo, hi = _enc.int_range(_as_int_1d(arr))
+    flat = _as_int_1d(arr)
+    lo, hi = int(flat.min()), int(flat.max())  # numpy's SIMD reductions: no kernel to compile on a first call
     if hi - lo > (1 << 20):
         return None
     return int(lo), int(hi)

@@ -7,18 +7,6 @@ import numpy as np
 
 
 @nb.njit(cache=True)
-def int_range(a):
-    """``(min, max)`` of a non-empty 1-D integer array."""
-    lo = a[0]
-    hi = a[0]
-    for i in range(1, a.shape[0]):  # branch-free: vectorises
-        v = a[i]
-        lo = min(lo, v)
-        hi = max(hi, v)
-    return np.int64(lo), np.int64(hi)
-
-
-@nb.njit(cache=True)
 def int_presence(a, lo, nbins, present):
     """Mark ``present[v - lo] = True`` for every value ``v`` of ``a`` (stops once all ``nbins`` are seen)."""
     found = 0
