@@ -21,6 +21,7 @@ from streamtk.stats import (
     shaffer_true_sets,
 )
 from streamtk.stats.adjust import shaffer_counts
+from tests._tables import DEMSAR_NAMES, DEMSAR_TABLE_6_RANKS
 
 # Garcia & Herrera 2008 (JMLR 9: 2677-2694), Table 2: accuracies of C4.5, 1-NN, NaiveBayes, Kernel and CN2
 # on 30 datasets (transcribed from the table as distributed with the R package scmamp, data_gh_2008).
@@ -57,27 +58,6 @@ GH_2008_TABLE_2 = np.array(
         [0.915, 0.857, 0.860, 0.700, 0.777],  # Car
         [0.855, 0.796, 0.857, 0.607, 0.809],  # Crx
         [0.906, 0.359, 0.895, 0.641, 0.918],  # Ion
-    ]
-)
-
-# Demsar 2006 (JMLR 7: 1-30), Table 6 as ranks: AUC of C4.5 and its variants on 14 datasets (rank 1 = best).
-DEMSAR_NAMES = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
-DEMSAR_TABLE_6_RANKS = np.array(
-    [
-        [3, 1, 4, 2],
-        [2, 4, 1, 3],
-        [4, 3, 2, 1],
-        [3, 1, 2, 4],
-        [4, 2, 3, 1],
-        [3, 1, 4, 2],
-        [4, 2, 3, 1],
-        [3, 1, 2, 4],
-        [2, 3, 4, 1],
-        [3, 2, 4, 1],
-        [2, 1, 4, 3],
-        [4, 2, 3, 1],
-        [3, 4, 2, 1],
-        [4, 1, 2.5, 2.5],
     ]
 )
 

@@ -23,6 +23,7 @@ from streamtk.stats import (
     wilcoxon_null_distribution,
     wilcoxon_test,
 )
+from tests._tables import DEMSAR_TABLE_6_RANKS
 
 # Bifet et al. 2015 (seed 000), Table 1
 TABLE1_A = [77.98, 72.26, 76.95, 77.94, 72.23, 76.90, 77.93, 72.37, 76.93, 77.97]
@@ -327,24 +328,7 @@ def test_q_alpha_tables():
 def test_demsar_example_statistics():
     # Demsar (2006), section 3.2.4: four classifiers on 14 data sets with average ranks
     # 3.143, 2.000, 2.893, 1.964 give chi2_F = 9.28, F_F = 3.69, CD = 1.25 (Nemenyi, 0.05)
-    ranks = np.array(
-        [
-            [3, 1, 4, 2],
-            [2, 4, 1, 3],
-            [4, 3, 2, 1],
-            [3, 1, 2, 4],
-            [4, 2, 3, 1],
-            [3, 1, 4, 2],
-            [4, 2, 3, 1],
-            [3, 1, 2, 4],
-            [2, 3, 4, 1],
-            [3, 2, 4, 1],
-            [2, 1, 4, 3],
-            [4, 2, 3, 1],
-            [3, 4, 2, 1],
-            [4, 1, 2.5, 2.5],
-        ]
-    )
+    ranks = DEMSAR_TABLE_6_RANKS
     res = friedman_test(ranks, higher_is_better=False, tie_correction=False, names=["C4.5", "m", "cf", "m+cf"])
     np.testing.assert_allclose(res.average_ranks, [3.143, 2.000, 2.893, 1.964], atol=5e-4)
     assert res.statistic == pytest.approx(9.28, abs=5e-3)

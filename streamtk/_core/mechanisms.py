@@ -52,6 +52,7 @@ __all__ = [
     "forgetting_parameters",
     "checkpoints",
     "checkpoint_positions",
+    "segments",
     "default_every",
     "resolve_every",
     "MAX_CHECKPOINTS",
@@ -404,3 +405,21 @@ def checkpoints(start: int, stop: int, every: int, *, last: bool) -> np.ndarray:
     if last and stop > start and (pos.size == 0 or pos[-1] != stop - 1):
         pos = np.append(pos, np.int64(stop - 1))
     return pos
+
+
+def segments(rel: np.ndarray, T: int, per_checkpoint: int, *, budget: int, max_segment: int):
+    """Split a chunk of ``T`` positions into segments ``[s0, s1)`` that bound the scratch memory.
+
+    Yields ``(s0, s1, selector)``: a segment holds at most ``max_segment`` positions and at most
+    ``budget // per_checkpoint`` of the checkpoints ``rel`` (sorted, chunk-relative); ``selector`` is
+    the boolean selector of ``rel`` inside the segment. The one segmentation rule of the engines.
+    """
+    max_ck = max(1, budget // max(1, per_checkpoint))
+    s0 = 0
+    while s0 < T:
+        s1 = min(T, s0 + max_segment)
+        lo = np.searchsorted(rel, s0)
+        if np.searchsorted(rel, s1) - lo > max_ck:
+            s1 = int(rel[lo + max_ck - 1]) + 1
+        yield s0, s1, (rel >= s0) & (rel < s1)
+        s0 = s1

@@ -61,6 +61,21 @@ _TRACE_ATTRS = {
 }
 
 
+def padded_cuts(hits: list) -> tuple[np.ndarray, np.ndarray]:
+    """Per-series lists of ``(index, sign)`` cuts as ``(index, sign)`` arrays ``(series, most cuts)``.
+
+    Rows with fewer cuts are padded with index -1 and sign 0.
+    """
+    width = max([len(h) for h in hits] + [0])
+    idx = np.full((len(hits), width), -1, dtype=np.int64)
+    sign = np.zeros((len(hits), width), dtype=np.int8)
+    for r, h in enumerate(hits):
+        if h:
+            idx[r, : len(h)] = [i for i, _ in h]
+            sign[r, : len(h)] = [s for _, s in h]
+    return idx, sign
+
+
 def _check_params(delta, max_buckets, clock, min_window, bound) -> dict:
     return {
         "delta": check_in_open_unit_interval(delta, "delta"),
@@ -167,13 +182,7 @@ class Adwin:
             raise ValueError("Adwin.result() called before any update(): there is no data yet")
         lead = self._lead
         hits = self._hits
-        width = max([len(h) for h in hits] + [0])
-        idx = np.full((len(hits), width), -1, dtype=np.int64)
-        sign = np.zeros((len(hits), width), dtype=np.int8)
-        for r, h in enumerate(hits):
-            if h:
-                idx[r, : len(h)] = [i for i, _ in h]
-                sign[r, : len(h)] = [s for _, s in h]
+        idx, sign = padded_cuts(hits)
         ddims = lead.names + ("detection_number",)
         data_vars = {
             "n_detections": xr.Variable(

@@ -32,7 +32,7 @@ import math
 
 import numpy as np
 
-from .._core.mechanisms import checkpoints, kernel_arrays
+from .._core.mechanisms import checkpoints, kernel_arrays, segments
 from .._core.metrics.auc import AucSums
 from .._kernels.auc import layout as LY
 from .._kernels.auc.general import REMOVE_FACTOR
@@ -234,16 +234,8 @@ class AucEngine:
 
     def _segments(self, rel, T, L):
         """Segments ``[s0, s1)`` of the chunk and their checkpoints (a boolean selector of ``rel``)."""
-        per_ck = max(1, L * len(self.specs) * LY.N_STAT * self.C * self.G)
-        max_ck = max(1, SNAPSHOT_BUDGET // per_ck)
-        s0 = 0
-        while s0 < T:
-            s1 = min(T, s0 + MAX_SEGMENT)
-            lo = np.searchsorted(rel, s0)
-            if np.searchsorted(rel, s1) - lo > max_ck:
-                s1 = int(rel[lo + max_ck - 1]) + 1
-            yield s0, s1, (rel >= s0) & (rel < s1)
-            s0 = s1
+        per_ck = L * len(self.specs) * LY.N_STAT * self.C * self.G
+        return segments(rel, T, per_ck, budget=SNAPSHOT_BUDGET, max_segment=MAX_SEGMENT)
 
     # ------------------------------------------------------------------ key spaces
     def _accumulator_ranks(self, s3, S, h):

@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 import numpy as np
 
-from .._core.mechanisms import checkpoints
+from .._core.mechanisms import checkpoints, segments
 from .._core.metrics.confusion import ConfusionSums
 from .._kernels.confusion import layout as LY
 from .._kernels.forgetting import ADWIN, WINDOW
@@ -209,17 +209,8 @@ class ConfusionEngine:
     def _segments(self, rel, T, L):
         """Segments ``[s0, s1)`` of the chunk, and the checkpoints (a boolean selector of ``rel``) in each."""
         p = self.plan
-        per_ck = max(1, L * len(p.specs) * LY.snapshot_size(len(p.quantities), p.k))
-        max_ck = max(1, SNAPSHOT_BUDGET // per_ck)
-        s0 = 0
-        while s0 < T:
-            s1 = min(T, s0 + MAX_SEGMENT)
-            lo = np.searchsorted(rel, s0)
-            if np.searchsorted(rel, s1) - lo > max_ck:
-                s1 = int(rel[lo + max_ck - 1]) + 1
-            sel = (rel >= s0) & (rel < s1)
-            yield s0, s1, sel
-            s0 = s1
+        per_ck = L * len(p.specs) * LY.snapshot_size(len(p.quantities), p.k)
+        return segments(rel, T, per_ck, budget=SNAPSHOT_BUDGET, max_segment=MAX_SEGMENT)
 
     def _run_segment(self, arrays, t0, t1, dense, ck, snap):
         """Every estimator of every series over array positions ``[t0, t1)``."""

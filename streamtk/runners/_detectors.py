@@ -50,20 +50,14 @@ def feed_detectors(detectors, adwin_hits, loss, lead):
 
 
 def detector_vars(detectors, adwin_hits, lead) -> xr.Dataset:
-    from ..drift.adwin import Adwin
+    from ..drift.adwin import Adwin, padded_cuts
 
     parts = []
     for key, det in detectors.items():
         num = f"{key}_detection_number"
         if isinstance(det, Adwin):
             hits = adwin_hits[key]
-            width = max([len(h) for h in hits] + [0])
-            idx = np.full((len(hits), width), -1, dtype=np.int64)
-            sign = np.zeros((len(hits), width), dtype=np.int8)
-            for r, h in enumerate(hits):
-                if h:
-                    idx[r, : len(h)] = [i for i, _ in h]
-                    sign[r, : len(h)] = [s for _, s in h]
+            idx, sign = padded_cuts(hits)
             dims = lead.names + (num,)
             parts.append(
                 xr.Dataset(
