@@ -37,7 +37,8 @@ __all__ = ["ConfusionEngine", "in_parallel", "persistent_hits", "SNAPSHOT_BUDGET
 
 #: floats of snapshot buffer per segment (a chunk is cut into segments whose snapshots fit)
 SNAPSHOT_BUDGET = 1 << 22
-#: the longest segment (bounds the per-position ADWIN widths)
+#: the longest segment when ADWIN windows are evaluated (bounds their per-position widths); without
+#: them a segment is bounded by the snapshot budget only (one kernel call and one finalisation)
 MAX_SEGMENT = 1 << 20
 
 
@@ -210,7 +211,8 @@ class ConfusionEngine:
         """Segments ``[s0, s1)`` of the chunk, and the checkpoints (a boolean selector of ``rel``) in each."""
         p = self.plan
         per_ck = L * len(p.specs) * LY.snapshot_size(len(p.quantities), p.k)
-        return segments(rel, T, per_ck, budget=SNAPSHOT_BUDGET, max_segment=MAX_SEGMENT)
+        longest = MAX_SEGMENT if p.adwin.size and not p.moa else max(T, 1)
+        return segments(rel, T, per_ck, budget=SNAPSHOT_BUDGET, max_segment=longest)
 
     def _run_segment(self, arrays, t0, t1, dense, ck, snap):
         """Every estimator of every series over array positions ``[t0, t1)``."""
