@@ -212,3 +212,46 @@ def test_an_output_that_cannot_fit_in_memory_is_refused_up_front():
 
     with pytest.raises(ValueError, match=r"every=1 over 1,000,000,000,000 instances"):
         resolve_every(1, 10**12, per_checkpoint=48)
+
+
+@pytest.mark.parametrize("windows", [[], [40]])
+def test_dense_adwin_window_equals_general_kernel_across_chunks(windows):
+    # a drift makes the ADWINs shrink: members of earlier chunks, kept as compressed segments, leave whole
+    rng = np.random.default_rng(5)
+    n = 6000
+    y = (rng.random(n) < 0.4).astype(np.int64)
+    acc = np.where(np.arange(n) < 3500, 0.9, 0.55)
+    p = np.where(rng.random(n) < acc, y, 1 - y)
+    enc, (yt, yp) = encode_labels(y, p[None, :], classes=[0, 1], compact=True)
+    out, popped = [], []
+    for fast in (True, False):
+        plan = EvaluationPlan(encoding=enc, every=7, windows=windows, adwin=[0.002, 0.3])
+        eng = ConfusionEngine(plan, fast_paths=fast)
+        for a, b in [(0, 1500), (1500, 3400), (3400, 3600), (3600, n)]:
+            eng.update(yt[a:b], yp[:, a:b], last=b == n)
+        out.append(eng.collect())
+        popped.append(int(eng.seg[3].sum()))
+    assert popped[0] == popped[1] > 0  # segments were popped, the same on both paths
+    np.testing.assert_array_equal(out[0][0], out[1][0])
+    for name in out[0][1]:
+        np.testing.assert_array_equal(out[0][1][name], out[1][1][name], err_msg=name)
+
+
+@pytest.mark.parametrize("dense", [True, False])
+def test_segmented_chunk_equals_one_segment(monkeypatch, dense):
+    # a chunk cut into segments (bounded snapshots, bounded ADWIN widths) gives the one-segment result
+    import streamtk.evaluation.engine as engine_module
+
+    rng = np.random.default_rng(9)
+    n = 5000
+    y = (rng.random(n) < 0.45).astype(np.int64)
+    p = np.where(rng.random(n) < np.where(np.arange(n) < 2500, 0.9, 0.6), y, 1 - y)
+    w = None if dense else rng.choice([0.0, 0.5, 1.0, 2.0], n)
+    kw = dict(windows=[30, 300], fading=[0.99], adwin=[0.01], tumbling=[700], every=3)
+    one = streamtk.evaluate(y, p, weights=w, **kw)
+    monkeypatch.setattr(engine_module, "SNAPSHOT_BUDGET", 20 * 6 * 14)
+    monkeypatch.setattr(engine_module, "ADWIN_BUDGET", 1000)
+    monkeypatch.setattr(engine_module, "MIN_SEGMENT", 300)
+    cut = streamtk.evaluate(y, p, weights=w, **kw)
+    for name in one.data_vars:
+        np.testing.assert_array_equal(cut[name].values, one[name].values, err_msg=name)

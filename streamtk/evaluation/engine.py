@@ -37,9 +37,11 @@ __all__ = ["ConfusionEngine", "in_parallel", "persistent_hits", "SNAPSHOT_BUDGET
 
 #: floats of snapshot buffer per segment (a chunk is cut into segments whose snapshots fit)
 SNAPSHOT_BUDGET = 1 << 22
-#: the longest segment when ADWIN windows are evaluated (bounds their per-position widths); without
-#: them a segment is bounded by the snapshot budget only (one kernel call and one finalisation)
-MAX_SEGMENT = 1 << 20
+#: ADWIN widths materialised per segment (int64 values: 32 MB): with ``adwin=`` a segment holds at
+#: most ``ADWIN_BUDGET // (series x ADWIN estimators)`` positions (and at least ``MIN_SEGMENT``);
+#: without it a segment is bounded by the snapshot budget only (one kernel call, one finalisation)
+ADWIN_BUDGET = 1 << 22
+MIN_SEGMENT = 1 << 16
 
 
 def in_parallel(run, L: int) -> None:
@@ -211,7 +213,9 @@ class ConfusionEngine:
         """Segments ``[s0, s1)`` of the chunk, and the checkpoints (a boolean selector of ``rel``) in each."""
         p = self.plan
         per_ck = L * len(p.specs) * LY.snapshot_size(len(p.quantities), p.k)
-        longest = MAX_SEGMENT if p.adwin.size and not p.moa else max(T, 1)
+        longest = max(T, 1)
+        if p.adwin.size and not p.moa:
+            longest = max(MIN_SEGMENT, ADWIN_BUDGET // (L * p.adwin.size))
         return segments(rel, T, per_ck, budget=SNAPSHOT_BUDGET, max_segment=longest)
 
     def _run_segment(self, arrays, t0, t1, dense, ck, snap):
@@ -246,12 +250,28 @@ class ConfusionEngine:
                 )
 
             in_parallel(run, L)
-        if dense and p.adwin.size == 0:
+        seg = self.seg[:4]
+        if dense and p.adwin.size:
+            from .._kernels.confusion import dense as K
+
+            def run_adwin(lo, hi):
+                K.run_adwin(
+                    (ytc, ypc[lo:hi], per[:t1]),
+                    (p.hslot, p.aslot, limits[lo:hi]),
+                    (self.sc[lo:hi], self.cv[lo:hi], self.pt[lo:hi], maj[lo:hi]),
+                    tuple(s[lo:hi] for s in seg),
+                    span,
+                    p.adwin,
+                    ck,
+                    snap[lo:hi],
+                )
+
+            in_parallel(run_adwin, L)
+        if dense:
             return
         from .._kernels.confusion import streamtk as K
 
-        which = p.adwin if dense else rest
-        seg = self.seg[:4]
+        which = rest
 
         def run_general(lo, hi):
             K.run(

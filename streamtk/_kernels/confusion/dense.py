@@ -42,13 +42,25 @@ from .layout import (
     V_OFFROW,
 )
 from .scalars import load6, store6, unscale6
-from .streamtk import BLOCK, write_snapshot
+from .streamtk import BLOCK, pop_segment, write_snapshot
 
 #: extra doubles at the end of every row of the block buffer and the rings: rows a power of two
 #: apart map to the same cache sets, and with several windows the rows evict each other
 PAD = 24
 # rows of the block buffer / prefix ring: y, hit, y * hit, Persistent hit
 Y, HIT, YHIT, PH = 0, 1, 2, 3
+
+
+@nb.njit(cache=True, inline="always")
+def _fill(buf, ytrue, yp, perhit, b0, b1):
+    """The block buffer of positions ``[b0, b1)``: class-1 indicator, hit, both, Persistent hit."""
+    for t in range(b0, b1):
+        i = t - b0
+        y = float(ytrue[t])
+        buf[Y, i] = y
+        buf[HIT, i] = 1.0 - abs(y - float(yp[t]))
+        buf[YHIT, i] = y * buf[HIT, i]
+        buf[PH, i] = float(perhit[t])
 
 
 @nb.njit(cache=True, inline="always")
@@ -229,20 +241,92 @@ def _window(w, ring, mring, mask, buf, b0, b1, base, majh, keep, ck, ci, snap, s
 
 
 @nb.njit(cache=True)
-def _store_window(w, ring, mring, mask, end, sc, cv, pt):
-    """Write a window's state after position ``end - 1`` in the general layout (counts = sums)."""
-    held = min(end, w)
-    C, M, D0, D1, O0, O1, BMH, BMM, BPH, BPM = _window_sums(ring, mring, mask, end, held)
-    store6(sc, S_C, (C, M, BMH, BMM, BPH, BPM))
-    store6(sc, S_NC, (C, M, BMH, BMM, BPH, BPM))  # unweighted: every count equals its sum
-    sc[S_NF] = float(held)
-    _binary_vectors(cv, D0, D1, O0, O1)
+def _store_sliding(sc, cv, pt, tail, held, C, Y1, D1, BMH, BPH):
+    """A sliding window's state in the general layout from its counts (unweighted: counts = sums)."""
+    n = float(held)
+    M = n - C
+    O1 = Y1 - D1
+    six = (C, M, BMH, n - BMH, BPH, n - BPH)
+    store6(sc, S_C, six)
+    store6(sc, S_NC, six)
+    sc[S_NF] = n
+    _binary_vectors(cv, C - D1, D1, M - O1, O1)
     for r in range(V_DIAG, V_OFFCOL + 1):
         for c in range(2):
             cv[V_NDIAG + r, c] = cv[r, c]
-    pt[P_TAIL] = end - held
+    pt[P_TAIL] = tail
     pt[P_HELD] = held
-    pt[P_BEST] = 1 if D1 + O1 > D0 + O0 else 0
+    pt[P_BEST] = 1 if Y1 > n - Y1 else 0
+
+
+@nb.njit(cache=True)
+def _store_window(w, ring, mring, mask, end, sc, cv, pt):
+    """Write a window's state after position ``end - 1`` in the general layout (counts = sums)."""
+    held = min(end, w)
+    C, _, _, D1, _, O1, BMH, _, BPH, _ = _window_sums(ring, mring, mask, end, held)
+    _store_sliding(sc, cv, pt, end - held, held, C, D1 + O1, D1, BMH, BPH)
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _adwin(limits, lim0, series, buf, b0, b1, base, est, majh, seg, ck, ci, snap, cvl):
+    """An ADWIN window over a block: add each member, then the oldest leave while more than its width are held.
+
+    The operations of :func:`.streamtk.slide` on a dense stream, on six integer counts (members,
+    hits, class-1 members, class-1 hits, Majority-Class and Persistent hits): every sum is an
+    exact integer, so the result is bit-identical. Leaving members are read back from the
+    inputs (``series = (ytrue, yp, perhit)``) and their stored Majority hits ``majh``; the
+    compressed members of earlier chunks leave through :func:`.streamtk.pop_segment`.
+    """
+    ytrue, yp, perhit = series
+    sc, cv, pt = est
+    held = pt[P_HELD]
+    tail = pt[P_TAIL] - base
+    C = sc[S_C]
+    BMH = sc[S_BMH]
+    BPH = sc[S_BPH]
+    D1 = cv[V_DIAG, 1]
+    Y1 = D1 + cv[V_OFFROW, 1]
+    nck = ck.shape[0]
+    for t in range(b0, b1):
+        i = t - b0
+        y = buf[Y, i]
+        best = 1.0 if Y1 > held - Y1 else 0.0  # the majority of the window before t
+        mh = 1.0 - abs(best - y)
+        majh[t] = np.uint8(mh)
+        C += buf[HIT, i]
+        Y1 += y
+        D1 += buf[YHIT, i]
+        BMH += mh
+        BPH += buf[PH, i]
+        held += 1
+        lim = limits[t - lim0]
+        while held > lim:
+            if tail < 0:  # compressed members of earlier chunks leave as whole segments
+                _store_sliding(sc, cv, pt, tail + base, held, C, Y1, D1, BMH, BPH)
+                tail, held, _ = pop_segment(seg, sc, cv, tail, held)
+                C = sc[S_C]
+                BMH = sc[S_BMH]
+                BPH = sc[S_BPH]
+                D1 = cv[V_DIAG, 1]
+                Y1 = D1 + cv[V_OFFROW, 1]
+                continue
+            yr = float(ytrue[tail])
+            hr = 1.0 - abs(yr - float(yp[tail]))
+            C -= hr
+            Y1 -= yr
+            D1 -= yr * hr
+            BMH -= float(majh[tail])
+            BPH -= float(perhit[tail])
+            held -= 1
+            tail += 1
+        while ci < nck and ck[ci] == t:
+            n = float(held)
+            M, O1 = n - C, Y1 - D1
+            _binary_vectors(cvl, C - D1, D1, M - O1, O1)
+            write_snapshot(snap[ci], sc, cvl, 0, 2, C, M, BMH, n - BMH, BPH, n - BPH, n, 1.0)
+            ci += 1
+    _store_sliding(sc, cv, pt, tail + base, held, C, Y1, D1, BMH, BPH)
+    return ci
 
 
 @nb.njit(cache=True, nogil=True, error_model="numpy")
@@ -291,13 +375,7 @@ def run(inputs, mech, state, span, which, ck, snap):
         ci0 = np.int64(0)
         for b0 in range(t_begin, T, BLOCK):
             b1 = min(T, b0 + BLOCK)
-            for t in range(b0, b1):
-                i = t - b0
-                y = float(ytrue[t])
-                buf[Y, i] = y
-                buf[HIT, i] = 1.0 - abs(y - float(yp[t]))
-                buf[YHIT, i] = y * buf[HIT, i]
-                buf[PH, i] = float(perhit[t])
+            _fill(buf, ytrue, yp, perhit, b0, b1)
             if nwin:
                 a0 = (base + b0) & mask
                 r0, r1, r2, r3 = ring[0, a0], ring[1, a0], ring[2, a0], ring[3, a0]
@@ -375,3 +453,50 @@ def run(inputs, mech, state, span, which, ck, snap):
             if kinds[e] == WINDOW:
                 _store_window(sizes[e], ring, mrings[j], mask, base + T, sc[l, e], cv[l, e], pt[l, e])
                 j += 1
+
+
+@nb.njit(cache=True, nogil=True, error_model="numpy")
+def run_adwin(inputs, mech, state, segments, span, which, ck, snap):
+    """The ADWIN estimators ``which`` of every series of a dense two-class chunk over ``[t_begin, T)``.
+
+    A kernel of its own, compiled only when ``adwin=`` is asked. ``mech = (hslot, aslot, limits)``
+    and ``segments``: as in :func:`.streamtk.run`; other arguments as in :func:`run`.
+    """
+    ytrue, ypred, perhit = inputs
+    hslot, aslot, limits = mech
+    sc, cv, pt, majhit = state
+    seg_pay, seg_mem, seg_span, seg_head = segments
+    base, t_begin = span
+    L = ypred.shape[0]
+    T = ytrue.shape[0]
+    cvl = np.zeros((6, 2))
+    buf = np.empty((4, BLOCK + PAD))
+    for l in range(L):
+        yp = ypred[l]
+        series = (ytrue, yp, perhit)
+        ci0 = np.int64(0)
+        for b0 in range(t_begin, T, BLOCK):
+            b1 = min(T, b0 + BLOCK)
+            _fill(buf, ytrue, yp, perhit, b0, b1)
+            ci1 = ci0
+            for e in which:
+                a = aslot[e]
+                seg = (seg_pay[l, a], seg_mem[l, a], seg_span[l, a], seg_head[l, a : a + 1])
+                est = (sc[l, e], cv[l, e], pt[l, e])
+                ci1 = _adwin(
+                    limits[l, a],
+                    t_begin,
+                    series,
+                    buf,
+                    b0,
+                    b1,
+                    base,
+                    est,
+                    majhit[l, hslot[e]],
+                    seg,
+                    ck,
+                    ci0,
+                    snap[l, e],
+                    cvl,
+                )
+            ci0 = ci1

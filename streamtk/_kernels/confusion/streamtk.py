@@ -262,7 +262,7 @@ def slide(kind, size, limits, lim0, series, blk, est, majh, out, seg):
                 if tail < 0:  # compressed members of earlier chunks leave as whole segments
                     store6(sc, S_C, (C, M, BMH, BMM, BPH, BPM))
                     store6(sc, S_NC, (nC, nM, nBMH, nBMM, nBPH, nBPM))
-                    tail, held, best = _pop_segment(seg, sc, cv, tail, held)
+                    tail, held, best = pop_segment(seg, sc, cv, tail, held)
                     C, M, BMH, BMM, BPH, BPM = load6(sc, S_C)
                     nC, nM, nBMH, nBMM, nBPH, nBPM = load6(sc, S_NC)
                     continue
@@ -308,7 +308,7 @@ def slide(kind, size, limits, lim0, series, blk, est, majh, out, seg):
 
 
 @nb.njit(cache=True)
-def _pop_segment(seg, sc, cv, tail, held):
+def pop_segment(seg, sc, cv, tail, held):
     """Remove the oldest compressed segment (sums in the state layout, then the six class vectors)."""
     pay, members, span, head = seg
     j = head[0]
