@@ -65,7 +65,7 @@ def overdue(m):
     return m > RENORM
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def next_restart(kind, size, marks, cursor, t):
     """``(p, cursor)``: the first restart position ``p >= t`` of an accumulator (``NEVER`` if none).
 
