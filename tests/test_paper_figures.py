@@ -324,7 +324,8 @@ def test_moa_instances_from_arrays_keep_missing_values_and_nominal_codes(moa, tm
 @pytest.fixture(scope="module")
 def quick_run(tmp_path_factory, data_dir):
     out = tmp_path_factory.mktemp("pf_quick")
-    status = make_all.main(["--quick", "--out", str(out), "--data", str(data_dir)])
+    # an explicit log cache: the default ($STREAMTK_CACHE/paper_figures when that is set) is shared
+    status = make_all.main(["--quick", "--out", str(out), "--data", str(data_dir), "--cache", str(out / "cache")])
     return status, out, (out / "REPORT.md").read_text()
 
 
@@ -459,7 +460,8 @@ def test_parallel_run_shares_logs_and_keeps_the_report_order(tmp_path, data_dir)
     # bifet_fig3 and amidst_roc read the same Electricity log: made once, under a lock, by one of the two workers
     out = tmp_path / "par"
     only = ["bifet_table1", "bifet_fig3", "amidst_roc"]
-    assert make_all.main(["--quick", "--jobs", "2", "--out", str(out), "--data", str(data_dir), "--only", *only]) == 0
+    args = ["--quick", "--jobs", "2", "--out", str(out), "--data", str(data_dir), "--cache", str(out / "cache")]
+    assert make_all.main([*args, "--only", *only]) == 0
     text = (out / "REPORT.md").read_text()
     assert "(2 at once)" in text
     logs = re.findall(r"^\| (electricity_original_n6000_NB-DDM-HT-HAT-LBAG) \| .* \| (.*) \|$", text, re.M)
