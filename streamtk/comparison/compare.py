@@ -183,10 +183,17 @@ class Comparator:
             leads.append(b.lead)
         if a.n == 0:
             return self
-        _, (yt, yp) = encode_labels(a.y_true, np.concatenate(preds), classes=self._classes)
-        present = (yt >= 0) & (yp >= 0).all(axis=0)
-        loss = (yp != yt).astype(np.float64)
-        return self._feed(loss, leads, None if present.all() else present, a.n, a.time_coords, binary=True)
+        # compact codes: int8 labels that equal their codes are not copied
+        _, (yt, *yps) = encode_labels(a.y_true, *preds, classes=self._classes, compact=True)
+        present = None
+        if min(int(c.min()) for c in [yt, *yps]) < 0:  # a missing label or prediction
+            present = (yt >= 0) & np.logical_and.reduce([(c >= 0).all(axis=0) for c in yps])
+        loss = np.empty((sum(c.shape[0] for c in yps), a.n))
+        row = 0
+        for c in yps:
+            np.not_equal(c, yt, out=loss[row : row + c.shape[0]], casting="unsafe")  # the 0-1 losses
+            row += c.shape[0]
+        return self._feed(loss, leads, present, a.n, a.time_coords, binary=True)
 
     def update_losses(self, loss_a, loss_b=None) -> Comparator:
         """Compare the next chunk of per-instance losses (see :func:`compare_losses`); returns ``self``."""
@@ -237,7 +244,7 @@ class Comparator:
         if n == 0:
             return self
         start = self._engine.n_seen
-        self._engine.update(loss, self._pairs.groups, present)
+        self._engine.update(loss, self._pairs.groups, present, binary=binary)
         pos = self._engine._pieces[-1][0] - start
         for name, var in tcoords.items():
             if name != "instance":

@@ -15,8 +15,8 @@ Three labelled functions on the estimator/time schema of :func:`streamtk.evaluat
     per-instance processing times and model sizes (Gama et al. 2013, sections 2-3;
     RAM-Hours as in MOA and Bifet et al.: 1 RAM-Hour = 1 GB of memory for one hour).
 
-The numpy layer (:func:`estimator_sums`, :func:`checkpoints`) is shared with
-:mod:`streamtk.comparison.compare`; the kernel is :mod:`streamtk._kernels.sums`.
+The numpy layer is :func:`estimator_sums` on :class:`streamtk.evaluation.sums.SumsEngine` (shared
+with :mod:`streamtk.comparison.compare`); the kernel is :mod:`streamtk._kernels.sums`.
 """
 
 from __future__ import annotations
@@ -55,14 +55,15 @@ _ESTIMATOR_NOTE = (
 def estimator_sums(x: np.ndarray, specs: list[EstimatorSpec], every: int, present: np.ndarray | None = None):
     """Sums and counts of every quantity under every estimator, at the checkpoints.
 
-    ``x`` is ``(L, Q, T)`` float64; ``present`` (T,) marks the evaluated instances (None: all).
-    Returns ``(positions, sums, counts, means)``: checkpoint positions and arrays of shapes
-    ``(L, E, C, Q)``, ``(L, E, C)``, ``(L, E, C, Q)`` in the order of ``specs`` (``means = sums /
-    counts``, NaN before the first instance). Each quantity has its own ADWIN (as MOA runs one per
-    estimated quantity); ``counts`` are those of quantity 0.
+    ``x`` is ``(L, Q, T)`` float64, finite at the evaluated instances; ``present`` (T,) marks them
+    (None: all); values at the other instances (e.g. NaN) are never read. Returns ``(positions, sums,
+    counts, means)``: checkpoint positions and arrays of shapes ``(L, E, C, Q)``, ``(L, E, C)``,
+    ``(L, E, C, Q)`` in the order of ``specs`` (``means = sums / counts``, NaN before the first
+    instance). Each quantity has its own ADWIN (as MOA runs one per estimated quantity); ``counts``
+    are those of quantity 0.
     """
     L, Q, T = x.shape
-    rows = np.where(np.isnan(x), 0.0, x).reshape(L * Q, T)
+    rows = x.reshape(L * Q, T)  # a view: the kernel reads the present instances only
     groups = np.repeat(np.arange(L * Q, dtype=np.int64)[:, None], 2, axis=1)
     engine = SumsEngine(specs, every, check_adwin_options(None))
     engine.update(rows, groups, present, last=True)
@@ -79,6 +80,26 @@ def _present_of(values: np.ndarray) -> np.ndarray | None:
     """Mask of present instances, or ``None`` when all are present (no compaction)."""
     mask = ~np.isnan(values)
     return None if mask.all() else mask
+
+
+def _present_of_losses(x2: np.ndarray, name: str) -> np.ndarray | None:
+    """The present instances of losses ``(L, n)`` (NaN: not evaluated; None: all), refusing infinities.
+
+    A finite total proves that every value is finite in one pass; otherwise (a NaN, an infinity,
+    or only an overflow of the total) the values are checked one by one.
+    """
+    if np.isfinite(x2.sum()):
+        return None
+    if np.isinf(x2).any():
+        where = tuple(int(i) for i in np.unravel_index(np.isinf(x2).argmax(), x2.shape))
+        raise ValueError(f"{name} contains an infinite value at index {where}")
+    present = _present_of(x2[0])
+    if present is not None and not np.array_equal(np.isnan(x2), np.broadcast_to(~present, x2.shape)):
+        raise ValueError(
+            f"{name} has NaN (not evaluated) at different positions in different series; "
+            "missing instances must be the same in every series"
+        )
+    return present
 
 
 # ---------------------------------------------------------------------------- labelled layer
@@ -169,17 +190,9 @@ def loss_curves(
         raise ValueError(f"name must be an identifier other than 'n_instances', got {name!r}")
     x2, lead, tcoords = split_leading(loss, "loss", lead_dims=lead_dims)
     x2 = as_float_array(x2, "loss", allow_nan=True)
-    if np.isinf(x2).any():
-        where = tuple(int(i) for i in np.unravel_index(np.isinf(x2).argmax(), x2.shape))
-        raise ValueError(f"loss contains an infinite value at index {where}")
     specs = build_estimators(**forgetting)
     every = resolve_every(every, x2.shape[1])
-    present = _present_of(x2[0])
-    if present is not None and not np.array_equal(np.isnan(x2), np.broadcast_to(~present, x2.shape)):
-        raise ValueError(
-            "loss has NaN (not evaluated) at different positions in different series; "
-            "missing instances must be the same in every series"
-        )
+    present = _present_of_losses(x2, "loss")
     positions, sums, counts, means = estimator_sums(x2[:, None, :], specs, every, present)
     data = {
         name: _variable(

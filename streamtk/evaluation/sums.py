@@ -23,8 +23,10 @@ __all__ = ["SumsEngine"]
 class SumsEngine:
     """Sums of ``G`` groups of rows under the estimators ``specs``, chunk by chunk."""
 
-    def __init__(self, specs, every: int, adwin_options: dict):
+    def __init__(self, specs, every: int, adwin_options: dict, *, fast: bool = True):
         self.specs = specs
+        self.fast = bool(fast)  # False: the kernel's general loops only (the oracle of its fast paths)
+        self.binary = True  # every value so far is 0 or 1 (as the callers declare)
         self.every = every
         self.kinds, self.sizes, self.fading, self.marks, self.mark_off = kernel_arrays(specs)
         adwin = [i for i, s in enumerate(specs) if s.kind == "adwin"]
@@ -50,8 +52,12 @@ class SumsEngine:
         self.h_member = np.zeros(0, dtype=np.uint8)
         self.R = R
 
-    def update(self, x, groups, member=None, *, last=False):
-        """Process a chunk: ``x (R, T)`` values, ``groups (G, 2)`` row pairs, ``member (T,)`` bool or None."""
+    def update(self, x, groups, member=None, *, last=False, binary=False):
+        """Process a chunk: ``x (R, T)`` values, ``groups (G, 2)`` row pairs, ``member (T,)`` bool or None.
+
+        ``binary=True`` declares that every value of ``x`` at the members is 0 or 1 (0-1 losses): while
+        every chunk so far was, the kernel's windows need not count their non-zero members.
+        """
         R, T = x.shape
         if self.G is None:
             self._allocate(groups, R)
@@ -60,6 +66,7 @@ class SumsEngine:
         if T == 0:
             return
         start = self.n_seen
+        self.binary = self.binary and bool(binary)
         h = self.h_x.shape[1]
         xx = np.ascontiguousarray(np.concatenate([self.h_x, x], axis=1) if h else x, dtype=np.float64)
         dense = member is None and self.h_member.size == 0
@@ -87,6 +94,7 @@ class SumsEngine:
                 span,
                 ck,
                 snap[lo:hi],
+                (self.fast, self.binary),
             )
 
         in_parallel(run, self.G)
