@@ -62,7 +62,7 @@ def _stop(ck, ci, t0, t1):
     return t1
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _add(xa, xb, member, t0, t1, acc, step, fast, pair, dense):
     """Add the members of ``[t0, t1)`` to an accumulator ``acc = (S_A, S_B, U, V, N, m)`` (no restart inside)."""
     sa, sb, su, sv, n, m = acc
@@ -154,7 +154,7 @@ def accumulate(kind, size, fade, marks, data, blk, est, out):
     return ci
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _enter(xa, xb, t, win, pair, counted):
     """Member ``t`` enters a window ``win = (S_A, S_B, U, V, Z_A, Z_B, Z_U, Z_V)`` (Z: non-zero members).
 
@@ -178,7 +178,7 @@ def _enter(xa, xb, t, win, pair, counted):
     return sa, sb, su, sv, za, zb, zu, zv
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _leave(xa, xb, r, win, pair, counted):
     """Member ``r`` leaves a window; the exact-window rule: a sum whose non-zero members all left is 0."""
     sa, sb, su, sv, za, zb, zu, zv = win
@@ -205,7 +205,7 @@ def _leave(xa, xb, r, win, pair, counted):
     return sa, sb, su, sv, za, zb, zu, zv
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _full(xa, xb, member, t0, t1, size, pos, win, pair, counted):
     """A window of ``size`` over ``[t0, t1)`` where every position is a member: members only enter until
     the window is full, then each entering member pushes out exactly one (the one at the tail)."""
@@ -221,7 +221,7 @@ def _full(xa, xb, member, t0, t1, size, pos, win, pair, counted):
     return win, (tail, held)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _move(kind, size, limits, lim0, xa, xb, member, t0, t1, pos, win, paths, pair, dense):
     """Members of ``[t0, t1)`` enter a sliding window, the oldest leave; ``pos = (tail, held)``.
 
