@@ -15,11 +15,13 @@ members and is exactly 0 when none is left, so a window of zero losses has ``S =
 rounding residue of the losses that went through it).
 
 Loops: per group, blocks of ``BLOCK`` positions, estimator by estimator; each block is cut at
-checkpoints (and an accumulator's restarts) into runs whose inner loops test neither. Fast paths,
-equal to the general loops bit for bit (``tests/test_sums_fastpaths.py``): an accumulator that does
-not fade adds without its multiplier (``m = 1``, ``m * x == x``); a ``WINDOW`` over a dense stream
-fills, then moves by one member per position (:func:`_full`); over 0-1 values (``binary``) it does
-not count its non-zero members, since its integer sums are then exact (:func:`_move`).
+checkpoints (and an accumulator's restarts) into runs whose inner loops test neither. Fast paths
+over a dense stream, equal to the general loops bit for bit (``tests/test_sums_fastpaths.py``): an
+accumulator that does not fade adds without its multiplier (``m = 1``, ``m * x == x``); a ``WINDOW``
+fills, then moves by one member per position, and over 0-1 values (``binary``) does not count its
+non-zero members, since its integer sums are then exact (:func:`slide`). They are written out in
+:func:`accumulate` and :func:`slide` rather than as specialised helpers, which numba would compile
+once per literal flag (several seconds more on a first call).
 
 Arguments: ``x (R, T)``, ``groups (G, 2)`` row indices, ``member (T,)`` uint8 (empty: every
 position is a member), ``mech = (kinds, sizes, fading, marks, mark_off, limits (G, EA, T - t_begin),
@@ -55,6 +57,13 @@ def _nz(v):
 
 
 @nb.njit(cache=True, inline="always")
+def _drop(s, x, z):
+    """The exact-window rule: ``s - x`` after ``x`` left, or exactly 0 once the sum's non-zero members all
+    left (their count ``z`` is 0), so that no rounding residue of the values that went through stays."""
+    return s - x if z > 0 else 0.0
+
+
+@nb.njit(cache=True, inline="always")
 def _stop(ck, ci, t0, t1):
     """The end of a run from ``t0`` that goes up to the next checkpoint at most: ``min(t1, ck[ci] + 1)``."""
     if ci < ck.shape[0] and t0 <= ck[ci] < t1:
@@ -63,60 +72,20 @@ def _stop(ck, ci, t0, t1):
 
 
 @nb.njit(cache=True)
-def _add(xa, xb, member, t0, t1, acc, step, fast, pair, dense):
-    """Add the members of ``[t0, t1)`` to an accumulator ``acc = (S_A, S_B, U, V, N, m)`` (no restart inside)."""
-    sa, sb, su, sv, n, m = acc
-    if fast and m == 1.0 and step == 1.0:
-        # no fading: the multiplier stays 1 (``m * a == a`` exactly) and N counts the members
-        k = 0
-        for t in range(t0, t1):
-            if dense or member[t]:
-                a = xa[t]
-                sa += a
-                if pair:
-                    b = xb[t]
-                    u, v = _split(a, b)
-                    sb += b
-                    su += u
-                    sv += v
-                k += 1
-        return sa, sb, su, sv, n + float(k), m
-    for t in range(t0, t1):
-        if dense or member[t]:
-            a = xa[t]
-            m = advance(m, step)
-            sa += m * a
-            if pair:
-                b = xb[t]
-                u, v = _split(a, b)
-                sb += m * b
-                su += m * u
-                sv += m * v
-            n += m
-            if overdue(m):
-                sa /= m
-                sb /= m
-                su /= m
-                sv /= m
-                n /= m
-                m = 1.0
-    return sa, sb, su, sv, n, m
-
-
-@nb.njit(cache=True)
 def accumulate(kind, size, fade, marks, data, blk, est, out):
     """An accumulator over ``[b0, b1)``; returns the next checkpoint index.
 
-    ``data = (xa, xb, member, paths)`` (``paths``: see :func:`run`), ``blk = (b0, b1, base)``, ``est = (sf, si)``,
-    ``out = (ck, ci, snap)``. The block is cut at restarts and checkpoints into runs without
-    either, each added by :func:`_add`.
+    ``data = (xa, xb, member, paths)`` (``paths``: see :func:`run`), ``blk = (b0, b1, base)``,
+    ``est = (sf, si)``, ``out = (ck, ci, snap)``. The block is cut at restarts and checkpoints into
+    runs. Fast path: a run over a dense stream that does not fade (``m = 1``) adds without the
+    multiplier (``m * x == x`` exactly) and counts its members at once.
     """
     xa, xb, member, paths = data
     fast = paths[0]
     b0, b1, base = blk
     sf, si = est
     ck, ci, snap = out
-    acc = (sf[SA], sf[SB], sf[SU], sf[SV], sf[SN], sf[SCALE])
+    sa, sb, su, sv, n, m = sf[SA], sf[SB], sf[SU], sf[SV], sf[SN], sf[SCALE]
     step = fading_step(kind, fade)
     nxt, cursor = next_restart(kind, size, marks, si[CURSOR], base + b0)
     dense = member.shape[0] == 0
@@ -124,20 +93,45 @@ def accumulate(kind, size, fade, marks, data, blk, est, out):
     t = b0
     while t < b1:
         if base + t == nxt:
-            acc = (0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+            sa = sb = su = sv = n = 0.0
+            m = 1.0
             nxt, cursor = next_restart(kind, size, marks, cursor, base + t + 1)
         stop = _stop(ck, ci, t, min(b1, nxt - base))
-        if pair:
-            if dense:
-                acc = _add(xa, xb, member, t, stop, acc, step, fast, True, True)
+        if fast and dense and m == 1.0 and step == 1.0:
+            if pair:
+                for r in range(t, stop):
+                    a = xa[r]
+                    b = xb[r]
+                    u, v = _split(a, b)
+                    sa += a
+                    sb += b
+                    su += u
+                    sv += v
             else:
-                acc = _add(xa, xb, member, t, stop, acc, step, fast, True, False)
-        elif dense:
-            acc = _add(xa, xb, member, t, stop, acc, step, fast, False, True)
+                for r in range(t, stop):
+                    sa += xa[r]
+            n += float(stop - t)
         else:
-            acc = _add(xa, xb, member, t, stop, acc, step, fast, False, False)
+            for r in range(t, stop):
+                if dense or member[r]:
+                    a = xa[r]
+                    m = advance(m, step)
+                    sa += m * a
+                    if pair:
+                        b = xb[r]
+                        u, v = _split(a, b)
+                        sb += m * b
+                        su += m * u
+                        sv += m * v
+                    n += m
+                    if overdue(m):
+                        sa /= m
+                        sb /= m
+                        su /= m
+                        sv /= m
+                        n /= m
+                        m = 1.0
         t = stop
-        sa, sb, su, sv, n, m = acc
         while ci < ck.shape[0] and ck[ci] == t - 1:
             o = snap[ci]
             o[SA] = sa / m
@@ -146,7 +140,6 @@ def accumulate(kind, size, fade, marks, data, blk, est, out):
             o[SV] = sv / m
             o[SN] = n / m
             ci += 1
-    sa, sb, su, sv, n, m = acc
     if not pair:
         sb = sa
     sf[SA], sf[SB], sf[SU], sf[SV], sf[SN], sf[SCALE] = sa, sb, su, sv, n, m
@@ -155,132 +148,108 @@ def accumulate(kind, size, fade, marks, data, blk, est, out):
 
 
 @nb.njit(cache=True)
-def _enter(xa, xb, t, win, pair, counted):
-    """Member ``t`` enters a window ``win = (S_A, S_B, U, V, Z_A, Z_B, Z_U, Z_V)`` (Z: non-zero members).
-
-    ``counted=False`` leaves the counts ``Z`` alone (0-1 values: they are the sums, see :func:`_move`).
-    """
-    sa, sb, su, sv, za, zb, zu, zv = win
-    a = xa[t]
-    sa += a
-    if counted:
-        za += _nz(a)
-    if pair:
-        b = xb[t]
-        u, v = _split(a, b)
-        sb += b
-        su += u
-        sv += v
-        if counted:
-            zb += _nz(b)
-            zu += _nz(u)
-            zv += _nz(v)
-    return sa, sb, su, sv, za, zb, zu, zv
-
-
-@nb.njit(cache=True)
-def _leave(xa, xb, r, win, pair, counted):
-    """Member ``r`` leaves a window; the exact-window rule: a sum whose non-zero members all left is 0."""
-    sa, sb, su, sv, za, zb, zu, zv = win
-    a = xa[r]
-    if counted:
-        za -= _nz(a)
-        sa = sa - a if za > 0 else 0.0
-    else:
-        sa -= a
-    if pair:
-        b = xb[r]
-        u, v = _split(a, b)
-        if counted:
-            zb -= _nz(b)
-            zu -= _nz(u)
-            zv -= _nz(v)
-            sb = sb - b if zb > 0 else 0.0
-            su = su - u if zu > 0 else 0.0
-            sv = sv - v if zv > 0 else 0.0
-        else:
-            sb -= b
-            su -= u
-            sv -= v
-    return sa, sb, su, sv, za, zb, zu, zv
-
-
-@nb.njit(cache=True)
-def _full(xa, xb, member, t0, t1, size, pos, win, pair, counted):
-    """A window of ``size`` over ``[t0, t1)`` where every position is a member: members only enter until
-    the window is full, then each entering member pushes out exactly one (the one at the tail)."""
-    tail, held = pos
-    k = min(t1, t0 + max(size - held, 0))
-    for t in range(t0, k):
-        win = _enter(xa, xb, t, win, pair, counted)
-    held += k - t0
-    for t in range(k, t1):
-        win = _enter(xa, xb, t, win, pair, counted)
-        win = _leave(xa, xb, next_member(member, tail), win, pair, counted)
-        tail += 1
-    return win, (tail, held)
-
-
-@nb.njit(cache=True)
-def _move(kind, size, limits, lim0, xa, xb, member, t0, t1, pos, win, paths, pair, dense):
-    """Members of ``[t0, t1)`` enter a sliding window, the oldest leave; ``pos = (tail, held)``.
-
-    ``paths = (fast, binary)``: with ``fast``, a ``WINDOW`` over a dense stream takes :func:`_full`;
-    with ``binary`` too (every value so far is 0 or 1), its sums are exact integers, so the
-    exact-window rule holds without counting (a sum is 0 exactly when its non-zero members left)
-    and the counts are the sums.
-    """
-    fast, binary = paths
-    if fast and dense and kind == WINDOW:
-        if binary:
-            win, pos = _full(xa, xb, member, t0, t1, size, pos, win, pair, False)
-            sa, sb, su, sv = win[0], win[1], win[2], win[3]
-            return (sa, sb, su, sv, np.int64(sa), np.int64(sb), np.int64(su), np.int64(sv)), pos
-        return _full(xa, xb, member, t0, t1, size, pos, win, pair, True)
-    tail, held = pos
-    for t in range(t0, t1):
-        if dense or member[t]:
-            win = _enter(xa, xb, t, win, pair, True)
-            held += 1
-            lim = sliding_limit(kind, size, limits, t - lim0)
-            while held > lim:
-                r = next_member(member, tail)
-                win = _leave(xa, xb, r, win, pair, True)
-                held -= 1
-                tail = r + 1
-    return win, (tail, held)
-
-
-@nb.njit(cache=True)
 def slide(kind, size, limits, lim0, data, blk, est, out):
     """A sliding window over ``[b0, b1)``: add, then the oldest members leave while more than the limit are held.
 
-    The grouped arguments are those of :func:`accumulate`; runs between checkpoints go through
-    :func:`_move`.
+    The grouped arguments are those of :func:`accumulate`; the block is cut at checkpoints into runs.
+    Fast paths (``paths[0]``) of a ``WINDOW`` over a dense stream: members only enter until the window
+    is full, then each entering member pushes out exactly one, the one at the tail; for a pair, only
+    when every value so far is 0 or 1 (``paths[1]``): the sums are then exact integers, so the
+    exact-window rule holds without counting (a sum is 0 exactly when its non-zero members left) and
+    the counts are the sums.
     """
     xa, xb, member, paths = data
+    fast, binary = paths
     b0, b1, base = blk
     sf, si = est
     ck, ci, snap = out
-    win = (sf[SA], sf[SB], sf[SU], sf[SV], si[ZA], si[ZB], si[ZU], si[ZV])
-    pos = (si[TAIL] - base, si[HELD])
+    sa, sb, su, sv = sf[SA], sf[SB], sf[SU], sf[SV]
+    za, zb, zu, zv = si[ZA], si[ZB], si[ZU], si[ZV]
+    tail = si[TAIL] - base
+    held = si[HELD]
     dense = member.shape[0] == 0
     pair = xb.shape[0] > 0
+    full = fast and dense and kind == WINDOW and (binary or not pair)
     t = b0
     while t < b1:
         stop = _stop(ck, ci, t, b1)
-        if pair:
-            if dense:
-                win, pos = _move(kind, size, limits, lim0, xa, xb, member, t, stop, pos, win, paths, True, True)
-            else:
-                win, pos = _move(kind, size, limits, lim0, xa, xb, member, t, stop, pos, win, paths, True, False)
-        elif dense:
-            win, pos = _move(kind, size, limits, lim0, xa, xb, member, t, stop, pos, win, paths, False, True)
+        if full and pair:
+            k = min(stop, t + max(size - held, 0))  # members that only enter
+            for r in range(t, k):
+                a = xa[r]
+                b = xb[r]
+                u, v = _split(a, b)
+                sa += a
+                sb += b
+                su += u
+                sv += v
+            for r in range(k, stop):
+                a = xa[r]
+                b = xb[r]
+                u, v = _split(a, b)
+                sa += a
+                sb += b
+                su += u
+                sv += v
+                a = xa[tail]
+                b = xb[tail]
+                u, v = _split(a, b)
+                sa -= a
+                sb -= b
+                su -= u
+                sv -= v
+                tail += 1
+            held += k - t
+            za, zb, zu, zv = np.int64(sa), np.int64(sb), np.int64(su), np.int64(sv)
+        elif full:
+            k = min(stop, t + max(size - held, 0))
+            for r in range(t, k):
+                a = xa[r]
+                sa += a
+                za += _nz(a)
+            for r in range(k, stop):
+                a = xa[r]
+                sa += a
+                za += _nz(a)
+                a = xa[tail]
+                za -= _nz(a)
+                sa = _drop(sa, a, za)
+                tail += 1
+            held += k - t
         else:
-            win, pos = _move(kind, size, limits, lim0, xa, xb, member, t, stop, pos, win, paths, False, False)
+            for r in range(t, stop):
+                if dense or member[r]:
+                    a = xa[r]
+                    sa += a
+                    za += _nz(a)
+                    if pair:
+                        b = xb[r]
+                        u, v = _split(a, b)
+                        sb += b
+                        su += u
+                        sv += v
+                        zb += _nz(b)
+                        zu += _nz(u)
+                        zv += _nz(v)
+                    held += 1
+                    lim = sliding_limit(kind, size, limits, r - lim0)
+                    while held > lim:
+                        q = next_member(member, tail)
+                        a = xa[q]
+                        za -= _nz(a)
+                        sa = _drop(sa, a, za)
+                        if pair:
+                            b = xb[q]
+                            u, v = _split(a, b)
+                            zb -= _nz(b)
+                            zu -= _nz(u)
+                            zv -= _nz(v)
+                            sb = _drop(sb, b, zb)
+                            su = _drop(su, u, zu)
+                            sv = _drop(sv, v, zv)
+                        held -= 1
+                        tail = q + 1
         t = stop
-        sa, sb, su, sv = win[0], win[1], win[2], win[3]
-        held = pos[1]
         while ci < ck.shape[0] and ck[ci] == t - 1:
             o = snap[ci]
             o[SA] = sa
@@ -289,13 +258,12 @@ def slide(kind, size, limits, lim0, data, blk, est, out):
             o[SV] = sv
             o[SN] = float(held)
             ci += 1
-    sa, sb, su, sv, za, zb, zu, zv = win
     if not pair:
         sb, zb = sa, za
-    sf[SA], sf[SB], sf[SU], sf[SV], sf[SN] = sa, sb, su, sv, float(pos[1])
+    sf[SA], sf[SB], sf[SU], sf[SV], sf[SN] = sa, sb, su, sv, float(held)
     si[ZA], si[ZB], si[ZU], si[ZV] = za, zb, zu, zv
-    si[TAIL] = pos[0] + base
-    si[HELD] = pos[1]
+    si[TAIL] = tail + base
+    si[HELD] = held
     return ci
 
 
