@@ -6,8 +6,12 @@ Prints (single numba thread, CPU time of this process via ``time.process_time`` 
 the machine is shared; wall-clock numbers under load are meaningless):
 
 * compile time of the kernels with a fresh numba cache vs the warm-cache first call;
-* the pair kernel (``streamtk._kernels.compare.pair_run`` + finaliser) on a pair of
-  models with prequential + 2 windows + 2 fading factors, in instances/s;
+* the scalar-sums kernel (``streamtk._kernels.sums.run`` through ``SumsEngine``) on a pair of
+  models with prequential + 2 windows + 2 fading factors, in instances/s, with its fast paths
+  (dense runs; windows of 0-1 losses without member counts) and with its general loops only
+  (``SumsEngine(fast=False)``): the ratio is what each fast path buys (issue 19 keeps a fast path
+  only where it is more than 10% faster), and the results are checked identical; the same for a
+  single loss stream (``loss_curves``);
 * the public functions ``compare_losses`` (from 0-1 losses) and ``compare`` (from
   class predictions, including label encoding);
 * a hand-written vectorised numpy version of the same statistics (cumulative sums;
@@ -110,6 +114,16 @@ def numpy_compare(la, lb, ck):
     return {k: np.array(v) for k, v in res.items()}
 
 
+def engine_run(specs, every, loss, groups, *, fast, binary):
+    """Raw sums ``(G, E, C, 5)`` of one SumsEngine pass (``fast=False``: the general loops only)."""
+    from streamtk.evaluation.plan import check_adwin_options
+    from streamtk.evaluation.sums import SumsEngine
+
+    engine = SumsEngine(specs, every, check_adwin_options(None), fast=fast)
+    engine.update(loss, groups, last=True, binary=binary)
+    return engine.collect()[1]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=10_000_000)
@@ -123,8 +137,7 @@ def main():
     numba.set_num_threads(1)
     import streamtk.comparison.compare as sc
     import streamtk.evaluation.losses as sl
-    from streamtk._core.mechanisms import build_estimators
-    from streamtk._kernels import compare as K
+    from streamtk._core.mechanisms import build_estimators, checkpoints
 
     print(
         f"n = {n:,}, every = {every}, estimators: prequential, windows {WINDOWS}, fading {FADING}; "
@@ -139,39 +152,43 @@ def main():
     pa = np.where(rng.random(n) < 0.25, 1 - y, y).astype(np.int8)
     pb = np.where(rng.random(n) < 0.20, 1 - y, y).astype(np.int8)
     loss = np.stack([(pa != y), (pb != y)]).astype(np.float64)
-    specs = build_estimators(WINDOWS, FADING)
-    kinds, wsize, alphas = sl.estimator_arrays(specs)
-    positions, ck = sl.checkpoints(n, every)
-    ia, ib = np.array([0]), np.array([1])
+    specs = build_estimators(windows=WINDOWS, fading=FADING)
+    pair, single = np.array([[0, 1]]), np.array([[0, 0]])
+    engine_run(specs, every, loss[:, :1000], pair, fast=True, binary=True)
 
-    def kernel():
-        state = np.zeros((1, len(specs), 5))
-        out = np.empty((1, len(specs), ck.size, 5))
-        K.pair_run(loss, ia, ib, kinds, wsize, alphas, 0, ck, state, out)
-        return out
+    rates = {}
+    for name, groups, fast, binary in [
+        ("pair, fast paths (0-1 losses)", pair, True, True),
+        ("pair, fast paths (not declared 0-1)", pair, True, False),
+        ("pair, general loops", pair, False, False),
+        ("single stream, fast paths", single, True, False),
+        ("single stream, general loops", single, False, False),
+    ]:
+        t, raw = cpu(lambda g=groups, f=fast, b=binary: engine_run(specs, every, loss, g, fast=f, binary=b))
+        rates[name] = (n / t, raw)
+    for kind in ("pair", "single stream"):
+        general = rates[f"{kind}, general loops"]
+        for name, (rate, raw) in rates.items():
+            if name.startswith(kind):
+                assert np.array_equal(raw, general[1]), name  # fast paths: identical sums
+                print(f"sums kernel, {name:38s} {rate / 1e6:8.1f} M instances/s   x{rate / general[0]:.2f} vs general")
 
-    kernel()
-    t_k, raw = cpu(kernel)
-    t_f, stats = cpu(lambda: sc._finalise(raw, 6.634896601021217, True))
-    print(
-        f"pair kernel              {n / t_k / 1e6:8.1f} M instances/s  ({t_k:.3f} s)   "
-        f"[target >= 50 M/s]  finalise {t_f * 1e3:.1f} ms"
-    )
-
-    t_np, ref = cpu(lambda: numpy_compare(loss[0], loss[1], ck), repeat=1)
-    ours = {k: stats[k][0] for k in ("q", "mcnemar", "n01", "n10")}
-    for k in ref:
-        np.testing.assert_allclose(ours[k], ref[k], rtol=1e-6, atol=1e-6, err_msg=k)
+    kernel_rate, raw = rates["pair, fast paths (0-1 losses)"]
+    positions = checkpoints(0, n, every, last=True)
+    t_np, ref = cpu(lambda: numpy_compare(loss[0], loss[1], positions), repeat=1)
+    ours = sc.compare_losses(loss[0], loss[1], windows=WINDOWS, fading=FADING, every=every)
+    for k, v in (("q", "q"), ("mcnemar", "mcnemar"), ("n01", "n01"), ("n10", "n10")):
+        np.testing.assert_allclose(ours[v].values, ref[k], rtol=1e-6, atol=1e-6, err_msg=k)
     print(
         f"numpy (hand-written)     {n / t_np / 1e6:8.1f} M instances/s  ({t_np:.3f} s)   "
-        f"ratio streamtk kernel / numpy = {t_np / t_k:.1f}x  (results checked equal)"
+        f"ratio streamtk kernel / numpy = {kernel_rate * t_np / n:.1f}x  (results checked equal)"
     )
 
     t_l, _ = cpu(lambda: sc.compare_losses(loss[0], loss[1], windows=WINDOWS, fading=FADING, every=every))
     print(
         f"compare_losses (API)     {n / t_l / 1e6:8.1f} M instances/s  ({t_l:.3f} s)   ratio vs numpy {t_np / t_l:.1f}x"
     )
-    t_c, _ = cpu(lambda: sc.compare(y, pa, pb, windows=WINDOWS, fading=FADING, every=every, classes=[0, 1]), repeat=1)
+    t_c, _ = cpu(lambda: sc.compare(y, pa, pb, windows=WINDOWS, fading=FADING, every=every, classes=[0, 1]))
     print(
         f"compare (API, labels)    {n / t_c / 1e6:8.1f} M instances/s  ({t_c:.3f} s)   incl. label encoding "
         "and the 0-1 losses"
@@ -190,6 +207,8 @@ def main():
 
     t_lc, _ = cpu(lambda: sl.loss_curves(loss[0], windows=WINDOWS, fading=FADING, every=every))
     print(f"loss_curves              {n / t_lc / 1e6:8.1f} M instances/s  ({t_lc:.3f} s)")
+    t_lp, _ = cpu(lambda: sl.loss_curves(loss[0], every=every))
+    print(f"loss_curves, prequential {n / t_lp / 1e6:8.1f} M instances/s  ({t_lp:.3f} s)")
     sec = rng.exponential(1e-5, n)
     mem = rng.uniform(1e6, 2e6, n)
     t_r, _ = cpu(lambda: sl.resource_curves(sec, mem, windows=WINDOWS, fading=FADING, every=every))
