@@ -7,7 +7,7 @@ Run it once per version, right after each other, with each version first on the 
     PYTHONPATH=. python benchmarks/bench_versions.py evaluate1000 5000000
 
 Jobs: evaluate1000, evaluate_adwin, compare, label_dependence, auc, adwin, ddm, page_hinkley,
-loss_curves. Versions before the core rebuild kept compare, label_dependence, auc_curves and
+loss_curves, loss_prequential. Versions before the core rebuild kept compare, label_dependence, auc_curves and
 loss_curves in flat modules; both layouts are found.
 """
 
@@ -49,6 +49,7 @@ jobs = {
     "ddm": lambda m: d.ddm(err[:m], trace=False),
     "page_hinkley": lambda m: d.page_hinkley(err[:m], trace=False),
     "loss_curves": lambda m: loss_curves(err[:m], windows=W, fading=F, every=1000),
+    "loss_prequential": lambda m: loss_curves(err[:m], every=1000),
 }
 f = jobs[which]
 f(20000)
