@@ -11,7 +11,8 @@ import numpy as np
 import xarray as xr
 
 from ._learners import ClassIndex, as_learner
-from ._sink import Chunk, MemorySink, ZarrSink, label_array
+from ._log import build_log, safe_attrs
+from ._sink import Chunk, MemorySink, ZarrSink
 from ._streams import as_source
 
 __all__ = ["record"]
@@ -117,16 +118,6 @@ def _progress(progress, total, desc):
             raise ImportError("progress=True needs tqdm: pip install tqdm") from None
         return None
     return tqdm(total=total, desc=desc, unit="inst", unit_scale=True, file=sys.stderr, leave=False)
-
-
-def _final_order(classes: ClassIndex):
-    """The class order of the log: the given/declared one, else the labels sorted (first seen if unsortable)."""
-    if classes.fixed:
-        return list(range(len(classes)))
-    try:
-        return sorted(range(len(classes)), key=lambda i: classes.labels[i])
-    except TypeError:
-        return list(range(len(classes)))
 
 
 def record(
@@ -273,7 +264,7 @@ def record(
         **{k: v for k, v in (attrs or {}).items()},
     }
     sink = (
-        ZarrSink(out, models=list(named), classes=index.labels, attrs=_safe(meta), overwrite=overwrite)
+        ZarrSink(out, models=list(named), classes=index.labels, attrs=safe_attrs(meta), overwrite=overwrite)
         if out is not None
         else MemorySink()
     )
@@ -297,7 +288,7 @@ def record(
             raise ValueError(f"stream {source.description} yielded no instance; nothing was written to {out}")
         path = sink.close()
         return xr.open_zarr(path, consolidated=True)
-    return _build_log(sink, index, list(named), meta, want_scores, seconds, n_seen)
+    return build_log(sink, index, list(named), meta, want_scores, seconds, n_seen)
 
 
 class _Run:
@@ -449,45 +440,3 @@ def _write_scores(ch, j, i, sc, index):
             ch.widen(len(index))
         for label, p in sc.items():
             ch.score[j, i, codes[label]] = p
-
-
-def _safe(attrs):
-    from streamtk._labelled import netcdf_safe
-
-    return {k: netcdf_safe(v) for k, v in attrs.items()}
-
-
-def _build_log(sink, index, names, meta, want_scores, seconds, n_seen):
-    from streamtk.io._classes import with_class_order
-    from streamtk.io.log import make_log
-
-    k = len(index)
-    arrays = sink.arrays(k)
-    if arrays is None:
-        raise ValueError("the stream yielded no instance: nothing to record")
-    y, pred, sc, tim, mem = arrays
-    order = _final_order(index)
-    labels = [index.labels[i] for i in order]
-    if order != list(range(k)):
-        rank = np.empty(k, np.int32)
-        rank[order] = np.arange(k, dtype=np.int32)
-        y = np.where(y >= 0, rank[np.maximum(y, 0)], -1)
-        pred = np.where(pred >= 0, rank[np.maximum(pred, 0)], -1)
-        if sc is not None:
-            sc = sc[:, :, order]
-    kw = {}
-    if want_scores and sc is not None:
-        kw = {"y_score": sc, "classes": labels}
-    log = make_log(
-        label_array(y, labels),
-        label_array(pred, labels),
-        models=names,
-        time_s=tim,
-        memory_bytes=mem,
-        attrs={**_safe(meta), "record_seconds": float(seconds), "recording": "complete"},
-        **kw,
-    )
-    log.attrs["title"] = "streamtk log"
-    if math.isfinite(seconds):
-        log.attrs["record_seconds"] = float(seconds)
-    return with_class_order(log, labels)
