@@ -8,8 +8,6 @@ kind of label, with and without missing values and scores, and for classes that 
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 import xarray as xr

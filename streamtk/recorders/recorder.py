@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import sys
 import time
 from collections.abc import Mapping
@@ -12,7 +11,8 @@ import xarray as xr
 
 from ._learners import ClassIndex, as_learner
 from ._log import build_log, safe_attrs
-from ._sink import Chunk, MemorySink, ZarrSink
+from ._run import Run
+from ._sink import MemorySink, ZarrSink
 from ._streams import as_source
 
 __all__ = ["record"]
@@ -242,7 +242,8 @@ def record(
         classes = list(np.asarray(classes).tolist()) if hasattr(classes, "dtype") else list(classes)
     index = ClassIndex(classes if classes is not None else source.classes)
     learners = [as_learner(m, index) for m in named.values()]
-    runner = _java_runner(source, learners, index)
+    want_scores = bool(scores) and any(L.has_scores for L in learners)
+    runner = _java_runner(source, learners, index, want_scores)
     blocks = source.blocks(max_instances) if runner is None else iter(())
     first = next(blocks, None) if source.kind == "iterable" else None  # iterables say their form of x with it
     if out is not None and not index.fixed:
@@ -253,7 +254,6 @@ def record(
     if source.native == "dict" and feats is None and first is not None:
         feats = list(first[0][0])
     convs = _converters(source, learners, lambda: feats)
-    want_scores = bool(scores) and any(L.has_scores for L in learners)
     meta = {
         "title": "streamtk log",
         "source_format": "streamtk recorder",
@@ -270,7 +270,7 @@ def record(
     )
     total = source.n if max_instances is None else (min(source.n, max_instances) if source.n else max_instances)
     bar = _progress(progress, total, "record")
-    run = _Run(learners, index, sink, chunk, want_scores, memory_every, bar)
+    run = Run(learners, index, sink, chunk, want_scores, memory_every, bar)
     t_run = time.perf_counter()
     try:
         if runner is not None:
@@ -291,109 +291,9 @@ def record(
     return build_log(sink, index, list(named), meta, want_scores, seconds, n_seen)
 
 
-class _Run:
-    """The chunk being filled, and the two loops that fill it."""
-
-    def __init__(self, learners, index, sink, chunk, want_scores, memory_every, bar):
-        self.learners, self.index, self.sink, self.size = learners, index, sink, chunk
-        self.want_scores, self.memory_every, self.bar = want_scores, memory_every, bar
-        self.m = len(learners)
-        self.ch = Chunk(self.m, chunk, len(index), want_scores)
-        self.n_seen = 0
-        self.last_mem = np.full(self.m, np.nan)
-
-    def _fill_memory(self):
-        """Between two measurements a model's size is the last one measured (a step function)."""
-        mem = self.ch.mem[:, : self.ch.n]
-        pos = np.arange(mem.shape[1])
-        for j in range(self.m):
-            idx = np.where(np.isnan(mem[j]), -1, pos)
-            np.maximum.accumulate(idx, out=idx)
-            mem[j] = np.where(idx >= 0, mem[j][np.maximum(idx, 0)], self.last_mem[j])
-            if mem.shape[1]:
-                self.last_mem[j] = mem[j, -1]
-
-    def _room(self):
-        if self.ch.n == self.size:
-            self._fill_memory()
-            self.sink.flush(self.ch, len(self.index))
-            self.ch = Chunk(self.m, self.size, len(self.index), self.want_scores)
-        return self.ch
-
-    def _memory(self, row):
-        for j, L in enumerate(self.learners):
-            self.ch.mem[j, row] = L.memory()
-
-    def python(self, blocks, convs):
-        learners, index, m = self.learners, self.index, self.m
-        perf, code, every = time.perf_counter, index.code, self.memory_every
-        want = self.want_scores
-        nan = math.nan
-        for xs, ys in blocks:
-            for x, y in zip(xs, ys):
-                ch = self.ch if self.ch.n < self.size else self._room()
-                i = ch.n
-                lab = None if (y is None or y != y) else y  # None or NaN: no label
-                yc = -1 if lab is None else code(lab, "the label")
-                ch.y[i] = yc
-                for j in range(m):
-                    L = learners[j]
-                    conv = convs[j]
-                    xx = x if conv is None else conv(x, y, lab)
-                    t0 = perf()
-                    c, sc = L.test(xx)
-                    if yc >= 0:
-                        L.learn(xx, y, yc)
-                    ch.time[j, i] = perf() - t0
-                    ch.pred[j, i] = c
-                    if want:
-                        if sc is None:
-                            ch.score[j, i] = nan
-                        else:
-                            _write_scores(ch, j, i, sc, index)
-                ch.n += 1
-                self.n_seen += 1
-                if every is not None and (self.n_seen % every == 0 or self.n_seen == 1):
-                    self._memory(i)
-            if self.bar is not None:
-                self.bar.update(len(ys))
-
-    def java(self, runner, limit):
-        every = self.memory_every
-        while limit is None or self.n_seen < limit:
-            ch = self._room()
-            want = min(runner.block, self.size - ch.n)
-            if limit is not None:
-                want = min(want, limit - self.n_seen)
-            if every is not None:
-                want = min(want, every - self.n_seen % every, 1 if self.n_seen == 0 else want)
-            got, y, pred, score, secs = runner.run(want)
-            a, b = ch.n, ch.n + got
-            ch.y[a:b] = y
-            ch.pred[:, a:b] = pred
-            ch.time[:, a:b] = secs
-            if ch.score is not None:
-                ch.score[:, a:b, : score.shape[2]] = score
-            ch.n = b
-            self.n_seen += got
-            if got and every is not None and (self.n_seen % every == 0 or self.n_seen == 1):
-                self._memory(b - 1)
-            if self.bar is not None:
-                self.bar.update(got)
-            if got < want:
-                return
-
-    def finish(self):
-        ch = self.ch
-        if self.memory_every is not None and ch.n and self.n_seen % self.memory_every != 0:
-            self._memory(ch.n - 1)
-        if ch.n:
-            self._fill_memory()
-            self.sink.flush(ch, len(self.index))
-
-
-def _java_runner(source, learners, index):
-    """The Java loop when every model is a MOA learner on the capymoa stream's own schema, else None."""
+def _java_runner(source, learners, index, want_scores):
+    """The Java loop when every model is a MOA learner on the capymoa stream's own schema, else None
+    (without scores the loop writes none: 0 score columns)."""
     from ._learners import MoaLearner
 
     if source.kind != "capymoa" or not all(isinstance(L, MoaLearner) and L.identity for L in learners):
@@ -414,29 +314,9 @@ def _java_runner(source, learners, index):
     if cls is None:
         return None
     source.stream.restart()
-    return JavaBlockRunner(cls, moa_stream, [L.ml for L in learners], len(index), 4096)
+    return JavaBlockRunner(cls, moa_stream, [L.ml for L in learners], len(index) if want_scores else 0, 4096)
 
 
 def _chain(first, rest):
     yield first
     yield from rest
-
-
-def _write_scores(ch, j, i, sc, index):
-    """Scores of model ``j`` at row ``i`` (the row holds zeros): an array in code order or a mapping."""
-    if isinstance(sc, np.ndarray):
-        if sc.shape[0] > ch.score.shape[2]:
-            ch.widen(len(index))
-        ch.score[j, i, : sc.shape[0]] = sc
-        return
-    codes, score = index.codes, ch.score
-    try:
-        for label, p in sc.items():
-            score[j, i, codes[label]] = p
-    except (KeyError, IndexError):  # a class not seen before, or more classes than the chunk has columns
-        for label in sc:
-            index.code(label, "a predicted class")
-        if len(index) > ch.score.shape[2]:
-            ch.widen(len(index))
-        for label, p in sc.items():
-            ch.score[j, i, codes[label]] = p
