@@ -45,7 +45,7 @@ MATCHED_EXTRA = {
 }
 
 
-def _rounds(loops: dict, repeat: int):
+def _rounds(loops: dict, repeat: int, label: str = "", verbose: bool = False):
     """Run every loop ``repeat`` times in rotated order; per loop the list of (seconds, result)."""
     names = list(loops)
     out = {k: [] for k in names}
@@ -54,6 +54,8 @@ def _rounds(loops: dict, repeat: int):
             t0 = time.perf_counter()
             res = loops[k]()
             out[k].append((time.perf_counter() - t0, res))
+        if verbose:
+            print(f"{label} round {r + 1}: " + ", ".join(f"{k} {out[k][-1][0]:.3f} s" for k in names), file=sys.stderr)
     return out
 
 
@@ -79,7 +81,7 @@ def _accuracy(log, model, cls_index_zero=False):
     return float(np.mean(yp[ok] == yt[ok].astype(object)))
 
 
-def bench_river(data, n, repeat):
+def bench_river(data, n, repeat, verbose=False):
     from river import evaluate, metrics, naive_bayes, tree
 
     from streamtk.recorders import record
@@ -100,7 +102,7 @@ def bench_river(data, n, repeat):
             }
 
         _rounds(loops(pairs[:2000]), 1)  # first calls: imports, caches
-        runs = _rounds(loops(pairs), repeat)
+        runs = _rounds(loops(pairs), repeat, f"river {name}", verbose)
         acc = runs["own"][-1][1].get()
         for key in ("record", "record_matched"):
             ours = _accuracy(runs[key][-1][1], name)
@@ -109,7 +111,7 @@ def bench_river(data, n, repeat):
     return rows
 
 
-def bench_capymoa(path, n, repeat):
+def bench_capymoa(path, n, repeat, verbose=False):
     from capymoa.classifier import HoeffdingTree, NaiveBayes
     from capymoa.evaluation import prequential_evaluation
     from capymoa.stream import stream_from_file
@@ -134,7 +136,7 @@ def bench_capymoa(path, n, repeat):
             }  # fmt: skip
 
         _rounds(loops(n), 1)  # the JVM compiles both loops' hot code during a whole run
-        runs = _rounds(loops(n), repeat)
+        runs = _rounds(loops(n), repeat, f"capymoa {name}", verbose)
         acc = runs["own"][-1][1].cumulative.accuracy() / 100.0
         for key in ("record", "record_matched"):
             ours = _accuracy(runs[key][-1][1], name, cls_index_zero=True)
@@ -149,6 +151,7 @@ def main(argv=None):
     p.add_argument("--repeat", type=int, default=5, help="rounds of each loop (medians reported)")
     p.add_argument("--data", default=os.environ.get("STREAMTK_DATA"), help="data directory (default $STREAMTK_DATA)")
     p.add_argument("--only", choices=["river", "capymoa"], help="run one library only")
+    p.add_argument("-v", "--verbose", action="store_true", help="print every round's times on stderr")
     a = p.parse_args(argv)
     if a.repeat < 1:
         p.error(f"--repeat must be >= 1, got {a.repeat}")
@@ -158,14 +161,14 @@ def main(argv=None):
     rows = []
     if a.only in (None, "river"):
         data = (np.asarray(st.X), np.asarray(st.y, dtype=object), list(st.feature_names))
-        rows += bench_river(data, a.n, a.repeat)
+        rows += bench_river(data, a.n, a.repeat, a.verbose)
     if a.only in (None, "capymoa"):
         try:
             import capymoa  # noqa: F401
         except ImportError as err:
             print(f"capymoa baseline skipped: {err}")
         else:
-            rows += bench_capymoa(Path(st.source_path), a.n, a.repeat)
+            rows += bench_capymoa(Path(st.source_path), a.n, a.repeat, a.verbose)
     print(f"medians of {a.repeat} rounds (ratio: median over rounds of record / own loop in the same round)")
     head = f"{'library':<9}{'model':<25}{'variant':<9}{'instances':>10}{'own loop s':>12}{'record s':>10}{'ratio':>7}"
     print(head + "  what differs")
