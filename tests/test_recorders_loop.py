@@ -10,6 +10,7 @@ growing class order, and memory schedule.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -85,3 +86,25 @@ def test_span_loop_equals_an_instance_by_instance_reference(data, n, m, chunk, e
             for t in range(1, n):
                 if t not in measured:
                     assert mem[t] == mem[t - 1]
+
+
+def test_a_score_label_outside_declared_classes_is_refused_by_name():
+    script = [("a", None), ("a", {"a": 0.5, "zz": 0.5})]
+    pairs = [({"t": 0.0}, "a"), ({"t": 1.0}, "b")]
+    with pytest.raises(ValueError, match="a predicted class 'zz' is not in classes"):
+        record(Scripted(script), iter(pairs), classes=["a", "b"], memory_every=None)
+
+
+def test_array_mapping_and_missing_scores_in_one_span():
+    """The general conversion (not only mappings): arrays shorter than the classes, mappings, None."""
+
+    class Mixed(Scripted):
+        def predict_proba(self, x):
+            sc = self.script[int(x["t"])][1]
+            return np.array(sc) if isinstance(sc, list) else sc
+
+    script = [(None, None), ("b", [0.25, 0.75]), ("c", {"c": 1.0}), ("a", [1.0]), ("b", None)]
+    pairs = [({"t": float(t)}, y) for t, y in enumerate(["a", "b", "c", "a", "b"])]
+    log = record(Mixed(script), iter(pairs), classes=["a", "b", "c"], memory_every=None, chunk=4)
+    expect = [[np.nan] * 3, [0.25, 0.75, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [np.nan] * 3]
+    np.testing.assert_array_equal(log.y_score.values[0], expect)
