@@ -231,7 +231,7 @@ class ConfusionEngine:
         if p.moa:
             self._run_moa(ytc, ypc, wc, qc, per, maj, t0, t1, ck, snap)
             return
-        limits = self._adwin_limits(ytc, ypc, wc, t0, t1)
+        limits = None if dense else self._adwin_limits(ytc, ypc, wc, t0, t1)
         rest = np.flatnonzero(p.kinds != ADWIN) if dense else np.arange(len(p.specs), dtype=np.int64)
         if dense:
             from .._kernels.confusion import dense as K
@@ -253,13 +253,18 @@ class ConfusionEngine:
         seg = self.seg[:4]
         if dense and p.adwin.size:
             from .._kernels.confusion import dense as K
+            from .plan import ADWIN_BOUNDS
+
+            opts = p.adwin_options
+            options = (np.int64(opts["clock"]), np.int64(opts["min_window"]), np.int64(ADWIN_BOUNDS[opts["bound"]]))
 
             def run_adwin(lo, hi):
                 K.run_adwin(
                     (ytc, ypc[lo:hi], per[:t1]),
-                    (p.hslot, p.aslot, limits[lo:hi]),
+                    (p.hslot, p.aslot),
                     (self.sc[lo:hi], self.cv[lo:hi], self.pt[lo:hi], maj[lo:hi]),
                     tuple(s[lo:hi] for s in seg),
+                    (tuple(s[lo:hi] for s in self.adwins.state), self.adwins.deltas, options),
                     span,
                     p.adwin,
                     ck,

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from ..adwin.run import adwin_run_one
 from ..forgetting import FADING, WINDOW, advance, fading_step, next_restart, overdue
 from .layout import (
     P_BEST,
@@ -427,47 +428,51 @@ def run(inputs, mech, state, span, which, ck, snap):
 
 
 @nb.njit(cache=True, nogil=True, error_model="numpy")
-def run_adwin(inputs, mech, state, segments, span, which, ck, snap):
+def run_adwin(inputs, mech, state, segments, adwin, span, which, ck, snap):
     """The ADWIN estimators ``which`` of every series of a dense two-class chunk over ``[t_begin, T)``.
 
-    A kernel of its own, compiled only when ``adwin=`` is asked. ``mech = (hslot, aslot, limits)``
-    and ``segments``: as in :func:`.streamtk.run`; other arguments as in :func:`run`.
+    A kernel of its own, compiled only when ``adwin=`` is asked. Block by block, each estimator's
+    ADWIN (:func:`streamtk._kernels.adwin.adwin_run_one`) takes the block's 0/1 losses and gives the
+    widths its window follows (fed block after block, an ADWIN equals one run on the whole stream;
+    the losses and widths stay in cache). ``mech = (hslot, aslot)``; ``segments`` as in
+    :func:`.streamtk.run`; ``adwin = (states, deltas, (clock, min_window, bound))``: the ADWIN state
+    arrays with leading dims ``(L, EA)`` (see :class:`streamtk.evaluation.adwin_windows.LossAdwins`)
+    and each slot's delta; other arguments as in :func:`run`.
     """
     ytrue, ypred, perhit = inputs
-    hslot, aslot, limits = mech
+    hslot, aslot = mech
     sc, cv, pt, majhit = state
     seg_pay, seg_mem, seg_span, seg_head = segments
+    a_state, deltas, options = adwin
+    clock, min_window, bound = options
     base, t_begin = span
     L = ypred.shape[0]
     T = ytrue.shape[0]
     cvl = np.zeros((6, 2))
     buf = np.empty((4, BLOCK + PAD))
+    loss = np.empty(BLOCK)
+    widths = np.empty(BLOCK, dtype=np.int64)
+    none_f = np.empty(0)
+    none_i = np.empty(0, dtype=np.int8)
     for l in range(L):
         yp = ypred[l]
         series = (ytrue, yp, perhit)
         ci0 = np.int64(0)
         for b0 in range(t_begin, T, BLOCK):
             b1 = min(T, b0 + BLOCK)
+            nb_ = b1 - b0
             _fill(buf, ytrue, yp, perhit, b0, b1)
+            for i in range(nb_):
+                loss[i] = 1.0 - buf[HIT, i]
             ci1 = ci0
             for e in which:
                 a = aslot[e]
+                st = (a_state[0][l, a], a_state[1][l, a], a_state[2][l, a], a_state[3][l, a], a_state[4][l, a])
+                params = (deltas[a], clock, min_window, bound)
+                adwin_run_one(loss[:nb_], st, params, (widths[:nb_], none_f, none_f, none_i))
                 seg = (seg_pay[l, a], seg_mem[l, a], seg_span[l, a], seg_head[l, a : a + 1])
                 est = (sc[l, e], cv[l, e], pt[l, e])
                 ci1 = _adwin(
-                    limits[l, a],
-                    t_begin,
-                    series,
-                    buf,
-                    b0,
-                    b1,
-                    base,
-                    est,
-                    majhit[l, hslot[e]],
-                    seg,
-                    ck,
-                    ci0,
-                    snap[l, e],
-                    cvl,
+                    widths, b0, series, buf, b0, b1, base, est, majhit[l, hslot[e]], seg, ck, ci0, snap[l, e], cvl
                 )
             ci0 = ci1
