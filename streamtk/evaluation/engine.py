@@ -173,8 +173,11 @@ class ConfusionEngine:
         if p.moa:
             weights = self._moa_weights(ytrue, ypred, weights)
             ypred = np.where(ypred < 0, ypred.dtype.type(0), ypred)  # MOA: argmax of no votes is class index 0
+        from .._kernels.confusion.dense import KINDS as DENSE_KINDS
+
         dense = (
             self.fast_paths
+            and bool(np.isin(p.kinds, DENSE_KINDS).all())
             and self._dense
             and not p.moa
             and p.k == 2

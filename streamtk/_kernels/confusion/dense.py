@@ -25,7 +25,18 @@ import numba as nb
 import numpy as np
 
 from ..adwin.run import adwin_run_one
-from ..forgetting import FADING, WINDOW, advance, fading_step, next_restart, overdue
+from ..forgetting import (
+    ADWIN,
+    FADING,
+    LANDMARKS,
+    PREQUENTIAL,
+    TUMBLING,
+    WINDOW,
+    advance,
+    fading_step,
+    next_restart,
+    overdue,
+)
 from .layout import (
     P_BEST,
     P_CURSOR,
@@ -45,6 +56,9 @@ from .layout import (
 from .scalars import load6, store6, unscale6
 from .streamtk import BLOCK, pop_segment, write_snapshot
 
+#: the mechanisms this fast path runs; a plan with any other takes the general kernel (a new
+#: mechanism is correct there first, and joins this list with its fast code and tests)
+KINDS = (PREQUENTIAL, WINDOW, FADING, TUMBLING, LANDMARKS, ADWIN)
 #: extra doubles at the end of every row of the block buffer and the rings: rows a power of two
 #: apart map to the same cache sets, and with several windows the rows evict each other
 PAD = 24
