@@ -93,6 +93,16 @@ def _int_dtype(lo: int, hi: int, name: str):
     )
 
 
+def _refuse_inexact_floats(lo, hi, name: str) -> None:
+    """Refuse float labels beside an integer label that float64 cannot hold exactly (``|v| > 2**53``)."""
+    if lo is not None and max(-lo, hi) > _EXACT_FLOAT_INT:
+        big = hi if hi > _EXACT_FLOAT_INT else lo
+        raise ValueError(
+            f"{name} mixes float labels with the integer label {big}, which float64 cannot hold exactly "
+            "(it would be rounded); give all labels as integers or as strings"
+        )
+
+
 def _scan_objects(flat: list, name: str):
     """Kinds of the present values of a flat list: ``(kinds, examples, missing mask, lo, hi)``."""
     examples: dict = {}
@@ -178,12 +188,7 @@ def as_label_array(values, name: str, *, allow_missing: bool = True):
             return obj
         return np.array([int(v) for v in flat], dtype=dtype).reshape(obj.shape)
     if kinds <= {"bool", "int", "float"}:
-        if lo is not None and max(-lo, hi) > _EXACT_FLOAT_INT:
-            big = hi if hi > _EXACT_FLOAT_INT else lo
-            raise ValueError(
-                f"{name} mixes float labels with the integer label {big}, which float64 cannot hold exactly "
-                "(it would be rounded); give all labels as integers or as strings"
-            )
+        _refuse_inexact_floats(lo, hi, name)
         return np.array([np.nan if m else float(v) for v, m in zip(flat, missing)]).reshape(obj.shape)
     return obj  # other hashables (tuples, enums, ...): compared as Python objects
 

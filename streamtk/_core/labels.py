@@ -31,10 +31,10 @@ import numpy as np
 
 from .._kernels import encode as _enc
 from .label_values import (
-    _EXACT_FLOAT_INT,
     _INT64_MAX,
     _int_dtype,
     _kind,
+    _refuse_inexact_floats,
     _refuse_mix,
     _scan_objects,
     as_label_array,
@@ -82,12 +82,7 @@ def _class_array(keys: list, name: str = "classes") -> np.ndarray:
     if kinds <= {"bool", "int"}:
         return np.array([int(v) for v in keys], dtype=_int_dtype(lo, hi, name))
     if kinds <= {"bool", "int", "float"}:
-        if lo is not None and max(-lo, hi) > _EXACT_FLOAT_INT:
-            big = hi if hi > _EXACT_FLOAT_INT else lo
-            raise ValueError(
-                f"{name} mix float labels with the integer label {big}, which float64 cannot hold exactly; "
-                "give all labels as integers or as strings"
-            )
+        _refuse_inexact_floats(lo, hi, name)
         return np.array([float(v) for v in keys], dtype=np.float64)
     out = np.empty(len(keys), dtype=object)
     out[:] = keys

@@ -10,13 +10,14 @@ import re
 import numpy as np
 import xarray as xr
 
-from streamtk._core.labels import (
+from streamtk._core.label_values import (
     _EXACT_FLOAT_INT,
     _INT64_MAX,
     _int_dtype,
+    _refuse_inexact_floats,
     _scan_objects,
-    as_label_array,
 )
+from streamtk._core.labels import as_label_array
 from streamtk._labelled import base_attrs, netcdf_safe, time_coords
 
 __all__ = ["LogFormatError", "MISSING_TOKENS", "make_log"]
@@ -100,11 +101,8 @@ def _as_labels(values, name: str) -> np.ndarray:
                 return np.array([int(v) for v in flat], dtype=dtype).reshape(arr.shape)
             if not exact_float:  # float64 would round them: keep Python ints, None missing
                 return np.array([None if m else int(v) for v, m in zip(flat, missing)], dtype=object).reshape(arr.shape)
-        elif not exact_float:
-            raise ValueError(
-                f"{name} mixes float labels with the integer label {hi if hi > _EXACT_FLOAT_INT else lo}, "
-                "which float64 cannot hold exactly"
-            )
+        else:
+            _refuse_inexact_floats(lo, hi, name)
         return np.array([np.nan if m else float(v) for v, m in zip(flat, missing)]).reshape(arr.shape)
     kinds_seen = sorted({type(v).__name__ for v, m in zip(flat, missing) if not m})
     raise TypeError(f"{name} must hold labels of one kind (numbers or strings), got a mix of {kinds_seen}")
