@@ -37,5 +37,5 @@ def data_dir() -> Path:
     """The directory holding the benchmark datasets, or skip with the reason."""
     path = os.environ.get("STREAMTK_DATA")
     if not path or not Path(path).is_dir():
-        pytest.skip(f"real datasets not found: set STREAMTK_DATA (looked at {path!r} and {SHARED_DATA})")
+        pytest.skip(reason=f"real datasets not found: set STREAMTK_DATA (looked at {path!r} and {SHARED_DATA})")
     return Path(path)

@@ -112,7 +112,7 @@ def test_gzip_output_is_deterministic_in_name(tmp_path):
 
 
 def test_save_figure(tmp_path):
-    pytest.importorskip("matplotlib")
+    pytest.importorskip("matplotlib", reason="the atomic figure writer needs matplotlib")
     import matplotlib
 
     matplotlib.use("Agg")
