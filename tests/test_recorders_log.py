@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from streamtk.io._classes import with_class_order
 from streamtk.io.log import make_log
 from streamtk.recorders._learners import ClassIndex
-from streamtk.recorders._log import build_log, final_order, labels_from_codes, safe_attrs
+from streamtk.recorders._log import build_log, in_final_order, labels_from_codes, safe_attrs
 from streamtk.recorders._sink import Chunk, MemorySink, label_array
 
 LABEL_SETS = {
@@ -35,17 +35,8 @@ LABEL_SETS = {
 
 def _general_path(sink, index, names, meta, want_scores, seconds):
     """The recorder's former build: label objects through make_log and with_class_order."""
-    k = len(index)
-    y, pred, sc, tim, mem = sink.arrays(k)
-    order = final_order(index)
-    labels = [index.labels[i] for i in order]
-    if order != list(range(k)):
-        rank = np.empty(k, np.int32)
-        rank[order] = np.arange(k, dtype=np.int32)
-        y = np.where(y >= 0, rank[np.maximum(y, 0)], -1)
-        pred = np.where(pred >= 0, rank[np.maximum(pred, 0)], -1)
-        if sc is not None:
-            sc = sc[:, :, order]
+    y, pred, sc, tim, mem = sink.arrays(len(index))
+    labels, y, pred, sc = in_final_order(index, y, pred, sc)  # the same class order on both sides
     kw = {"y_score": sc, "classes": labels} if want_scores and sc is not None else {}
     log = make_log(
         label_array(y, labels),

@@ -20,7 +20,7 @@ import numpy as np
 
 from ._learners import ClassIndex
 
-__all__ = ["build_log", "final_order", "safe_attrs", "labels_from_codes"]
+__all__ = ["build_log", "final_order", "in_final_order", "safe_attrs", "labels_from_codes"]
 
 
 def final_order(classes: ClassIndex):
@@ -31,6 +31,21 @@ def final_order(classes: ClassIndex):
         return sorted(range(len(classes)), key=lambda i: classes.labels[i])
     except TypeError:
         return list(range(len(classes)))
+
+
+def in_final_order(index: ClassIndex, y, pred, sc):
+    """``(labels, y, pred, sc)`` with the codes and score columns renumbered to :func:`final_order`."""
+    k = len(index)
+    order = final_order(index)
+    labels = [index.labels[i] for i in order]
+    if order != list(range(k)):
+        rank = np.empty(k, np.int32)
+        rank[order] = np.arange(k, dtype=np.int32)
+        y = np.where(y >= 0, rank[np.maximum(y, 0)], -1)
+        pred = np.where(pred >= 0, rank[np.maximum(pred, 0)], -1)
+        if sc is not None:
+            sc = sc[:, :, order]
+    return labels, y, pred, sc
 
 
 def safe_attrs(attrs):
@@ -74,15 +89,7 @@ def build_log(sink, index: ClassIndex, names, meta, want_scores, seconds, n_seen
     if arrays is None:
         raise ValueError("the stream yielded no instance: nothing to record")
     y, pred, sc, tim, mem = arrays
-    order = final_order(index)
-    labels = [index.labels[i] for i in order]
-    if order != list(range(k)):
-        rank = np.empty(k, np.int32)
-        rank[order] = np.arange(k, dtype=np.int32)
-        y = np.where(y >= 0, rank[np.maximum(y, 0)], -1)
-        pred = np.where(pred >= 0, rank[np.maximum(pred, 0)], -1)
-        if sc is not None:
-            sc = sc[:, :, order]
+    labels, y, pred, sc = in_final_order(index, y, pred, sc)
     cls = _as_labels(list(labels), "classes")
     if cls.ndim != 1 or len(set(cls.tolist())) != len(cls):
         raise ValueError(f"classes must be distinct labels, got {labels!r}")
