@@ -51,6 +51,19 @@ def _split(a, b):
     return (d if d > 0.0 else 0.0), (-d if d < 0.0 else 0.0)
 
 
+@nb.njit(cache=True)
+def _pair_move(sa, sb, su, sv, a, b, sign):
+    """The four pair sums after a member ``(a, b)`` enters (``sign = 1.0``) or leaves (``-1.0``) unweighted.
+
+    A plain njit function (compiled once; LLVM inlines it): inlined by numba at each of its call
+    sites it cost 0.3-0.9 s more on a cold ``compare``.
+    """
+    u, v = _split(a, b)
+    if sign > 0.0:
+        return sa + a, sb + b, su + u, sv + v
+    return sa - a, sb - b, su - u, sv - v
+
+
 @nb.njit(cache=True, inline="always")
 def _nz(v):
     return 1 if v != 0.0 else 0
@@ -100,13 +113,7 @@ def accumulate(kind, size, fade, marks, data, blk, est, out):
         if fast and dense and m == 1.0 and step == 1.0:
             if pair:
                 for r in range(t, stop):
-                    a = xa[r]
-                    b = xb[r]
-                    u, v = _split(a, b)
-                    sa += a
-                    sb += b
-                    su += u
-                    sv += v
+                    sa, sb, su, sv = _pair_move(sa, sb, su, sv, xa[r], xb[r], 1.0)
             else:
                 for r in range(t, stop):
                     sa += xa[r]
@@ -176,28 +183,10 @@ def slide(kind, size, limits, lim0, data, blk, est, out):
         if full and pair:
             k = min(stop, t + max(size - held, 0))  # members that only enter
             for r in range(t, k):
-                a = xa[r]
-                b = xb[r]
-                u, v = _split(a, b)
-                sa += a
-                sb += b
-                su += u
-                sv += v
+                sa, sb, su, sv = _pair_move(sa, sb, su, sv, xa[r], xb[r], 1.0)
             for r in range(k, stop):
-                a = xa[r]
-                b = xb[r]
-                u, v = _split(a, b)
-                sa += a
-                sb += b
-                su += u
-                sv += v
-                a = xa[tail]
-                b = xb[tail]
-                u, v = _split(a, b)
-                sa -= a
-                sb -= b
-                su -= u
-                sv -= v
+                sa, sb, su, sv = _pair_move(sa, sb, su, sv, xa[r], xb[r], 1.0)
+                sa, sb, su, sv = _pair_move(sa, sb, su, sv, xa[tail], xb[tail], -1.0)
                 tail += 1
             held += k - t
             za, zb, zu, zv = np.int64(sa), np.int64(sb), np.int64(su), np.int64(sv)
