@@ -9,7 +9,7 @@ the machine is shared; wall-clock numbers under load are meaningless):
 * the scalar-sums kernel (``streamtk._kernels.sums.run`` through ``SumsEngine``) on a pair of
   models with prequential + 2 windows + 2 fading factors, in instances/s, with its fast paths
   (dense runs; windows of 0-1 losses without member counts) and with its general loops only
-  (``SumsEngine(fast=False)``): the ratio is what each fast path buys (issue 19 keeps a fast path
+  (``SumsEngine(fast_paths=False)``): the ratio is what each fast path buys (issue 19 keeps a fast path
   only where it is more than 10% faster), and the results are checked identical; the same for a
   single loss stream (``loss_curves``);
 * the public functions ``compare_losses`` (from 0-1 losses) and ``compare`` (from
@@ -119,7 +119,7 @@ def engine_run(specs, every, loss, groups, *, fast, binary):
     from streamtk.evaluation.plan import check_adwin_options
     from streamtk.evaluation.sums import SumsEngine
 
-    engine = SumsEngine(specs, every, check_adwin_options(None), fast=fast)
+    engine = SumsEngine(specs, every, check_adwin_options(None), fast_paths=fast)
     engine.update(loss, groups, last=True, binary=binary)
     return engine.collect()[1]
 

@@ -2,7 +2,7 @@
 
 :mod:`streamtk._kernels.sums` runs an accumulator that does not fade without its multiplier, a
 ``WINDOW`` over a dense stream without the per-member limit test, and such a window over 0-1 values
-(``binary``) without counting its non-zero members. ``SumsEngine(..., fast=False)`` runs every
+(``binary``) without counting its non-zero members. ``SumsEngine(..., fast_paths=False)`` runs every
 estimator through the general loops; both must give identical sums, counts and carried state on the
 same inputs, whole or in chunks, for single streams and pairs.
 """
@@ -25,7 +25,7 @@ GROUPS = np.array([[0, 0], [0, 1], [2, 1], [1, 1]])  # single streams and pairs,
 
 def _run(specs, x, member, cuts, *, fast, binary, every=3):
     """Raw sums, positions and the final state of a SumsEngine fed ``x`` in the chunks ``cuts``."""
-    engine = SumsEngine(specs, every, check_adwin_options({"clock": 1}), fast=fast)
+    engine = SumsEngine(specs, every, check_adwin_options({"clock": 1}), fast_paths=fast)
     bounds = [0, *cuts, x.shape[1]]
     for i, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])):
         m = None if member is None else member[a:b]
@@ -114,7 +114,7 @@ def test_public_functions_take_the_fast_paths_with_the_general_numbers():
         np.testing.assert_array_equal(got[v].values[..., :-1], ref[v].values[..., :-1])
     curves = sl.loss_curves(la, **kw)
     specs = build_estimators(**{k: v for k, v in kw.items() if k != "every"})
-    engine = SumsEngine(specs, 7, check_adwin_options(None), fast=False)
+    engine = SumsEngine(specs, 7, check_adwin_options(None), fast_paths=False)
     engine.update(la[None, :], np.array([[0, 0]]), last=True)
     positions, raw = engine.collect()
     np.testing.assert_array_equal(curves.instance.values, positions + 1)

@@ -23,9 +23,9 @@ __all__ = ["SumsEngine"]
 class SumsEngine:
     """Sums of ``G`` groups of rows under the estimators ``specs``, chunk by chunk."""
 
-    def __init__(self, specs, every: int, adwin_options: dict, *, fast: bool = True):
+    def __init__(self, specs, every: int, adwin_options: dict, *, fast_paths: bool = True):
         self.specs = specs
-        self.fast = bool(fast)  # False: the kernel's general loops only (the oracle of its fast paths)
+        self.fast_paths = bool(fast_paths)  # False: the kernel's general loops only (the oracle of its fast paths)
         self.binary = True  # every value so far is 0 or 1 (as the callers declare)
         self.every = every
         self.kinds, self.sizes, self.fading, self.marks, self.mark_off = kernel_arrays(specs)
@@ -94,7 +94,7 @@ class SumsEngine:
                 span,
                 ck,
                 snap[lo:hi],
-                (self.fast, self.binary),
+                (self.fast_paths, self.binary),
             )
 
         in_parallel(run, self.G)
