@@ -30,6 +30,15 @@ class LossAdwins:
         self._x = np.empty(0, dtype=np.float64)  # scratch of limits(), kept across segments
         self._out = np.empty(0, dtype=np.int64)
 
+    def kernel_args(self, lo: int, hi: int):
+        """``(states, deltas, (clock, min_window, bound))`` of series ``lo:hi`` for a kernel that runs
+        these ADWINs itself (:func:`streamtk._kernels.confusion.dense.run_adwin`)."""
+        return tuple(s[lo:hi] for s in self.state), self.deltas, self._options()
+
+    def _options(self):
+        opts = self.options
+        return np.int64(opts["clock"]), np.int64(opts["min_window"]), np.int64(ADWIN_BOUNDS[opts["bound"]])
+
     def limits(self, member: np.ndarray, loss: np.ndarray, l: int, out: np.ndarray) -> None:
         """Feed series ``l``'s members (``member`` positions, ``loss`` their 0/1 losses) to every ADWIN.
 
@@ -37,14 +46,13 @@ class LossAdwins:
         """
         from .._kernels.adwin import adwin_run_one
 
-        opts = self.options
         x = loss[member].astype(np.float64)
         width = np.empty(x.size, dtype=np.int64)
         none_f = np.empty(0, dtype=np.float64)
         none_i = np.empty(0, dtype=np.int8)
         for a, delta in enumerate(self.deltas):
             st = tuple(s[l, a] for s in self.state)
-            params = (float(delta), opts["clock"], opts["min_window"], ADWIN_BOUNDS[opts["bound"]])
+            params = (float(delta),) + self._options()
             adwin_run_one(x, st, params, (width, none_f, none_f, none_i))
             out[a, member] = width
 
@@ -64,7 +72,6 @@ class LossAdwins:
             self._x = np.empty(n, dtype=np.float64)
             self._out = np.empty(L * A * n, dtype=np.int64)
         out = self._out[: L * A * n].reshape(L, A, n)
-        opts = self.options
         none_f = np.empty(0, dtype=np.float64)
         none_i = np.empty(0, dtype=np.int8)
         labelled = n == 0 or int(yt.min()) >= 0
@@ -81,7 +88,7 @@ class LossAdwins:
                 x = np.not_equal(yt[member], pred[member], out=self._x[: int(np.count_nonzero(member))])
             m = x.size
             for a in range(A):
-                params = (float(self.deltas[a]), opts["clock"], opts["min_window"], ADWIN_BOUNDS[opts["bound"]])
+                params = (float(self.deltas[a]),) + self._options()
                 state = tuple(s[l, a] for s in self.state)
                 adwin_run_one(x, state, params, (out[l, a, :m], none_f, none_f, none_i))
                 if member is not None:

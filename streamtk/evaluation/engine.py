@@ -256,10 +256,6 @@ class ConfusionEngine:
         seg = self.seg[:4]
         if dense and p.adwin.size:
             from .._kernels.confusion import dense as K
-            from .plan import ADWIN_BOUNDS
-
-            opts = p.adwin_options
-            options = (np.int64(opts["clock"]), np.int64(opts["min_window"]), np.int64(ADWIN_BOUNDS[opts["bound"]]))
 
             def run_adwin(lo, hi):
                 K.run_adwin(
@@ -267,7 +263,7 @@ class ConfusionEngine:
                     (p.hslot, p.aslot),
                     (self.sc[lo:hi], self.cv[lo:hi], self.pt[lo:hi], maj[lo:hi]),
                     tuple(s[lo:hi] for s in seg),
-                    (tuple(s[lo:hi] for s in self.adwins.state), self.adwins.deltas, options),
+                    self.adwins.kernel_args(lo, hi),
                     span,
                     p.adwin,
                     ck,
