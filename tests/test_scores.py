@@ -334,6 +334,27 @@ def test_rank_compress_is_numpy_unique_inverse(values):
     assert R == np.unique(x).size
 
 
+@given(
+    st.lists(
+        st.one_of(st.floats(allow_nan=False), st.sampled_from([0.0, -0.0, 5e-324, -5e-324, 1.0])),
+        min_size=1,
+        max_size=60,
+    )
+)
+def test_dense_ranks_writes_the_distinct_values_in_order(values):
+    # the key spaces of the AUC accumulators are these values: numpy.unique's, with -0.0 as 0.0
+    from streamtk._kernels.auc.ranks import dense_ranks
+
+    x = np.array(values, dtype=np.float64)
+    ranks, out = np.empty(x.size, dtype=np.int64), np.full(x.size, np.nan)
+    D = dense_ranks(x, ranks, out)
+    u = np.unique(x + 0.0)
+    assert D == u.size
+    np.testing.assert_array_equal(out[:D], u)
+    assert not np.signbit(out[:D][out[:D] == 0.0]).any()
+    np.testing.assert_array_equal(out[:D][ranks], x)
+
+
 def test_rank_compress_on_random_bit_patterns():
     # every byte of the keys varies (all eight radix passes run), with ties and both signs
     rng = np.random.default_rng(7)

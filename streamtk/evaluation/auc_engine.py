@@ -177,7 +177,7 @@ class AucEngine:
         self._closed = last
         if T == 0:
             return
-        y = np.asarray(y).astype(np.int64)
+        y = np.asarray(y, dtype=np.int64)
         member = np.broadcast_to(y >= 0, (L, T))
         if weights is not None:
             member = member & (np.asarray(weights) > 0)
@@ -193,7 +193,7 @@ class AucEngine:
                     "an evaluated instance needs a score"
                 )
             s3 = np.where(nan, -np.inf, s3)  # scores nobody reads
-        codes = np.where(y >= 0, (y == self.pos).astype(np.int64), -1) if self.mode == "binary" else y
+        codes = np.where(y >= 0, y == self.pos, -1) if self.mode == "binary" else y
         self._run_chunk(codes, member, s3, weights, ypred, y, last)
 
     def _run_chunk(self, codes, member, s3, weights, ypred, y, last):
@@ -245,18 +245,20 @@ class AucEngine:
         from .._kernels.auc.ranks import dense_ranks, merge_keys
 
         L, T, C = s3.shape
-        ranks = np.zeros((L, h + T, C), dtype=np.int64)
+        ranks = (np.zeros if h else np.empty)((L, h + T, C), dtype=np.int64)
         moves = {}
         for l in range(L):
             for c in range(C):
                 x = np.ascontiguousarray(s3[l, :, c])
-                r = np.empty(T, dtype=np.int64)
-                u = np.empty(dense_ranks(x, r))
-                u[r] = x
                 old = self.keys[l][c]
+                view = ranks[l, h:, c]
+                r = view if (old.size == 0 and view.flags.c_contiguous) else np.empty(T, dtype=np.int64)
+                u = np.empty(T)
+                u = u[: dense_ranks(x, r, u)]  # the distinct scores, ascending (a view: no copy)
                 if old.size == 0:
                     self.keys[l][c] = u
-                    ranks[l, h:, c] = r
+                    if r is not view:
+                        view[:] = r
                     continue
                 merged, old_pos, u_pos = merge_keys(old, u)
                 ranks[l, h:, c] = u_pos[r]
@@ -302,7 +304,7 @@ class AucEngine:
         for l in range(S.shape[0]):
             for c in range(S.shape[2]):
                 col = np.empty(S.shape[1], dtype=np.int64)
-                dense_ranks(np.ascontiguousarray(S[l, :, c]), col)
+                dense_ranks(np.ascontiguousarray(S[l, :, c]), col, np.zeros(0))
                 out[l, :, c] = col
         return out
 

@@ -58,7 +58,7 @@ def rank_compress(values):
     ranks = np.empty(flat.shape, dtype=np.int64)
     n_ranks = 0
     for r in range(flat.shape[0]):
-        n_ranks = max(n_ranks, int(dense_ranks(flat[r], ranks[r])))
+        n_ranks = max(n_ranks, int(dense_ranks(flat[r], ranks[r], np.zeros(0))))
     return ranks.reshape(arr.shape), n_ranks
 
 
@@ -124,18 +124,18 @@ def _inputs(y_true, y_score, y_pred, weights, lead_dims, classes, multi):
 def _codes(inputs, multi, pos_label, given_pred):
     """``(encoding, y codes (n,), prediction codes (L, n) or None, positive code, positive label)``.
 
-    Binary scores without predictions: ``y`` is 1 positive / 0 negative / -1 missing
-    (:func:`binary_targets`); with predictions, both are coded over the union of their labels.
+    Binary scores: the codes of ``y`` alone, or with predictions of both over the union of their labels;
+    the engine compares them with the positive code (:func:`binary_targets`' rule).
     """
     preds = (inputs.y_pred,) if given_pred else ()
     if multi:
         enc, codes = encode_labels(inputs.y_true, *preds, classes=inputs.classes)
         return enc, codes[0], (codes[1] if given_pred else None), 0, None
-    enc_y, _ = encode_labels(inputs.y_true, names=("y_true",))
+    enc_y, (codes_y,) = encode_labels(inputs.y_true, names=("y_true",))
     code = positive_code(enc_y.classes.tolist(), pos_label)
     label = None if code is None else enc_y.classes.tolist()[code]
-    if not given_pred:
-        return enc_y, binary_targets(inputs.y_true, pos_label=pos_label), None, 1, label
+    if not given_pred:  # the engine compares the codes with the positive one (-2: no positive label)
+        return enc_y, codes_y, None, (-2 if code is None else code), label
     enc, codes = encode_labels(inputs.y_true, *preds)
     return enc, codes[0], codes[1], (-2 if label is None else enc.index[label]), label
 

@@ -27,10 +27,11 @@ _SIGN = np.uint64(1) << np.uint64(63)
 
 
 @nb.njit(cache=True)
-def dense_ranks(x, out):
-    """Write the 0-based dense rank of every ``x[i]`` into ``out[i]``; return the number of distinct values.
+def dense_ranks(x, out, values):
+    """Write the 0-based dense rank of every ``x[i]`` into ``out[i]``; return the number ``D`` of distinct values.
 
-    ``x`` float64 ``(n,)`` without NaN; ``out`` int64 ``(n,)``.
+    ``x`` float64 ``(n,)`` without NaN; ``out`` int64 ``(n,)``; ``values`` float64 ``(n,)`` receives the
+    distinct values in ascending order in ``values[:D]`` (``-0.0`` as ``0.0``), or ``(0,)`` when not wanted.
     """
     n = x.shape[0]
     if n == 0:
@@ -67,13 +68,26 @@ def dense_ranks(x, out):
             c[v] = j + 1
         keys, k2 = k2, keys
         idx, i2 = i2, idx
+    want = values.shape[0] > 0
     r = 0
     out[idx[0]] = 0
+    if want:
+        values[0] = _key_value(keys[0])
     for j in range(1, n):
         if keys[j] != keys[j - 1]:
             r += 1
+            if want:
+                values[r] = _key_value(keys[j])
         out[idx[j]] = r
     return r + 1
+
+
+@nb.njit(cache=True)
+def _key_value(key):
+    """The float64 of a sort key (the inverse of the key mapping of :func:`dense_ranks`)."""
+    if key & _SIGN:
+        return np.uint64(key ^ _SIGN).view(np.float64)
+    return np.uint64(~key).view(np.float64)
 
 
 @nb.njit(cache=True)
