@@ -182,7 +182,7 @@ def test_moa_class_votes_are_normalised():
     y = [0, 1, 0, 1]
     got = S.auc_curves(y, votes, convention="moa").auc.values[0, -1]
     assert got == brute_auc(np.array([0.25, 0.0, 0.5, 0.9]), np.array(y) == 1)
-    with pytest.raises(ValueError, match="only prequential and windowed AUC"):
+    with pytest.raises(ValueError, match=r"has only the estimators prequential, window \(MOA's AUC evaluator\)"):
         S.auc_curves(y, votes, fading=0.9, convention="moa")
 
 
@@ -247,7 +247,7 @@ def test_labelled_leading_dims_and_netcdf_round_trip(tmp_path):
         (dict(y_true=[0, 1], y_score=[0.2, 0.3], weights=np.ones((3, 2))), ValueError, "does not match the 1 score"),
         (dict(y_true=[0, 1], y_score=[0.2, 0.3], window=[2]), TypeError, "did you mean 'windows'"),
         (dict(y_true=[0, 1], y_score=[0.2, 0.3], adwin=0.1), ValueError, "adwin= needs y_pred"),
-        (dict(y_true=[0, 1], y_score=[0.2, 0.3], tumbling=2, convention="moa"), ValueError, "only prequential"),
+        (dict(y_true=[0, 1], y_score=[0.2, 0.3], tumbling=2, convention="moa"), ValueError, "has only the estimators prequential, window "),
         (dict(y_true=[0, 1], y_score=[0.2, 0.3], metrics=["auc_macro"]), ValueError, "needs \\(\\.\\.\\., n, k\\)"),
         (dict(y_true=[0, 1], y_score=[0.2, 0.3], multi_class="ovx"), ValueError, "multi_class must be one of"),
         (dict(y_true=[0, 1], y_score=[0.2, 0.3], weights=[1.0]), ValueError, "weights has 1 instances"),

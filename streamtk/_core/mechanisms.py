@@ -43,6 +43,9 @@ from .validation import check_fading_factor, check_in_open_unit_interval, check_
 
 __all__ = [
     "MECHANISMS",
+    "MONITORABLE",
+    "BARE_LABELS",
+    "refuse_for_moa",
     "EstimatorSpec",
     "build_estimators",
     "estimator_coords",
@@ -88,6 +91,8 @@ class Mechanism:
     value_type: type = float  # the type of one value (the CLI parses its flag with it)
     metavar: str = "X"  # the value's name in the CLI help
     plural_values: bool = True  # False: the argument is one estimator's value (landmark positions)
+    moa: bool = True  # MOA has an evaluator of this mechanism (convention="moa" refuses the others)
+    adaptive: bool = False  # its size follows the loss of the predictions (ADWIN): a detector cannot monitor it
 
     @property
     def summary(self) -> str:
@@ -144,6 +149,7 @@ MECHANISMS = (
         "current ADWIN window of the loss (Bifet et al. 2015, section 6).",
         float,
         "DELTA",
+        adaptive=True,
     ),
     Mechanism(
         "tumbling",
@@ -154,6 +160,7 @@ MECHANISMS = (
         "a multiple of ``w``.",
         int,
         "W",
+        moa=False,
     ),
     Mechanism(
         "landmarks",
@@ -165,10 +172,28 @@ MECHANISMS = (
         int,
         "P1,P2,...",
         plural_values=False,
+        moa=False,
     ),
 )
 _BY_ARG = {m.argument: m for m in MECHANISMS}
 _BY_KIND = {m.kind: m for m in MECHANISMS}
+#: the mechanism arguments a detector can monitor on its own input (every one not driven by the loss)
+MONITORABLE = tuple(m.argument for m in MECHANISMS if not m.adaptive)
+#: estimator labels that carry no parameter value (``landmarks``: its positions are an attribute)
+BARE_LABELS = tuple(m.kind for m in MECHANISMS if not m.plural_values)
+
+
+def refuse_for_moa(specs, *, kinds=None, what="MOA has no such evaluator") -> None:
+    """Raise when ``convention="moa"`` is asked for estimators MOA cannot compute.
+
+    ``kinds``: the estimator kinds the caller's MOA evaluator has (default: ``prequential`` and every
+    mechanism declared with ``moa=True``).
+    """
+    if kinds is None:
+        kinds = ("prequential",) + tuple(m.kind for m in MECHANISMS if m.moa)
+    bad = [s.label for s in specs if s.kind not in kinds]
+    if bad:
+        raise ValueError(f"convention='moa' has only the estimators {', '.join(kinds)} ({what}), got {bad}")
 #: kernel code of every estimator kind
 KIND_CODES = {"prequential": _kf.PREQUENTIAL, **{m.kind: m.code for m in MECHANISMS}, "holdout": -1}
 

@@ -34,6 +34,8 @@ import numba as nb
 import numpy as np
 
 PREQUENTIAL, WINDOW, FADING, ADWIN, TUMBLING, LANDMARKS = 0, 1, 2, 3, 4, 5
+#: the mechanisms :func:`next_restart` ever restarts (the numpy layer keeps the inputs a restart removes)
+RESTARTING = (TUMBLING, LANDMARKS)
 #: "no restart ahead"
 NEVER = np.int64(2**62)
 #: lazily scaled fading state is divided by its multiplier once the multiplier exceeds this; the

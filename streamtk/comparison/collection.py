@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import xarray as xr
 
-from .._core.mechanisms import mechanism_attrs, spec_from_label
+from .._core.mechanisms import BARE_LABELS, mechanism_attrs, spec_from_label
 from .._core.metrics import REGISTRY
 from .._labelled import base_attrs
 from .summaries import checkpoint_every, parse_summaries, summarise_curves
@@ -81,7 +81,7 @@ def direction(attrs, metric: str, given=None) -> bool:
 def _estimator_options(estimators) -> dict:
     """``evaluate`` options that produce the requested estimator labels."""
     try:  # "landmarks" names no positions: they come with evaluate_options={"landmarks": [...]}
-        specs = [spec_from_label(e) for e in estimators if e != "landmarks"]
+        specs = [spec_from_label(e) for e in estimators if e not in BARE_LABELS]
     except ValueError as err:
         raise ValueError(f"estimators: {err}") from None
     return {k: v for k, v in mechanism_attrs(specs).items() if v}

@@ -13,7 +13,7 @@ import numbers
 
 import numpy as np
 
-from .._core.mechanisms import EstimatorSpec, build_estimators, kernel_arrays
+from .._core.mechanisms import MONITORABLE, EstimatorSpec, build_estimators, kernel_arrays
 from .._core.validation import check_fading_factor, check_window
 from .._kernels.detectors import monitored as KM
 from .._kernels.detectors import ph_lanes as KL
@@ -24,8 +24,8 @@ __all__ = ["Monitored", "monitored_quantities", "x_lane_tables", "LANE_KINDS"]
 
 #: mechanisms an x-lane computes itself (the others need the general path)
 LANE_KINDS = (KM.RAW, PREQUENTIAL, WINDOW, FADING)
-#: the forgetting mechanisms Page-Hinkley can monitor
-MECHANISMS = ("windows", "fading", "tumbling", "landmarks")
+#: the forgetting mechanisms Page-Hinkley can monitor (the registry's, except those driven by a loss)
+MECHANISMS = MONITORABLE
 
 
 class Monitored:

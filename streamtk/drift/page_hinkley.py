@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.mechanisms import forgetting_parameters
+from .._core.mechanisms import MONITORABLE, forgetting_parameters
 from .._core.validation import check_choice, check_fading_factor
 from .._kernels.detectors import page_hinkley as K
 from .._kernels.detectors import ph_lanes as KL
@@ -70,7 +70,7 @@ class PageHinkley(ChunkedDetector):
 
     title = "Page-Hinkley change detection"
 
-    @forgetting_parameters(*("windows", "fading", "tumbling", "landmarks"))
+    @forgetting_parameters(*MONITORABLE)
     def __init__(self, *, convention="streamtk", delta=None, lambda_=None, sum_fading=None, min_instances=None,
                  direction="increase", reset=True, prequential=False, fading_ratio=(), window_ratio=(), trace=True,
                  lead_dims=None, **forgetting):  # fmt: skip
@@ -194,7 +194,7 @@ class PageHinkley(ChunkedDetector):
         return dict(self._mon.coords)
 
 
-@forgetting_parameters(*("windows", "fading", "tumbling", "landmarks"))
+@forgetting_parameters(*MONITORABLE)
 def page_hinkley(x, *, convention="streamtk", delta=None, lambda_=None, sum_fading=None, min_instances=None,
                  direction="increase", reset=True, prequential=False, fading_ratio=(), window_ratio=(), trace=True,
                  lead_dims=None, **forgetting):  # fmt: skip

@@ -36,7 +36,7 @@ from .._core.mechanisms import checkpoints, kernel_arrays, segments
 from .._core.metrics.auc import AucSums
 from .._kernels.auc import layout as LY
 from .._kernels.auc.general import REMOVE_FACTOR
-from .._kernels.forgetting import ADWIN, FADING, LANDMARKS, PREQUENTIAL, TUMBLING, WINDOW
+from .._kernels.forgetting import ADWIN, FADING, PREQUENTIAL, RESTARTING, WINDOW
 from .adwin_windows import LossAdwins
 from .engine import in_parallel
 
@@ -126,7 +126,7 @@ class AucEngine:
         self.aslot[adw] = np.arange(len(adw))
         self.deltas = np.array([specs[e].param for e in adw], dtype=np.float64)
         self.adwin_options = adwin_options
-        self.restarts = np.isin(kinds[self.gacc], (TUMBLING, LANDMARKS))
+        self.restarts = np.isin(kinds[self.gacc], RESTARTING)
         self.L = None
         self.n_seen = 0
         self._pieces = []

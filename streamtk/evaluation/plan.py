@@ -34,7 +34,7 @@ import numpy as np
 
 from .._core import metrics as _metrics
 from .._core.labels import Encoding
-from .._core.mechanisms import build_estimators, kernel_arrays, resolve_every
+from .._core.mechanisms import build_estimators, kernel_arrays, refuse_for_moa, resolve_every
 from .._core.validation import as_float_array, check_choice, check_positive_int
 
 __all__ = ["EvaluationPlan", "CONVENTIONS", "ADWIN_DEFAULTS", "ADWIN_BOUNDS", "check_adwin_options"]
@@ -92,11 +92,7 @@ class EvaluationPlan:
         self.k = encoding.n_classes
         self.specs = build_estimators(**forgetting)
         if self.moa:
-            bad = [s.label for s in self.specs if s.kind in ("tumbling", "landmarks")]
-            if bad:
-                raise ValueError(
-                    f"convention='moa' has no tumbling or landmark estimator (MOA has no such evaluator), got {bad}"
-                )
+            refuse_for_moa(self.specs)
         self.adwin_options = check_adwin_options(adwin_options)
         if self.moa and self.adwin_options["bound"] != "bernstein" and any(s.kind == "adwin" for s in self.specs):
             raise ValueError("convention='moa' runs MOA's ADWIN: adwin_options['bound'] must be 'bernstein'")

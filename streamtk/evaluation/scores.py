@@ -27,6 +27,7 @@ from .._core.mechanisms import (
     forgetting_parameters,
     kernel_arrays,
     mechanism_attrs,
+    refuse_for_moa,
     resolve_every,
 )
 from .._core.metrics import REGISTRY, resolve_metrics
@@ -38,7 +39,8 @@ from .scoring_rules import binary_targets, brier_score, log_loss, positive_code
 __all__ = ["auc_curves", "roc_pr_curves", "rank_compress", "binary_targets", "log_loss", "brier_score"]
 
 _REF = "AMIDST deliverable (seed 001) sec. 2.1.2-2.2"
-_NO_MOA = ("fading", "adwin", "tumbling", "landmarks")
+#: the estimators of MOA's AUC evaluator (WindowAUCImbalancedPerformanceEvaluator)
+_MOA_AUC = ("prequential", "window")
 
 
 def rank_compress(values):
@@ -235,9 +237,7 @@ def auc_curves(
     moa = convention == "moa"
     multi = classes is not None or (isinstance(y_score, xr.DataArray) and "class" in y_score.dims)
     if moa:
-        bad = [s.label for s in specs if s.kind in _NO_MOA]
-        if bad:
-            raise ValueError(f"convention='moa' has only prequential and windowed AUC (MOA's evaluator), got {bad}")
+        refuse_for_moa(specs, kinds=_MOA_AUC, what="MOA's AUC evaluator")
         if multi:
             raise ValueError("convention='moa' is binary only (MOA's AUC evaluator refuses other problems)")
         n = np.shape(y_true)[-1] if np.ndim(y_true) else 0
