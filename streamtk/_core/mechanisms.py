@@ -93,6 +93,7 @@ class Mechanism:
     plural_values: bool = True  # False: the argument is one estimator's value (landmark positions)
     moa: bool = True  # MOA has an evaluator of this mechanism (convention="moa" refuses the others)
     adaptive: bool = False  # its size follows the loss of the predictions (ADWIN): a detector cannot monitor it
+    kernel_param: str = "sizes"  # the kernel array its value goes to: "sizes", "fading", "marks" or "" (none)
 
     @property
     def summary(self) -> str:
@@ -139,6 +140,7 @@ MECHANISMS = (
         "(Gama et al. 2013, Algorithm 3).",
         float,
         "ALPHA",
+        kernel_param="fading",
     ),
     Mechanism(
         "adwin",
@@ -150,6 +152,7 @@ MECHANISMS = (
         float,
         "DELTA",
         adaptive=True,
+        kernel_param="",  # ADWIN's confidences go to its own kernels (streamtk.evaluation.adwin_windows)
     ),
     Mechanism(
         "tumbling",
@@ -173,6 +176,7 @@ MECHANISMS = (
         "P1,P2,...",
         plural_values=False,
         moa=False,
+        kernel_param="marks",
     ),
 )
 _BY_ARG = {m.argument: m for m in MECHANISMS}
@@ -207,7 +211,7 @@ class EstimatorSpec:
 
     @property
     def label(self) -> str:
-        if self.param is None or self.kind == "landmarks":
+        if self.param is None or self.kind in BARE_LABELS:
             return self.kind
         return f"{self.kind}={self.param!r}"
 
@@ -218,7 +222,7 @@ class EstimatorSpec:
     @property
     def param_value(self) -> float:
         """The parameter as a number for the ``estimator_param`` coordinate (NaN when it has none)."""
-        if self.param is None or self.kind == "landmarks":
+        if self.param is None or self.kind in BARE_LABELS:
             return float("nan")
         return float(self.param)
 
@@ -289,13 +293,15 @@ def estimator_coords(specs: list[EstimatorSpec]) -> dict:
 def kernel_arrays(specs: list[EstimatorSpec]):
     """``(kinds, sizes, fading, marks, mark_off)``: the estimators as the kernels read them.
 
-    ``sizes``: window / tumbling sizes (0 otherwise); ``fading``: fading factors (1 otherwise);
-    landmark positions of estimator ``e`` are ``marks[mark_off[e]:mark_off[e + 1]]``.
+    Each mechanism's value goes where its ``kernel_param`` says: ``sizes`` (window / tumbling sizes,
+    0 otherwise), ``fading`` (fading factors, 1 otherwise) or ``marks`` (the positions of estimator
+    ``e`` are ``marks[mark_off[e]:mark_off[e + 1]]``, e.g. landmarks).
     """
     kinds = np.array([s.code for s in specs], dtype=np.int64)
-    sizes = np.array([s.param if s.kind in ("window", "tumbling") else 0 for s in specs], dtype=np.int64)
-    fading = np.array([s.param if s.kind == "fading" else 1.0 for s in specs], dtype=np.float64)
-    marks = [np.asarray(s.param if s.kind == "landmarks" else (), dtype=np.int64) for s in specs]
+    slot = [_BY_KIND[s.kind].kernel_param if s.kind in _BY_KIND else "" for s in specs]
+    sizes = np.array([s.param if k == "sizes" else 0 for s, k in zip(specs, slot)], dtype=np.int64)
+    fading = np.array([s.param if k == "fading" else 1.0 for s, k in zip(specs, slot)], dtype=np.float64)
+    marks = [np.asarray(s.param if k == "marks" else (), dtype=np.int64) for s, k in zip(specs, slot)]
     mark_off = np.zeros(len(specs) + 1, dtype=np.int64)
     mark_off[1:] = np.cumsum([m.size for m in marks])
     flat = np.concatenate(marks) if marks else np.zeros(0, dtype=np.int64)
