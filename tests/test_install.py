@@ -87,3 +87,26 @@ def test_install_uninstall_editable_reinstall_leave_no_shadowing_folder(tmp_path
     out = run(str(py), "-c", "import streamtk, streamtk.io; print(streamtk.__file__)")
     assert Path(out.strip()).resolve() == (ROOT / "streamtk" / "__init__.py").resolve()
     assert run(str(py), "-c", SNIPPET).strip() == "[1.0, 1.0, 0.5, 0.5]"
+
+
+def test_the_cache_folder_follows_every_kernel_source(tmp_path):
+    # numba only checks a cached function against its own file: an edited helper in another kernel
+    # file must not reuse its callers' stale machine code, so the folder is keyed by all the sources
+    import shutil
+
+    from streamtk._kernels._cache import sources_tag
+
+    copy = tmp_path / "_kernels"
+    shutil.copytree(ROOT / "streamtk" / "_kernels", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = sources_tag(copy)
+    assert sources_tag.__wrapped__(copy) == before  # deterministic
+    helper = copy / "forgetting.py"
+    helper.write_text(helper.read_text() + "\n# an edit\n")
+    edited = sources_tag.__wrapped__(copy)
+    assert edited != before
+    (copy / "new_family.py").write_text("")
+    assert sources_tag.__wrapped__(copy) not in (before, edited)
+    r = _run({"STREAMTK_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}, tmp_path)
+    assert r.returncode == 0, r.stderr
+    (folder,) = (tmp_path / "cache").iterdir()
+    assert folder.name.endswith("-" + sources_tag()), folder.name

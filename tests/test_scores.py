@@ -247,7 +247,7 @@ def test_labelled_leading_dims_and_netcdf_round_trip(tmp_path):
         (dict(y_true=[0, 1], y_score=[0.2, 0.3], weights=np.ones((3, 2))), ValueError, "does not match the 1 score"),
         (dict(y_true=[0, 1], y_score=[0.2, 0.3], window=[2]), TypeError, "did you mean 'windows'"),
         (dict(y_true=[0, 1], y_score=[0.2, 0.3], adwin=0.1), ValueError, "adwin= needs y_pred"),
-        (dict(y_true=[0, 1], y_score=[0.2, 0.3], tumbling=2, convention="moa"), ValueError, "has only the estimators prequential, window "),
+        (dict(y_true=[0, 1], y_score=[0.2, 0.3], tumbling=2, convention="moa"), ValueError, "has only the estimators"),
         (dict(y_true=[0, 1], y_score=[0.2, 0.3], metrics=["auc_macro"]), ValueError, "needs \\(\\.\\.\\., n, k\\)"),
         (dict(y_true=[0, 1], y_score=[0.2, 0.3], multi_class="ovx"), ValueError, "multi_class must be one of"),
         (dict(y_true=[0, 1], y_score=[0.2, 0.3], weights=[1.0]), ValueError, "weights has 1 instances"),

@@ -198,6 +198,8 @@ def refuse_for_moa(specs, *, kinds=None, what="MOA has no such evaluator") -> No
     bad = [s.label for s in specs if s.kind not in kinds]
     if bad:
         raise ValueError(f"convention='moa' has only the estimators {', '.join(kinds)} ({what}), got {bad}")
+
+
 #: kernel code of every estimator kind
 KIND_CODES = {"prequential": _kf.PREQUENTIAL, **{m.kind: m.code for m in MECHANISMS}, "holdout": -1}
 
