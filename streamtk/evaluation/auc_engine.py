@@ -177,7 +177,7 @@ class AucEngine:
         self._closed = last
         if T == 0:
             return
-        y = np.asarray(y, dtype=np.int64)
+        y = np.asarray(y)
         member = np.broadcast_to(y >= 0, (L, T))
         if weights is not None:
             member = member & (np.asarray(weights) > 0)
@@ -193,7 +193,8 @@ class AucEngine:
                     "an evaluated instance needs a score"
                 )
             s3 = np.where(nan, -np.inf, s3)  # scores nobody reads
-        codes = np.where(y >= 0, y == self.pos, -1) if self.mode == "binary" else y
+        # int64 codes in one pass (binary: 1 positive, 0 negative, -1 no label)
+        codes = np.where(y >= 0, y == self.pos, -1) if self.mode == "binary" else y.astype(np.int64, copy=False)
         self._run_chunk(codes, member, s3, weights, ypred, y, last)
 
     def _run_chunk(self, codes, member, s3, weights, ypred, y, last):
@@ -201,7 +202,7 @@ class AucEngine:
         start, h = self.n_seen, self.h_y.size
         fresh = start == 0
         dense = self.h_mem is None and bool(member.all())
-        Y = np.concatenate([self.h_y, codes])
+        Y = np.concatenate([self.h_y, codes]) if h else codes
         if dense:
             M = np.zeros((L, 0), dtype=np.uint8)
         else:
@@ -358,8 +359,8 @@ class AucEngine:
             for j, e in enumerate(self.win):
                 lo = int(self.ptr[l, e, LY.P_TAIL]) - base
                 mem = M[l, lo:t1] if M.shape[1] else M[l]
-                n_local = max(n_local, window_local_ranks(sranks[l, lo:t1, 0].copy(), mem, int(self.sizes[e]),
-                                                          new[l, j, lo:], old[l, j, lo:]))  # fmt: skip
+                rl = np.ascontiguousarray(sranks[l, lo:t1, 0])
+                n_local = max(n_local, window_local_ranks(rl, mem, int(self.sizes[e]), new[l, j, lo:], old[l, j, lo:]))
         plan = LY.BinaryPlan(cum, self.alphas[: cum.size], self.win, self.sizes[self.win], new, old, n_local,
                              KB.PREFETCH_MIN_ROWS)  # fmt: skip
         span = (np.int64(base), np.int64(t0))
