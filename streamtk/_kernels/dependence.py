@@ -17,19 +17,24 @@ code, class 0 with an empty memory, :mod:`streamtk._kernels.baselines`), and the
 Correction factors ``P(y_t = i | y_(t-1)) / P(y_t = i)`` before every position (``FACTORS``;
 1 while no transition out of ``y_(t-1)`` is held, 1 for a class without labels in memory).
 
-The output a call writes is chosen by which of ``snaps``, ``pred``, ``fac`` is not ``None``, so each
-mode compiles only its own code (and ``member = None``, when no estimator slides, leaves the
-sliding-window code out): ``snaps = (cnt (E, C, k), trans (E, C, k, k), evn (E, C, k, B), evh (E, C, k, B))``
-the snapshots at ``ck`` (``STATS``), ``pred (E, T)`` int64 the Majority predictions, ``fac (E, T, k)``
-the correction factors. The state a mode does not read is not kept up to date (``rows`` stays 0
-outside ``FACTORS``, so it is the zero second part of a Majority rescan; ``BEST`` is kept in
-``MAJORITY`` only): an engine keeps one mode.
+Two kernels, called once per estimator by the numpy layer (:class:`streamtk.dependence.engine.DependenceEngine`):
+:func:`accumulate` (prequential, fading, tumbling, landmarks) and :func:`slide` (window, ADWIN). No
+numba driver loops over the estimators: it would compile both kernels again inside itself for every
+mode, where now each kernel compiles on its own, and only for the mechanisms a call has.
 
-Arguments: ``codes (T,)`` int64; ``member (T,)`` uint8 (``codes >= 0``) or ``None``; ``lead (2,)``
-int64, the run cursor before ``t_begin`` (updated in place); ``mech = (kinds, sizes, fading, marks,
-mark_off, limits (E, T - t_begin))``; ``state = (cnt (E, k), trans (E, k, k), evn (E, k, B), evh (E, k, B),
-rows (E, k), sf (E, 2): total, scale; si (E, 6): tail, held, cursor, best, tlast, trun)``;
-``span = (base, t_begin)``.
+The output a call writes is chosen by which of ``snaps``, ``pred``, ``fac`` is not ``None``, so each
+mode compiles only its own code: ``snaps = (cnt (E, C, k), trans (E, C, k, k), evn (E, C, k, B),
+evh (E, C, k, B))`` the snapshots at ``ck`` (``STATS``), ``pred (E, T)`` int64 the Majority
+predictions, ``fac (E, T, k)`` the correction factors (row ``e`` is the estimator's). The state a
+mode does not read is not kept up to date (``rows`` stays 0 outside ``FACTORS``, so it is the zero
+second part of a Majority rescan; ``BEST`` is kept in ``MAJORITY`` only): an engine keeps one mode.
+
+Arguments: ``codes (T,)`` int64 (the history a window still holds, then the chunk from ``b0``);
+``member (T,)`` uint8 (``codes >= 0``); ``lead (2,)`` int64, the run cursor before ``b0`` (read; the
+cursor after ``b1`` is returned); one estimator's mechanism (``kind``, ``size``, ``fade``, ``marks``;
+``limits (T - b0,)`` its sliding limits); its state ``st = (cnt (k,), trans (k, k), evn (k, B),
+evh (k, B), rows (k,), sf (2,): total, scale; si (6,): tail, held, cursor, best, tlast, trun)``;
+``base`` the absolute position of ``codes[0]``.
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ import numba as nb
 import numpy as np
 
 from .baselines import majority_after_gain, majority_scan
-from .forgetting import advance, fading_step, is_sliding, next_member, next_restart, overdue, sliding_limit
+from .forgetting import advance, fading_step, next_member, next_restart, overdue, sliding_limit
 
 STATS, MAJORITY, FACTORS = 0, 1, 2
 TOTAL, SCALE = 0, 1
@@ -140,7 +145,7 @@ def _snapshot(snaps, e, ci, cnt, trans, evn, evh, m):
             s_evh[e, ci, i, b] = evh[i, b] / m
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def accumulate(e, kind, size, fade, marks, codes, lead, b0, b1, base, st, ck, snaps, pred, fac):
     """An accumulator (prequential, fading, tumbling, landmarks) over ``[b0, b1)``."""
     cnt, trans, evn, evh, rows, sf, si = st
@@ -191,7 +196,7 @@ def accumulate(e, kind, size, fade, marks, codes, lead, b0, b1, base, st, ck, sn
     return last, run
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def slide(e, kind, size, limits, codes, member, lead, b0, b1, base, st, ck, snaps, pred, fac):
     """A sliding window (``WINDOW``, ``ADWIN``) of present labels over ``[b0, b1)``.
 
@@ -248,26 +253,3 @@ def slide(e, kind, size, limits, codes, member, lead, b0, b1, base, st, ck, snap
     si[BEST], si[TAIL], si[HELD] = best, tail + base, held
     si[TLAST], si[TRUN] = tlast, trun
     return last, run
-
-
-@nb.njit(cache=True, nogil=True)
-def run(codes, member, lead, mech, state, span, ck, snaps, pred, fac):
-    """Every estimator over ``[t_begin, T)`` (see the module docstring)."""
-    kinds, sizes, fading, marks, mark_off, limits = mech
-    cnt, trans, evn, evh, rows, sf, si = state
-    base, t_begin = span
-    T = codes.shape[0]
-    last, run_ = lead[0], lead[1]
-    for e in range(kinds.shape[0]):
-        st = (cnt[e], trans[e], evn[e], evh[e], rows[e], sf[e], si[e])
-        kind = kinds[e]
-        if is_sliding(kind):
-            if member is not None:
-                size, lim = sizes[e], limits[e]
-                last, run_ = slide(e, kind, size, lim, codes, member, lead, t_begin, T, base, st, ck, snaps, pred, fac)
-        else:
-            marks_e = marks[mark_off[e] : mark_off[e + 1]]
-            last, run_ = accumulate(
-                e, kind, sizes[e], fading[e], marks_e, codes, lead, t_begin, T, base, st, ck, snaps, pred, fac
-            )
-    lead[0], lead[1] = last, run_

@@ -120,23 +120,35 @@ class DependenceEngine:
         else:
             fac = np.empty((E, h + T, k))
         member = (cc >= 0).view(np.uint8) if self.sliding else None
-        K.run(
-            cc,
-            member,
-            self.lead,
-            (self.kinds, self.sizes, self.fading, self.marks, self.mark_off, limits),
-            self.state,
-            (np.int64(self.hist_start), np.int64(h)),
-            ck,
-            snaps,
-            pred,
-            fac,
-        )
+        self._run(cc, member, limits, h, ck, snaps, pred, fac)
         self.n_seen += T
         self._keep_history(cc)
         if m == K.STATS:
             return snaps
         return pred[:, h:] if m == K.MAJORITY else fac[:, h:]
+
+    def _run(self, codes, member, limits, h, ck, snaps, pred, fac):
+        """Every estimator over the chunk ``codes[h:]`` (``h`` codes of history first), one kernel call each.
+
+        The loop over estimators is here rather than in a numba driver: a driver would compile (and
+        optimise again) both kernels for each mode, whereas each kernel is compiled on its own, for the
+        mechanisms present only.
+        """
+        base, t_begin = np.int64(self.hist_start), np.int64(h)
+        cnt, trans, evn, evh, rows, sf, si = self.state
+        cursor = None
+        for e in range(len(self.specs)):
+            st = (cnt[e], trans[e], evn[e], evh[e], rows[e], sf[e], si[e])
+            kind = self.kinds[e]
+            if kind == WINDOW or kind == ADWIN:
+                args = (kind, self.sizes[e], limits[e], codes, member)
+                cursor = K.slide(e, *args, self.lead, t_begin, codes.shape[0], base, st, ck, snaps, pred, fac)
+            else:
+                marks = self.marks[self.mark_off[e] : self.mark_off[e + 1]]
+                args = (kind, self.sizes[e], self.fading[e], marks, codes)
+                cursor = K.accumulate(e, *args, self.lead, t_begin, codes.shape[0], base, st, ck, snaps, pred, fac)
+        if cursor is not None:
+            self.lead[0], self.lead[1] = cursor
 
     def _limits(self, new):
         E = len(self.specs)
