@@ -92,6 +92,7 @@ def run(data, mon, sets, flags, state, rec, tr, xlanes, rawlanes, form):
     R = ratios.shape[0]
     P = sest.shape[0]
     G = gstart.shape[0] - 1
+    zero = np.int64(0)  # not a literal: test_steps compiles once for both call sites
     for r in range(L):
         xrow = xx[r]
         start = np.zeros(P, np.int64)
@@ -115,7 +116,7 @@ def run(data, mon, sets, flags, state, rec, tr, xlanes, rawlanes, form):
             for g in range(G):
                 for k in range(gstart[g], gstart[g + 1]):
                     if in_sync[r, gmembers[k]]:
-                        test_steps(r, g, vals[sest[gmembers[k]]], 0, nb, j0, sets, flags, tests, rec, tr, form)
+                        test_steps(r, g, vals[sest[gmembers[k]]], zero, nb, j0, sets, flags, tests, rec, tr, form)
                         break
             if rawlanes is not None:
                 _separated_on_lanes(r, j0, nb, vals, rawlanes, sets, flags, tests, rec, form)
