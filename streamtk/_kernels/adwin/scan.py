@@ -259,12 +259,13 @@ def scan(hist, work, win, xmax, prm, cache, dirty):
     n_terms = (last + 1) * (max_buckets + 1) + 4
     e_slack = 16.0 * n_terms * _U * fw * (a_all + t_abs + xmax) + _ABS_SLACK
     shift = 1.0 - min_window
+    # the filter is on: ``in_range`` (True here) rather than the literal True, so that moa_scan compiles once
     if bound == BERNSTEIN:
         sg = fw + 2.0 * shift
         k2 = 2.0 * v * ln_lo * sg * (1.0 - _KAPPA) if v > 0.0 else -1.0
-        flt = (True, e_slack, shift, 1.0, 0.0, 2.0 / 3.0 * ln_lo * sg * (1.0 - _KAPPA), k2, 0.0)
+        flt = (in_range, e_slack, shift, 1.0, 0.0, 2.0 / 3.0 * ln_lo * sg * (1.0 - _KAPPA), k2, 0.0)
     else:
-        flt = (True, e_slack, shift, 0.0, 1.0, 0.0, 0.0, ln_lo * fw * 0.5 * (1.0 - _KAPPA))
+        flt = (in_range, e_slack, shift, 0.0, 1.0, 0.0, 0.0, ln_lo * fw * 0.5 * (1.0 - _KAPPA))
     flim = float(min_window + 1)
     n_amb = 0
     for j in range(n_cells):
