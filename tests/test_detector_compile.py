@@ -44,6 +44,9 @@ def test_a_detector_compiles_only_itself():
     sigs = _compiled("from streamtk.drift import ddm; ddm(err)")
     assert len(sigs["ddm"]) == 1 and not any(sigs[k] for k in sigs if k != "ddm"), sigs
     sigs = _compiled("from streamtk.drift import adwin; adwin(err)")
+    assert sigs["adwin_run_one"] and not any(sigs[k] for k in ("page_hinkley", "ddm", "eddm", "adwin_update")), sigs
+    assert not sigs["adwin_run"], sigs  # one stream: the loop kernel alone, not the driver over leads
+    sigs = _compiled("from streamtk.drift import adwin; adwin(np.stack([err, err]))")
     assert sigs["adwin_run"] and not any(sigs[k] for k in ("page_hinkley", "ddm", "eddm", "adwin_update")), sigs
 
 

@@ -155,10 +155,14 @@ class Adwin:
             params = (p["delta"], p["clock"], p["min_window"], _k.BOUND_CODES[p["bound"]])
             x2 = np.ascontiguousarray(arr2d)
 
-            def rows(a, b):
-                _k.adwin_run(x2[a:b], tuple(s[a:b] for s in self._state), params, tuple(o[a:b] for o in out))
+            if n_leads == 1:  # one stream: the loop kernel itself (the leads' driver is not compiled)
+                _k.adwin_run_one(x2[0], tuple(s[0] for s in self._state), params, tuple(o[0] for o in out))
+            else:
 
-            run_rows(rows, n_leads)
+                def rows(a, b):
+                    _k.adwin_run(x2[a:b], tuple(s[a:b] for s in self._state), params, tuple(o[a:b] for o in out))
+
+                run_rows(rows, n_leads)
         detection = out[3]
         flat = np.flatnonzero(detection != 0)  # much faster than a 2-d np.nonzero
         for r, t in zip((flat // max(m, 1)).tolist(), (flat % max(m, 1)).tolist()):
