@@ -236,10 +236,7 @@ def scan(hist, work, win, xmax, prm, cache, dirty):
     delta, min_window, bound = prm
     w_c, ln_c = cache
     max_buckets = S.shape[1] - 1
-    if max_buckets == 5:  # MOA's M as a constant: LLVM unrolls the slot loop
-        n_cells, a_all = _split_grid(S, C, last, dirty, 5, work)
-    else:
-        n_cells, a_all = _split_grid(S, C, last, dirty, max_buckets, work)
+    n_cells, a_all = _split_grid(S, C, last, dirty, max_buckets, work)
     t_abs = abs(total)
     v = var / w
     in_range = (
@@ -279,7 +276,7 @@ def scan(hist, work, win, xmax, prm, cache, dirty):
     return cut, win, (w_c, ln_c)
 
 
-@numba.njit(cache=True, error_model="numpy")
+@numba.njit(cache=True, error_model="numpy", inline="always")
 def reduce(hist, work, win, xmax, prm, cache, dirty):
     """MOA's ``while (blnReduceWidth)`` loop: scan, drop the oldest bucket at a cut, scan again until no cut.
 
