@@ -12,8 +12,10 @@ its kernels, which numba does on one core. As soon as the evaluation needs a ker
 is not in numba's on-disk cache, the demo therefore starts a second Python process that
 runs the comparison, the detectors and the temporal diagnostics on the same simulated log
 -- compiling their kernels into the cache -- while this process compiles the evaluation;
-this process then loads those kernels from the cache. The helper only fills the cache:
-every number comes from this process, and the results are the same with or without it.
+this process then loads those kernels from the cache. When the evaluation is done before the
+helper, this process takes the stages the helper has not reached yet, from the last one backwards
+(each stage is claimed by one process only, so no kernel is compiled twice). The helper only fills
+the cache: every number comes from this process, and the results are the same with or without it.
 It is started only when a second CPU is free right now (a short sample of the machine's
 idle time): on a busy machine two compiling processes take longer than one.
 """
@@ -21,8 +23,10 @@ idle time): on a busy machine two compiling processes take longer than one.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -35,27 +39,36 @@ __all__ = ["run_demo"]
 DEMO_METRICS = ["accuracy", "kappa", "kappa_m", "kappa_per", "kappa_plus", "harmonic_mean", "p_maj", "p_per"]
 
 
-def _detectors(err):
-    """Run the detectors on one error stream; return their Datasets and alarm indices (0-based)."""
-    from streamtk.drift.adwin import adwin
-    from streamtk.drift.ddm import ddm
-    from streamtk.drift.eddm import eddm
-    from streamtk.drift.page_hinkley import page_hinkley
+#: the analyses after the evaluation, one stage per family of kernels, in the order the compile helper runs them
+STAGES = ("compare", "page-hinkley", "dependence", "ddm", "eddm", "adwin")
+DETECTORS = ("page-hinkley", "ddm", "eddm", "adwin")
 
-    runs = {
-        "page-hinkley": page_hinkley(err, convention="moa"),
-        "ddm": ddm(err),
-        "eddm": eddm(err),
-        "adwin": adwin(err),
-    }
-    alarms = {}
-    for name, res in runs.items():
-        if name == "adwin":
-            alarms[name] = np.flatnonzero(res["detection"].values > 0)  # the error rate rose (MOA's rule)
-        else:
-            idx = res["detection_index"].values.ravel()
-            alarms[name] = idx[idx >= 0]
-    return runs, alarms
+
+def _detector(name, err):
+    """One detector's Dataset on the error stream."""
+    if name == "page-hinkley":
+        from streamtk.drift.page_hinkley import page_hinkley
+
+        return page_hinkley(err, convention="moa")
+    if name == "ddm":
+        from streamtk.drift.ddm import ddm
+
+        return ddm(err)
+    if name == "eddm":
+        from streamtk.drift.eddm import eddm
+
+        return eddm(err)
+    from streamtk.drift.adwin import adwin
+
+    return adwin(err)
+
+
+def _alarms(name, res):
+    """A detector's alarm indices (0-based)."""
+    if name == "adwin":
+        return np.flatnonzero(res["detection"].values > 0)  # the error rate rose (MOA's rule)
+    idx = res["detection_index"].values.ravel()
+    return idx[idx >= 0]
 
 
 def _evaluate(log, n):
@@ -78,18 +91,60 @@ def _compare(log, n):
     return compare(log.y_true, log.y_pred, windows=[1000], fading=[0.999], every=max(1, n // 1000))
 
 
-def _analyses(log, n, drifts):
-    """Every stage after the evaluation: comparison, detectors and temporal diagnostics."""
-    from streamtk.dependence.label_dependence import label_dependence, quick_test
+def _stage(name, log, n):
+    """The result of one stage of :data:`STAGES` (the dependence stage: the statistics and the quick test)."""
+    if name == "compare":
+        return _compare(log, n)
+    if name == "dependence":
+        from streamtk.dependence.label_dependence import label_dependence, quick_test
+
+        dep = label_dependence(log.y_true, windows=[1000], every=max(1, n // 1000), max_lag=5)
+        return dep, quick_test(log.y_true, m=100)
+    err = (log.y_pred.sel(model="adaptive") != log.y_true).astype(np.float64)
+    return _detector(name, err)
+
+
+def _analyses(log, n, drifts, done=None):
+    """Every stage after the evaluation: comparison, detectors and temporal diagnostics.
+
+    ``done`` holds the results of stages computed already (by name); the others are computed here.
+    """
     from streamtk.drift.scoring import score_detections
 
-    cmp = _compare(log, n)
-    err = (log.y_pred.sel(model="adaptive") != log.y_true).astype(np.float64)
-    runs, alarms = _detectors(err)
+    res = dict(done or {})
+    for name in STAGES:
+        if name not in res:
+            res[name] = _stage(name, log, n)
+    runs = {name: res[name] for name in DETECTORS}
+    alarms = {name: _alarms(name, r) for name, r in runs.items()}
     scores = {k: score_detections([v.tolist()], drifts, n=n) for k, v in alarms.items()}
-    dep = label_dependence(log.y_true, windows=[1000], every=max(1, n // 1000), max_lag=5)
-    qt = quick_test(log.y_true, m=100)
-    return cmp, runs, alarms, scores, dep, qt
+    dep, qt = res["dependence"]
+    return res["compare"], runs, alarms, scores, dep, qt
+
+
+def _claim(claims, name) -> bool:
+    """Claim stage ``name`` for this process (True) unless the other process did (a file created exclusively)."""
+    try:
+        fd = os.open(os.path.join(claims, name), os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return False
+    os.close(fd)
+    return True
+
+
+def _share_of_the_work(log, n, helper, claims):
+    """While the helper still compiles, the stages it has not reached yet, from the last one backwards.
+
+    The helper claims the stages in the order of :data:`STAGES`, this process from the end (ADWIN
+    first: its kernel was compiled with the evaluation); where one finds a stage claimed by the
+    other, the two have met. Returns the results computed here, by stage.
+    """
+    done = {}
+    for name in reversed(STAGES):
+        if helper.poll() is not None or not _claim(claims, name):
+            break
+        done[name] = _stage(name, log, n)
+    return done
 
 
 class _HelperOnFirstCompile:
@@ -141,12 +196,15 @@ class _HelperOnFirstCompile:
         return self._context.__exit__(*exc)
 
 
-def _warm_up(n: int, seed: int) -> None:
-    """Entry point of the helper process: run :func:`_analyses` on the demo's log (fills numba's cache)."""
+def _warm_up(n: int, seed: int, claims: str) -> None:
+    """Entry point of the helper process: the stages of :func:`_analyses` on the demo's log that it can
+    claim in ``claims`` (fills numba's cache; the results are not used)."""
     from streamtk.datasets.simulate import simulate_log
 
-    drifts = [n // 3, 2 * n // 3]
-    _analyses(simulate_log(n, drifts=drifts, seed=seed), n, drifts)
+    log = simulate_log(n, drifts=[n // 3, 2 * n // 3], seed=seed)
+    for name in STAGES:
+        if _claim(claims, name):
+            _stage(name, log, n)
 
 
 def _idle_cpus(seconds: float = 0.15):
@@ -195,7 +253,7 @@ def _spare_cpu() -> bool:
     return load < n_cpus - 1.3
 
 
-def _start_helper(n: int, seed: int):
+def _start_helper(n: int, seed: int, claims: str):
     """Start the compile helper: the same interpreter and the same streamtk sources (same cache entries).
 
     Returns None (no helper) when ``seed`` is not an integer that can be passed on.
@@ -208,7 +266,7 @@ def _start_helper(n: int, seed: int):
     env = dict(os.environ)
     root = str(Path(streamtk.__file__).resolve().parents[1])
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    code = f"from streamtk.demo import _warm_up; _warm_up({int(n)}, {int(seed)})"
+    code = f"from streamtk.demo import _warm_up; _warm_up({int(n)}, {int(seed)}, {str(claims)!r})"
     return subprocess.Popen(
         [sys.executable, "-c", code],
         env=env,
@@ -352,11 +410,12 @@ def run_demo(outdir=".", *, n=100_000, seed=0, quiet=False, background_compile=N
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     drifts = [n // 3, 2 * n // 3]
+    claims = tempfile.mkdtemp(prefix="streamtk-demo-")  # the stages each process took (:func:`_claim`)
     if background_compile:
-        trigger = _HelperOnFirstCompile(lambda: _start_helper(n, seed))
+        trigger = _HelperOnFirstCompile(lambda: _start_helper(n, seed, claims))
         trigger.start()
     else:  # None: at the first cache miss, if a CPU is free (False: the trigger is never armed)
-        trigger = _HelperOnFirstCompile(lambda: _start_helper(n, seed) if _spare_cpu() else None)
+        trigger = _HelperOnFirstCompile(lambda: _start_helper(n, seed, claims) if _spare_cpu() else None)
     try:
         log = simulate_log(n, drifts=drifts, seed=seed)
         if background_compile is None:  # start the helper at the first cache miss, if there is one
@@ -366,16 +425,19 @@ def run_demo(outdir=".", *, n=100_000, seed=0, quiet=False, background_compile=N
             ds = _evaluate(log, n)
         ds.attrs["drifts"] = np.asarray(drifts)
         helper = trigger.helper
+        done = {}
         if helper is not None:
+            done = _share_of_the_work(log, n, helper, claims)
             if helper.poll() is None:
                 _import_plotting()  # needed later anyway: done while the helper still compiles
             try:  # its kernels are then loaded from the cache instead of being compiled a second time here
                 helper.wait(timeout=600)
             except subprocess.TimeoutExpired:
                 pass  # compile them here (the helper is stopped below)
-        cmp, runs, alarms, scores, dep, qt = _analyses(log, n, drifts)
+        cmp, runs, alarms, scores, dep, qt = _analyses(log, n, drifts, done)
     finally:
         trigger.stop()
+        shutil.rmtree(claims, ignore_errors=True)
     nc = outdir / "streamtk-demo.nc"
     groups = {"comparison": cmp, "dependence": dep}
     groups.update({f"drift_{k.replace('-', '_')}": v for k, v in runs.items()})

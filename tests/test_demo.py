@@ -149,6 +149,31 @@ def test_compile_helper_is_stopped():
     assert trigger.helper.returncode not in (None, 0)  # killed
 
 
+def test_the_stages_are_shared_between_this_process_and_the_helper(tmp_path, monkeypatch):
+    """Each stage is claimed once; this process takes stages from the end until it meets the helper's."""
+    from streamtk import demo as D
+
+    class Running:
+        def poll(self):
+            return None
+
+    monkeypatch.setattr(D, "_stage", lambda name, log, n: f"result of {name}")
+    claims = str(tmp_path)
+    for name in D.STAGES[:3]:  # the helper has reached the third stage
+        assert D._claim(claims, name)
+    assert not D._claim(claims, D.STAGES[0])  # claimed once only
+    done = D._share_of_the_work(None, 0, Running(), claims)
+    assert done == {name: f"result of {name}" for name in D.STAGES[3:]}
+    assert not D._claim(claims, D.STAGES[-1])
+
+    class Finished:
+        def poll(self):
+            return 0
+
+    assert D._share_of_the_work(None, 0, Finished(), claims) == {}  # the helper is done: nothing to share
+    assert set(D.STAGES) >= set(D.DETECTORS) and D.STAGES[-1] == "adwin"  # ADWIN's kernel: compiled by evaluate
+
+
 @pytest.mark.slow
 def test_background_compile_changes_no_result(demo, tmp_path):
     from streamtk.demo import run_demo
