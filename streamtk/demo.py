@@ -170,9 +170,14 @@ class _HelperOnFirstCompile:
         except Exception:  # noqa: BLE001 - no helper (e.g. cannot spawn): this process compiles
             self.helper = None
 
-    def stop(self) -> None:
-        """Kill the helper if it is still running."""
+    def stop(self, grace: float = 0.0) -> None:
+        """Kill the helper if it is still running (after up to ``grace`` seconds to end by itself)."""
         if self.helper is not None and self.helper.poll() is None:
+            try:
+                self.helper.wait(timeout=grace)
+                return
+            except subprocess.TimeoutExpired:
+                pass
             self.helper.kill()
             self.helper.wait()
 
@@ -196,15 +201,32 @@ class _HelperOnFirstCompile:
         return self._context.__exit__(*exc)
 
 
+#: the file by which the helper says that its stages are done (and their kernels in the cache)
+DONE = ".done"
+
+
 def _warm_up(n: int, seed: int, claims: str) -> None:
     """Entry point of the helper process: the stages of :func:`_analyses` on the demo's log that it can
-    claim in ``claims`` (fills numba's cache; the results are not used)."""
+    claim in ``claims`` (fills numba's cache; the results are not used), then the file :data:`DONE`."""
     from streamtk.datasets.simulate import simulate_log
 
     log = simulate_log(n, drifts=[n // 3, 2 * n // 3], seed=seed)
     for name in STAGES:
         if _claim(claims, name):
             _stage(name, log, n)
+    _claim(claims, DONE)
+
+
+def _wait_for_helper(helper, claims, timeout: float) -> bool:
+    """Wait until the helper is done (its :data:`DONE` file: it need not have exited, which takes about a
+    second more) or has ended, at most ``timeout`` seconds; returns whether it is done or ended."""
+    end = time.monotonic() + timeout
+    done = os.path.join(claims, DONE)
+    while helper.poll() is None and not os.path.exists(done):
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 def _idle_cpus(seconds: float = 0.15):
@@ -430,22 +452,22 @@ def run_demo(outdir=".", *, n=100_000, seed=0, quiet=False, background_compile=N
             done = _share_of_the_work(log, n, helper, claims)
             if helper.poll() is None:
                 _import_plotting()  # needed later anyway: done while the helper still compiles
-            try:  # its kernels are then loaded from the cache instead of being compiled a second time here
-                helper.wait(timeout=600)
-            except subprocess.TimeoutExpired:
-                pass  # compile them here (the helper is stopped below)
+            # its kernels are then loaded from the cache instead of being compiled a second time here; if it
+            # is not done in time, they are compiled here (the helper is stopped below)
+            _wait_for_helper(helper, claims, timeout=600)
         cmp, runs, alarms, scores, dep, qt = _analyses(log, n, drifts, done)
+        nc = outdir / "streamtk-demo.nc"
+        groups = {"comparison": cmp, "dependence": dep}
+        groups.update({f"drift_{k.replace('-', '_')}": v for k, v in runs.items()})
+        for g in groups.values():
+            g.attrs["drifts"] = np.asarray(drifts)  # so `streamtk plot --group ...` marks them
+        _write(nc, ds, groups)
+        png = outdir / "streamtk-demo.png"
+        _figure(png, ds, cmp, runs["adwin"], runs["page-hinkley"], dep, drifts, alarms)
     finally:
-        trigger.stop()
+        # a helper that is done is left a few seconds to exit; one still working (an error, a timeout) is killed
+        trigger.stop(grace=10.0 if os.path.exists(os.path.join(claims, DONE)) else 0.0)
         shutil.rmtree(claims, ignore_errors=True)
-    nc = outdir / "streamtk-demo.nc"
-    groups = {"comparison": cmp, "dependence": dep}
-    groups.update({f"drift_{k.replace('-', '_')}": v for k, v in runs.items()})
-    for g in groups.values():
-        g.attrs["drifts"] = np.asarray(drifts)  # so `streamtk plot --group ...` marks them
-    _write(nc, ds, groups)
-    png = outdir / "streamtk-demo.png"
-    _figure(png, ds, cmp, runs["adwin"], runs["page-hinkley"], dep, drifts, alarms)
     elapsed = time.perf_counter() - t0
     if not quiet:
         last_dep = dep.isel(time=-1).sel(estimator="prequential")

@@ -138,6 +138,22 @@ def test_compile_helper_needs_a_free_cpu(monkeypatch):
     assert not D._spare_cpu()  # one CPU: the helper could only compete
 
 
+def test_a_helper_that_is_done_is_not_waited_for_until_it_exits(tmp_path):
+    from streamtk.demo import DONE, _HelperOnFirstCompile, _wait_for_helper
+
+    claims = str(tmp_path)
+    exiting = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    trigger = _HelperOnFirstCompile(lambda: exiting)
+    trigger.start()
+    assert not _wait_for_helper(exiting, claims, timeout=0.1)  # neither done nor ended
+    (tmp_path / DONE).touch()
+    assert _wait_for_helper(exiting, claims, timeout=0.1) and exiting.poll() is None
+    trigger.stop(grace=0.1)  # still running after the grace period: killed
+    assert exiting.returncode not in (None, 0)
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    assert _wait_for_helper(ended, str(tmp_path / "nowhere"), timeout=60) and ended.returncode == 0
+
+
 def test_compile_helper_is_stopped():
     from streamtk.demo import _HelperOnFirstCompile
 
