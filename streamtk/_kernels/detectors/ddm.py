@@ -91,7 +91,7 @@ def _record_members(r, s, index, sets, rec):
         record_alarm(rec, r, smembers[i], index)
 
 
-@numba.njit(cache=True, error_model="numpy")
+@numba.njit(cache=True, error_model="numpy", inline="always")
 def _state_steps(r, s, xrow, count0, sets, st, rec, tr):
     """State ``s`` of row ``r`` over the chunk, with its state in registers (the general path)."""
     mn = sets[0][s]
