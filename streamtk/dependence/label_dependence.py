@@ -5,12 +5,12 @@ theory for classification of streaming data with temporal dependence*, Machine L
 98(3) (seed ``003_d673204241cbf689.txt``): Definition 1, Proposition 7, Table 3
 (``P(M)``, ``P(T)``), section 6.8 / Figure 5 (``Delta(l)``) and section 7 (quick test).
 
-Everything is computed from ``y_true`` alone in one jitted pass
-(:func:`streamtk._kernels.temporal.dependence_pass`), under one or more forgetting
-mechanisms (``estimator`` dimension: prequential, sliding windows, fading factors) and at
-checkpoints (``every=``), so dependence can be watched as it evolves. Streams longer than
-memory can be fed chunk by chunk to :class:`LabelDependence`; the result is identical to
-one pass.
+Everything is computed from ``y_true`` alone in one jitted pass per estimator
+(:mod:`streamtk._kernels.dependence`, run by :class:`streamtk.dependence.engine.DependenceEngine`),
+under one or more forgetting mechanisms (``estimator`` dimension: prequential, sliding
+windows, fading factors) and at checkpoints (``every=``), so dependence can be watched as it
+evolves. Streams longer than memory can be fed chunk by chunk to :class:`LabelDependence`;
+the result is identical to one pass.
 
 Missing labels (code -1, see :mod:`streamtk._core.labels`) are skipped: transitions and runs are
 those of the sequence of *present* labels, a sliding window holds the last ``w`` present
