@@ -46,21 +46,11 @@ DETECTORS = ("page-hinkley", "ddm", "eddm", "adwin")
 
 def _detector(name, err):
     """One detector's Dataset on the error stream."""
+    from streamtk.drift import adwin, ddm, eddm, page_hinkley
+
     if name == "page-hinkley":
-        from streamtk.drift.page_hinkley import page_hinkley
-
         return page_hinkley(err, convention="moa")
-    if name == "ddm":
-        from streamtk.drift.ddm import ddm
-
-        return ddm(err)
-    if name == "eddm":
-        from streamtk.drift.eddm import eddm
-
-        return eddm(err)
-    from streamtk.drift.adwin import adwin
-
-    return adwin(err)
+    return {"ddm": ddm, "eddm": eddm, "adwin": adwin}[name](err)
 
 
 def _alarms(name, res):
