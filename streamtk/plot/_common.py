@@ -172,11 +172,11 @@ def _display_points(ax):
             # points along each segment, so that a legend cannot sit between two sparse vertices
             seg = np.diff(d, axis=0)
             steps = np.clip(np.ceil(np.hypot(seg[:, 0], seg[:, 1]) / 4.0).astype(int), 1, 200)
-            if steps.max() > 1:
-                t = [np.arange(1, s) / s for s in steps]
-                extra = [d[i] + seg[i] * ti[:, None] for i, ti in enumerate(t) if len(ti)]
-                if extra:
-                    pts.append(np.concatenate(extra))
+            if steps.max() > 1:  # segment i gets the points d[i] + seg[i] * j / steps[i], j = 1 .. steps[i] - 1
+                reps = steps - 1
+                idx = np.repeat(np.arange(len(steps)), reps)
+                j = np.arange(1, idx.size + 1) - np.repeat(np.cumsum(reps) - reps, reps)
+                pts.append(d[idx] + seg[idx] * (j / steps[idx])[:, None])
     from matplotlib.collections import PathCollection
 
     for coll in ax.collections:
