@@ -317,13 +317,13 @@ def test_multiclass_leading_dims_weights_and_missing_labels():
     np.testing.assert_allclose(ds.auc.isel(model=1, time=-1).sel(estimator="fading=0.9").values, ref, rtol=1e-12)
 
 
-@given(
-    st.lists(
-        st.one_of(st.floats(allow_nan=False), st.sampled_from([0.0, -0.0, 5e-324, -5e-324, 1.0])),
-        min_size=1,
-        max_size=60,
-    )
+#: score lists with signed zeros, subnormals, infinities and ties
+_SCORE_LISTS = st.lists(
+    st.one_of(st.floats(allow_nan=False), st.sampled_from([0.0, -0.0, 5e-324, -5e-324, 1.0])), min_size=1, max_size=60
 )
+
+
+@given(_SCORE_LISTS)
 def test_rank_compress_is_numpy_unique_inverse(values):
     # radix-sort dense ranks: same as numpy.unique (-0.0 == 0.0, infinities, subnormals, ties)
     x = np.array(values, dtype=np.float64)
@@ -334,13 +334,7 @@ def test_rank_compress_is_numpy_unique_inverse(values):
     assert R == np.unique(x).size
 
 
-@given(
-    st.lists(
-        st.one_of(st.floats(allow_nan=False), st.sampled_from([0.0, -0.0, 5e-324, -5e-324, 1.0])),
-        min_size=1,
-        max_size=60,
-    )
-)
+@given(_SCORE_LISTS)
 def test_dense_ranks_writes_the_distinct_values_in_order(values):
     # the key spaces of the AUC accumulators are these values: numpy.unique's, with -0.0 as 0.0
     from streamtk._kernels.auc.ranks import dense_ranks
