@@ -39,6 +39,7 @@ from .._kernels.auc.general import REMOVE_FACTOR
 from .._kernels.forgetting import ADWIN, FADING, PREQUENTIAL, RESTARTING, WINDOW
 from .adwin_windows import LossAdwins
 from .engine import in_parallel
+from .scoring_rules import binary_codes
 
 __all__ = ["AucEngine", "SNAPSHOT_BUDGET"]
 
@@ -194,7 +195,7 @@ class AucEngine:
                 )
             s3 = np.where(nan, -np.inf, s3)  # scores nobody reads
         # int64 codes in one pass (binary: 1 positive, 0 negative, -1 no label)
-        codes = np.where(y >= 0, y == self.pos, -1) if self.mode == "binary" else y.astype(np.int64, copy=False)
+        codes = binary_codes(y, self.pos) if self.mode == "binary" else y.astype(np.int64, copy=False)
         self._run_chunk(codes, member, s3, weights, ypred, y, last)
 
     def _run_chunk(self, codes, member, s3, weights, ypred, y, last):

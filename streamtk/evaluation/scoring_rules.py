@@ -36,6 +36,15 @@ def positive_code(classes: list, pos_label=None):
     return pos[0]
 
 
+def binary_codes(codes, pos):
+    """Class codes -> binary targets (int64): 1 where the code is ``pos``, 0 for another class, -1 missing.
+
+    ``pos`` None (or a code no class has): every labelled instance is negative.
+    """
+    codes = np.asarray(codes)
+    return np.where(codes >= 0, codes == (-2 if pos is None else pos), MISSING).astype(np.int64, copy=False)
+
+
 def binary_targets(y_true, *, pos_label=None):
     """Encode binary targets: 1 positive, 0 negative, ``-1`` missing label.
 
@@ -46,11 +55,7 @@ def binary_targets(y_true, *, pos_label=None):
     """
     enc, (codes,) = encode_labels(y_true, names=("y_true",))
     pos = positive_code(enc.classes.tolist(), pos_label)
-    out = np.full(codes.shape, MISSING, dtype=np.int64)
-    out[codes >= 0] = 0
-    if pos is not None:
-        out[codes == pos] = 1
-    return out
+    return binary_codes(codes, pos)
 
 
 def _check_proba(p, name):
