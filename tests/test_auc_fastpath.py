@@ -100,3 +100,19 @@ def test_fast_path_equals_general_kernel_on_random_streams(n, fading, windows, n
     general = run_engine(y, s, w, cuts=cuts, every=fast[2].every, route="general", fading=fading, windows=windows)
     for name in AUC_METRICS:
         np.testing.assert_array_equal(fast[1][name], general[1][name], err_msg=name)
+
+
+@pytest.mark.parametrize("cuts", [None, [0, 17, 60, 120]])
+def test_interleaved_tree_starts_on_a_cache_line(cuts):
+    # a tree of two estimators has 32-byte nodes: from 48 bytes into a line, half of them straddle
+    # two lines (the kernel ran 2x slower); the engine allocates it on a line, in one pass and after
+    # every chunk's rekey
+    from streamtk.evaluation.auc_engine import CACHE_LINE, line_aligned_zeros
+
+    y, p, s, _ = stream(1, 120)
+    for _ in range(8):  # several allocations: malloc alone lands on a line about one time in four
+        a = line_aligned_zeros((3, 5, 2, 2))
+        assert a.ctypes.data % CACHE_LINE == 0 and a.flags.c_contiguous and not a.any()
+    for _ in range(8):
+        _, _, eng = run_engine(y, s, cuts=cuts, fading=[0.9])
+        assert eng.cum.size == 2 and eng.itree.ctypes.data % CACHE_LINE == 0 and eng.itree.flags.c_contiguous

@@ -48,6 +48,23 @@ SNAPSHOT_BUDGET = 1 << 22
 #: the longest segment (bounds the per-position ADWIN widths and window ranks of one kernel call)
 MAX_SEGMENT = 1 << 22
 ROUTES = ("auto", "general")
+#: byte alignment of the interleaved trees: a cache line, so no node of ``2 x 2`` floats straddles two
+CACHE_LINE = 64
+
+
+def line_aligned_zeros(shape) -> np.ndarray:
+    """``np.zeros(shape)`` (float64, C order) starting on a cache line.
+
+    ``malloc`` aligns to 16 bytes only. The interleaved tree of two estimators has 32-byte nodes
+    and its walks visit mostly even positions; when the array starts 48 bytes into a line, those
+    nodes straddle two lines. Measured (binary kernel alone, prequential + fading, 10**6 distinct
+    scores, median of 7 alternating calls in one process, three processes): 193-221 ms at offset
+    48, 94-126 ms at offsets 0, 16 and 32 - before, one evaluation in four ran on the slow layout.
+    """
+    n = int(np.prod(shape))
+    buf = np.zeros(n + CACHE_LINE // 8)
+    skip = (-buf.ctypes.data % CACHE_LINE) // 8
+    return buf[skip : skip + n].reshape(shape)
 
 
 def _groups(mode: str, k: int, pairwise: bool):
@@ -143,7 +160,7 @@ class AucEngine:
         self.ptr = np.zeros((L, E, LY.N_PTR), dtype=np.int64)
         self.keys = [[np.zeros(0) for _ in range(C)] for _ in range(L)]
         self.trees = np.zeros((L, self.gacc.size, C, G, 1))
-        self.itree = np.zeros((L, 1, 2, self.cum.size))
+        self.itree = line_aligned_zeros((L, 1, 2, self.cum.size))
         self.adwins = LossAdwins(L, self.deltas, self.adwin_options) if self.deltas.size else None
         self.hist_start = 0
         self.h_y = np.zeros(0, dtype=np.int64)
@@ -285,7 +302,7 @@ class AucEngine:
         from .._kernels.fenwick import rekey
 
         trees = np.zeros(self.trees.shape[:4] + (D + 1,))
-        itree = np.zeros((self.L, D + 1) + self.itree.shape[2:])
+        itree = line_aligned_zeros((self.L, D + 1) + self.itree.shape[2:])
         for (l, c), old_pos in moves.items():
             for a in range(self.gacc.size):
                 for g in range(self.G):
