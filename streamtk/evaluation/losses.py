@@ -32,6 +32,8 @@ from .._core.mechanisms import (
     mechanism_attrs,
     resolve_every,
 )
+from .._core.metrics import REGISTRY, family
+from .._core.metrics.losses import GB, REGRESSION_QUANTITIES, LossSums, ram_hours, regression_quantities
 from .._core.validation import as_float_array, check_choice
 from .._kernels import sums as SK
 from .._labelled import LeadingDims, base_attrs, split_leading, time_coords
@@ -42,8 +44,6 @@ __all__ = ["loss_curves", "regression_curves", "regression_losses", "resource_cu
 
 _GAMA = "Gama, Sebastiao & Rodrigues 2013 (seed 004), sec. 3.3, Algorithms 1-3"
 _ADWIN = "Bifet et al. 2015 (seed 000), sec. 6"
-#: bytes in a GB for RAM-Hours (MOA divides the byte size by 1024**3)
-GB = 1024.0**3
 _ESTIMATOR_NOTE = (
     "prequential: mean over instances 1..t; window=w: mean over the last min(t, w) instances; "
     "fading=alpha: S_t / N_t with S_t = x_t + alpha S_(t-1), N_t = 1 + alpha N_(t-1); "
@@ -127,14 +127,12 @@ def _dataset(data_vars: dict, lead: LeadingDims, specs, positions, tcoords, titl
 
 
 def _count_variable(lead, counts):
-    return _variable(
-        lead,
-        counts,
-        long_name="number of instances held by the estimator (fading: N_t)",
-        units="1",
-        formula="prequential t; window min(t, w); fading N_t = 1 + alpha N_(t-1); adwin: window width",
-        reference=_GAMA,
-    )
+    return _variable(lead, counts, **REGISTRY["n_instances"].attrs())
+
+
+def _metric_variables(lead, sums, metrics) -> dict:
+    """The variables of registry ``metrics`` computed from ``sums`` (a :class:`LossSums`), attrs from the registry."""
+    return {m.name: _variable(lead, np.asarray(sums.evaluate(m)), **m.attrs()) for m in metrics}
 
 
 @forgetting_parameters()
@@ -259,41 +257,9 @@ def regression_curves(y_true, y_pred, *, every=None, lead_dims=None, **forgettin
     specs = build_estimators(**forgetting)
     every = resolve_every(every, yt.shape[0])
     present = _present_of(yt)
-    err = yp2 - yt
-    x = np.stack([np.abs(err), err * err], axis=1)
-    positions, sums, counts, means = estimator_sums(x, specs, every, present)
-    # both are means of non-negative numbers: a running window sum (Algorithm 2) can leave a residue of
-    # rounding of about 1e-16 x the magnitudes that left the window, possibly negative; clip it to 0
-    mae = np.maximum(means[..., 0], 0.0)
-    mse = np.maximum(means[..., 1], 0.0)
-    rmse = np.sqrt(mse)
-    data = {
-        "mae": _variable(
-            lead,
-            mae,
-            long_name="mean absolute error",
-            units="",
-            formula="mean of |y_t - yhat_t| under the estimator",
-            reference=_GAMA,
-        ),
-        "mse": _variable(
-            lead,
-            mse,
-            long_name="mean squared error",
-            units="",
-            formula="mean of (y_t - yhat_t)**2 under the estimator",
-            reference=_GAMA,
-        ),
-        "rmse": _variable(
-            lead,
-            rmse,
-            long_name="root mean squared error",
-            units="",
-            formula="sqrt(mse) under the same estimator",
-            reference=_GAMA,
-        ),
-        "n_instances": _count_variable(lead, counts),
-    }
+    positions, sums, counts, means = estimator_sums(regression_quantities(yp2 - yt), specs, every, present)
+    data = _metric_variables(lead, LossSums(sums, counts, means, REGRESSION_QUANTITIES), family("regression"))
+    data["n_instances"] = _count_variable(lead, counts)
     return _dataset(data, lead, specs, positions, tcoords, "streamtk regression curves", every=every)
 
 
@@ -412,50 +378,11 @@ def resource_curves(seconds=None, memory=None, *, every=None, lead_dims=None, **
     specs = build_estimators(**forgetting)
     n = next(iter(parts.values())).shape[1]
     every = resolve_every(every, n)
-    q = list(parts.values())
     if len(parts) == 2:
-        q.append((parts["memory"] / GB) * (parts["seconds"] / 3600.0))
-    positions, sums, counts, means = estimator_sums(np.stack(q, axis=1), specs, every)
-    data = {}
-    j = 0
-    if "seconds" in parts:
-        with np.errstate(divide="ignore", invalid="ignore"):  # no time spent: inf; nothing seen: NaN
-            throughput = counts / sums[..., j]
-        data["throughput"] = _variable(
-            lead,
-            throughput,
-            long_name="throughput",
-            units="instances/s",
-            formula="instances held / their total processing time",
-            reference="Gama et al. 2013 (seed 004), sec. 2",
-        )
-        data["seconds"] = _variable(
-            lead,
-            sums[..., j],
-            long_name="processing time of the instances held",
-            units="s",
-            formula="sum of seconds under the estimator",
-            reference="Gama et al. 2013 (seed 004), sec. 2",
-        )
-        j += 1
-    if "memory" in parts:
-        data["memory"] = _variable(
-            lead,
-            means[..., j],
-            long_name="model memory",
-            units="bytes",
-            formula="mean model size under the estimator",
-            reference="Gama et al. 2013 (seed 004), sec. 2",
-        )
-        j += 1
-    if len(parts) == 2:
-        data["ram_hours"] = _variable(
-            lead,
-            sums[..., j],
-            long_name="RAM-Hours",
-            units="GB h",
-            formula="sum of (memory / 1024**3) * (seconds / 3600) under the estimator",
-            reference="Bifet, Holmes, Pfahringer & Frank 2010 (PAKDD), as computed by MOA's EvaluatePrequential",
-        )
+        parts["ram_hours"] = ram_hours(parts["memory"], parts["seconds"])
+    positions, sums, counts, means = estimator_sums(np.stack(list(parts.values()), axis=1), specs, every)
+    given = {"seconds": "seconds" in parts, "memory": "memory" in parts, "seconds_and_memory": "ram_hours" in parts}
+    metrics = [m for m in family("resources") if given[m.needs]]
+    data = _metric_variables(lead, LossSums(sums, counts, means, tuple(parts)), metrics)
     data["n_instances"] = _count_variable(lead, counts)
     return _dataset(data, lead, specs, positions, tcoords, "streamtk resource curves", every=every, gb_bytes=GB)

@@ -1,6 +1,6 @@
 """The metric registry: one entry per metric drives Dataset variables and attrs, docs, tests and benchmarks.
 
-Every metric of every family (:mod:`.confusion`, :mod:`.auc`, ...) is declared once, with its
+Every metric of every family (:mod:`.confusion`, :mod:`.auc`, :mod:`.losses`, ...) is declared once, with its
 formula (a function of the family's sufficient statistics), the intermediates it reads, its
 orientation, units, long name and paper reference (:class:`~.base.Metric`). ``streamtk.METRICS``
 is :data:`REGISTRY`. :func:`markdown_table` renders the README's metric table (a test keeps the
@@ -13,12 +13,20 @@ from . import auc as _auc
 from . import comparison as _comparison
 from . import confusion as _confusion
 from . import dependence as _dependence
+from . import losses as _losses
 from . import quantity as _quantity
 from .base import Metric, Sums, intermediate
 
 __all__ = ["Metric", "Sums", "intermediate", "REGISTRY", "resolve_metrics", "markdown_table", "describe", "family"]
 
-_ALL = [*_confusion.METRICS, *_quantity.METRICS, *_auc.METRICS, *_comparison.METRICS, *_dependence.METRICS]
+_ALL = [
+    *_confusion.METRICS,
+    *_quantity.METRICS,
+    *_auc.METRICS,
+    *_comparison.METRICS,
+    *_dependence.METRICS,
+    *_losses.METRICS,
+]
 
 REGISTRY: dict[str, Metric] = {}
 for _m in _ALL:

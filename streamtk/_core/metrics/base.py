@@ -23,11 +23,13 @@ class Metric:
     """One metric: its name everywhere (Dataset variable, CLI, docs), its formula and its metadata.
 
     ``family``: which sufficient statistics it is a function of (``confusion``, ``quantity``,
-    ``auc``, ``comparison``, ``dependence``, ``losses``). ``compute(sums)`` returns the values;
-    ``reads`` names the intermediates of the family's sums it reads; ``shape`` is ``"scalar"``
-    or ``"class"`` (one value per class); ``higher_is_better`` is True, False, or None when the
-    value has no orientation (counts, test statistics); ``needs``: ``labels``, ``binary`` (two
-    classes), ``cost``, ``scores`` or ``multiscores``.
+    ``auc``, ``comparison``, ``dependence``, ``regression``, ``resources``). ``compute(sums)``
+    returns the values; ``reads`` names the intermediates of the family's sums it reads; ``shape``
+    is ``"scalar"`` or ``"class"`` (one value per class); ``higher_is_better`` is True, False, or
+    None when the value has no orientation (counts, test statistics); ``needs``: ``labels``,
+    ``binary`` (two classes), ``cost``, ``scores`` or ``multiscores`` (evaluation families),
+    ``binary_losses`` (comparison), ``targets`` (regression), ``seconds``, ``memory`` or
+    ``seconds_and_memory`` (resources).
     """
 
     name: str
