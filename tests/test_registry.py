@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import xarray as xr
 
 import streamtk
 from streamtk._core.metrics import REGISTRY, markdown_table
@@ -169,6 +170,71 @@ def check_dependence(name):
             np.testing.assert_allclose(np.asarray(got, float), want, rtol=1e-9, atol=1e-12, equal_nan=True)
 
 
+_LOSS_ESTIMATORS = [("prequential", None), ("window", 5), ("fading", 0.8), ("tumbling", 7), ("landmarks", [10, 25])]
+_LOSS_KW = dict(windows=5, fading=0.8, tumbling=7, landmarks=[10, 25], every=1)
+
+
+def _held_weights(kind, param, evaluated, now):
+    """``[(s, weight)]``: the evaluated stream positions ``s <= now`` held by an estimator at ``now``, one by one."""
+    seen = [s for s in evaluated if s <= now]
+    if kind == "prequential":
+        return [(s, 1.0) for s in seen]
+    if kind == "window":
+        return [(s, 1.0) for s in seen[-param:]]
+    if kind == "fading":  # an instance not evaluated occupies no slot: the age counts evaluated instances
+        return [(s, param ** (len(seen) - 1 - j)) for j, s in enumerate(seen)]
+    resets = range(0, now + 1, param) if kind == "tumbling" else [r for r in param if r <= now]
+    start = max(resets, default=0)
+    return [(s, 1.0) for s in seen if s >= start]
+
+
+def check_regression(name):
+    rng = np.random.default_rng(10)
+    n = 40
+    y = rng.normal(0, 3, n)
+    y[rng.random(n) < 0.2] = np.nan  # no target: skipped
+    pred = np.where(rng.random((2, n)) < 0.3, np.nan_to_num(y), np.nan_to_num(y) + rng.normal(0, 2, (2, n)))
+    ds = streamtk.regression_curves(y, pred, lead_dims="model", **_LOSS_KW)
+    evaluated = [s for s in range(n) if not math.isnan(y[s])]
+    for m in range(2):
+        for e, (kind, param) in enumerate(_LOSS_ESTIMATORS):
+            for t in range(n):
+                held = _held_weights(kind, param, evaluated, t)
+                den = sum(w for _, w in held)
+                mae = sum(w * abs(y[s] - pred[m, s]) for s, w in held) / den if held else math.nan
+                mse = sum(w * (y[s] - pred[m, s]) ** 2 for s, w in held) / den if held else math.nan
+                want = {"mae": mae, "mse": mse, "rmse": math.sqrt(mse) if held else math.nan}[name]
+                got = float(ds[name].values[m, e, t])
+                assert got >= 0.0 or math.isnan(got)
+                assert _close(got, want), (name, m, kind, t, got, want)
+
+
+def check_resources(name):
+    rng = np.random.default_rng(11)
+    n = 40
+    sec = rng.exponential(0.01, n)
+    sec[:3] = 0.0  # nothing spent yet: throughput inf
+    mem = rng.integers(10**6, 10**9, n).astype(float)
+    needs = REGISTRY[name].needs
+    ds = streamtk.resource_curves(
+        seconds=sec if needs != "memory" else None, memory=mem if needs != "seconds" else None, **_LOSS_KW
+    )
+    evaluated = list(range(n))
+    for e, (kind, param) in enumerate(_LOSS_ESTIMATORS):
+        for t in range(n):
+            held = _held_weights(kind, param, evaluated, t)
+            den = sum(w for _, w in held)
+            total = sum(w * sec[s] for s, w in held)
+            want = {
+                "throughput": den / total if total > 0 else math.inf,
+                "seconds": total,
+                "memory": sum(w * mem[s] for s, w in held) / den,
+                "ram_hours": sum(w * (mem[s] / 1024**3) * (sec[s] / 3600) for s, w in held),
+            }[name]
+            got = float(ds[name].values[e, t])
+            assert got == want if math.isinf(want) else _close(got, want, 1e-15), (name, kind, t, got, want)
+
+
 CHECKERS = {
     "confusion": check_confusion,
     "quantity": check_quantity,
@@ -176,6 +242,8 @@ CHECKERS = {
     "auc_pairwise": check_auc_pairwise,
     "comparison": check_comparison,
     "dependence": check_dependence,
+    "regression": check_regression,
+    "resources": check_resources,
 }
 
 
@@ -202,3 +270,64 @@ def test_readme_metric_table_is_the_registry():
         "README.md's metric table is out of date; regenerate it with\n"
         "python -c 'from streamtk._core.metrics import markdown_table; print(markdown_table())'"
     )
+
+
+def test_regression_and_resource_attrs_come_from_the_registry():
+    ds = streamtk.regression_curves([1.0, 2.0, np.nan, 4.0], [1.5, 2.0, 0.0, 3.0], windows=2)
+    res = streamtk.resource_curves([0.5, 0.0, 1.0], [2.0, 4.0, 8.0], fading=0.9)
+    assert list(ds.data_vars) == ["mae", "mse", "rmse", "n_instances"]
+    assert list(res.data_vars) == ["throughput", "seconds", "memory", "ram_hours", "n_instances"]
+    for d, fam in ((ds, "regression"), (res, "resources")):
+        for v in d.data_vars:
+            assert d[v].attrs == REGISTRY[v].attrs(), v
+            assert REGISTRY[v].family == (fam if v != "n_instances" else "confusion")
+    assert ds.mae.attrs["higher_is_better"] == "false" and res.throughput.attrs["higher_is_better"] == "true"
+    assert res.memory.attrs["units"] == "bytes" and res.seconds.attrs["units"] == "s"
+    only = streamtk.resource_curves(memory=[2.0, 4.0])  # the registry's needs select the metrics
+    assert list(only.data_vars) == ["memory", "n_instances"]
+
+
+def test_loss_family_formulas_read_what_they_declare():
+    from streamtk._core.metrics.losses import REGRESSION_QUANTITIES, RESOURCE_QUANTITIES, LossSums
+
+    rng = np.random.default_rng(12)
+    for fam, names in (("regression", REGRESSION_QUANTITIES), ("resources", RESOURCE_QUANTITIES)):
+        for m in (m for m in REGISTRY.values() if m.family == fam):
+            sums = rng.random((2, 3, 4, len(names)))
+            counts = rng.random((2, 3, 4)) + 1
+            sums_obj = LossSums(sums, counts, sums / counts[..., None], names)
+            sums_obj.reads = set()
+            sums_obj.evaluate(m)
+            assert sums_obj.reads == set(m.reads), (m.name, sums_obj.reads, m.reads)
+
+
+def test_regression_formulas_clip_negative_window_residues_once():
+    from streamtk._core.metrics.losses import LossSums
+
+    means = np.array([[-1e-17, -2e-17], [0.5, 4.0], [np.nan, np.nan]])
+    sums = LossSums(means, np.ones(3), means, ("abs_error", "squared_error"))
+    got = {m: sums.evaluate(REGISTRY[m]) for m in ("mae", "mse", "rmse")}
+    np.testing.assert_array_equal(got["mae"], [0.0, 0.5, np.nan])
+    np.testing.assert_array_equal(got["mse"], [0.0, 4.0, np.nan])
+    np.testing.assert_array_equal(got["rmse"], [0.0, 2.0, np.nan])
+
+
+@pytest.mark.parametrize("name", ["mae", "mse", "rmse", "throughput", "seconds", "memory", "ram_hours"])
+def test_evaluate_refuses_regression_and_resource_metrics(name):
+    fam = REGISTRY[name].family
+    with pytest.raises(ValueError, match=rf"unknown metric '{name}' \(it belongs to the '{fam}' family, computed by"):
+        streamtk.evaluate([0, 1, 1], [0, 1, 0], metrics=[name])
+    by_default = streamtk.evaluate([0, 1, 1], [0, 1, 0], y_score=[0.2, 0.8, 0.4], cost=[[0, 1], [2, 0]])
+    assert name not in by_default
+
+
+def test_collect_orients_and_filters_by_the_registry():
+    from streamtk.comparison.collection import collect, higher_is_better
+
+    for m in REGISTRY.values():
+        assert higher_is_better(m.name) is m.higher_is_better, m.name
+    # a log of predictions is evaluated with evaluate's families only: a regression name is reported missing
+    logs = {"d": xr.Dataset({"y_true": ("time", np.array([0, 1, 1, 0])), "y_pred": ("time", np.array([0, 1, 0, 0]))})}
+    with pytest.raises(ValueError, match=r"metrics \['mae'\] are not in the curves"):
+        collect(logs, metrics=["accuracy", "mae"])
+    assert collect(logs, metrics=["accuracy"]).accuracy.item() == 0.75

@@ -29,7 +29,7 @@ import numpy as np
 import xarray as xr
 
 from .._core.mechanisms import BARE_LABELS, mechanism_attrs, spec_from_label
-from .._core.metrics import REGISTRY
+from .._core.metrics import EVALUATION_FAMILIES, REGISTRY
 from .._labelled import base_attrs
 from .summaries import checkpoint_every, parse_summaries, summarise_curves
 
@@ -139,7 +139,10 @@ def _curves_of(ds, src, metrics, estimators, summaries, evaluate_options):
         if "every" not in opts or opts["every"] is None:
             opts["every"] = checkpoint_every(ds.sizes["time"], summaries)
         if metrics is not None:
-            opts.setdefault("metrics", [m for m in metrics if m in REGISTRY])
+            # only what evaluate computes (not e.g. the regression or resources families of the registry)
+            opts.setdefault(
+                "metrics", [m for m in metrics if m in REGISTRY and REGISTRY[m].family in EVALUATION_FAMILIES]
+            )
         y_pred = ds["y_pred"]
         kw = {}
         if (

@@ -37,6 +37,14 @@ for _m in _ALL:
 #: the metrics ``streamtk.evaluate`` computes (confusion counts, quantity means, AUC), in output order
 EVALUATION_FAMILIES = ("confusion", "quantity", "auc")
 
+#: the function that computes the metrics of each other family (named when such a metric is asked elsewhere)
+COMPUTED_BY = {
+    "comparison": "streamtk.compare_losses",
+    "dependence": "streamtk.label_dependence",
+    "regression": "streamtk.regression_curves",
+    "resources": "streamtk.resource_curves",
+}
+
 
 def family(name: str) -> list[Metric]:
     """Every metric of one family, in registry order."""
@@ -75,7 +83,11 @@ def resolve_metrics(
     names = {m.name for m in pool}
     for name in metrics:
         if name not in names:
-            where = f" (it belongs to the {REGISTRY[name].family!r} family)" if name in REGISTRY else ""
+            where = ""
+            if name in REGISTRY:
+                fam = REGISTRY[name].family
+                by = f", computed by {COMPUTED_BY[fam]}" if fam in COMPUTED_BY else ""
+                where = f" (it belongs to the {fam!r} family{by})"
             raise ValueError(f"unknown metric {name!r}{where}; known metrics here: {', '.join(m.name for m in pool)}")
         m = REGISTRY[name]
         why = _unmet(m, n_classes, has_cost, scores)
