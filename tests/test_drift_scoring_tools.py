@@ -207,3 +207,23 @@ def test_plot_detection_delays_reads_every_convention(convention):
     (bars,) = plot_detection_delays(s)
     np.testing.assert_allclose([b.get_height() for b in bars], np.nan_to_num(s["delay_mean"].values))
     plt.close("all")
+
+
+def test_recovery_orientation_comes_from_the_registry():
+    # the registry decides (ram_hours and seconds are lower-is-better although no "error"/"loss" token is in
+    # their names); names outside it fall back on tokens; a value without orientation reads as higher
+    from streamtk._core.metrics import REGISTRY, higher_is_better
+
+    for m in REGISTRY.values():
+        assert higher_is_better(m.name) is m.higher_is_better, m.name
+    assert higher_is_better("ram_hours") is False and higher_is_better("seconds") is False
+    assert higher_is_better("my_loss") is False and higher_is_better("time_s") is False
+    assert higher_is_better("memory_bytes") is False and higher_is_better("my_score") is True
+    seconds = np.full(3000, 0.25)  # binary fractions: the window sums are exact, so it returns to its level
+    seconds[1000:1200] = 2.0  # processing slows for 200 instances after the drift, then recovers
+    res = streamtk.resource_curves(seconds, np.full(3000, 1024.0**3), windows=[100], every=10)
+    for name in ("ram_hours", "seconds"):
+        r = recovery(res, [1000], metric=name, interval=300).sel(estimator="window=100", drift=1000)
+        assert float(r["deterioration"]) > 0 and bool(r["restored"]), name  # a rise is a deterioration
+    up = recovery(res, [1000], metric="throughput", interval=300).sel(estimator="window=100", drift=1000)
+    assert float(up["deterioration"]) > 0 and bool(up["restored"])  # a fall in throughput is a deterioration

@@ -29,7 +29,7 @@ import numpy as np
 import xarray as xr
 
 from .._core.mechanisms import BARE_LABELS, mechanism_attrs, spec_from_label
-from .._core.metrics import EVALUATION_FAMILIES, REGISTRY
+from .._core.metrics import EVALUATION_FAMILIES, REGISTRY, higher_is_better
 from .._labelled import base_attrs
 from .summaries import checkpoint_every, parse_summaries, summarise_curves
 
@@ -39,21 +39,9 @@ __all__ = [
     "select_table",
     "higher_is_better",
     "direction",
-    "LOWER_IS_BETTER",
 ]
 
-#: metrics (and log variables) for which a smaller value is better; every other metric: larger is better
-LOWER_IS_BETTER = frozenset({"error", "risk", "log_loss", "brier", "kappa_se", "time_s", "memory_bytes"})
 _TITLE = "streamtk results collection"
-
-
-def higher_is_better(metric: str) -> bool | None:
-    """Whether a larger value of ``metric`` is better: the registry's orientation when it records one, else
-    False for errors, losses, costs, time and memory and True otherwise; None for a value without orientation."""
-    entry = REGISTRY.get(str(metric))
-    if entry is not None and hasattr(entry, "higher_is_better"):
-        return entry.higher_is_better
-    return str(metric) not in LOWER_IS_BETTER
 
 
 def direction(attrs, metric: str, given=None) -> bool:

@@ -37,17 +37,12 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from .._core.metrics import higher_is_better as orientation
 from .._core.validation import check_positive_int
 from .._labelled import base_attrs
 from .truth import as_truth
 
 __all__ = ["recovery"]
-
-_LOWER_IS_BETTER = ("error", "loss", "brier", "mae", "mse", "rmse", "cost", "log_loss")
-
-
-def _lower_is_better(name: str) -> bool:
-    return any(token in name for token in _LOWER_IS_BETTER)
 
 
 def _one_curve(values, instance, starts, interval, tolerance, higher):
@@ -99,8 +94,11 @@ def recovery(curves: xr.Dataset, true_drifts, *, metric="accuracy", interval=100
     tolerance : float, default 0
         How close to ``before`` counts as restored (in the metric's units).
     higher_is_better : bool, optional
-        Direction of the metric; default: False for names containing ``error``,
-        ``loss``, ``brier``, ``cost``, ``mae``/``mse``, True otherwise.
+        Direction of the metric; default: the metric registry's orientation
+        (:func:`streamtk._core.metrics.higher_is_better`: e.g. False for ``error``,
+        ``log_loss``, ``mae``, ``ram_hours``; for a name outside the registry, False
+        when it contains ``error``, ``loss``, ``cost``, ``time``, ``memory`` and the
+        like), True for a value without an orientation.
 
     Returns
     -------
@@ -132,7 +130,9 @@ def recovery(curves: xr.Dataset, true_drifts, *, metric="accuracy", interval=100
     if truth.per_run:
         raise ValueError("recovery needs the same drifts for every curve (one DriftTruth shared by all)")
     starts = truth.start[0].tolist()
-    higher = (not _lower_is_better(metric)) if higher_is_better is None else bool(higher_is_better)
+    if higher_is_better is None:  # the registry's orientation (a value without one is read as higher-is-better)
+        higher_is_better = orientation(metric) is not False
+    higher = bool(higher_is_better)
     da = curves[metric]
     instance = np.asarray(curves["instance"].values, dtype=np.int64)
     other = [d for d in da.dims if d != "time"]

@@ -17,7 +17,18 @@ from . import losses as _losses
 from . import quantity as _quantity
 from .base import Metric, Sums, intermediate
 
-__all__ = ["Metric", "Sums", "intermediate", "REGISTRY", "resolve_metrics", "markdown_table", "describe", "family"]
+__all__ = [
+    "Metric",
+    "Sums",
+    "intermediate",
+    "REGISTRY",
+    "resolve_metrics",
+    "markdown_table",
+    "describe",
+    "family",
+    "higher_is_better",
+    "LOWER_IS_BETTER_TOKENS",
+]
 
 _ALL = [
     *_confusion.METRICS,
@@ -44,6 +55,21 @@ COMPUTED_BY = {
     "regression": "streamtk.regression_curves",
     "resources": "streamtk.resource_curves",
 }
+
+
+#: fragments of names outside the registry for which a smaller value is better (errors, losses, costs,
+#: time, memory; e.g. a ``loss_curves`` variable or a log's ``time_s``): the fallback of :func:`higher_is_better`
+LOWER_IS_BETTER_TOKENS = ("error", "loss", "brier", "risk", "cost", "mae", "mse", "time", "seconds", "memory", "bytes")
+
+
+def higher_is_better(name) -> bool | None:
+    """Whether a larger value of ``name`` is better: the registry's orientation (None: a value without one,
+    such as a count or a test statistic); for a name outside the registry, False when it contains one of
+    :data:`LOWER_IS_BETTER_TOKENS` and True otherwise."""
+    entry = REGISTRY.get(str(name))
+    if entry is not None:
+        return entry.higher_is_better
+    return not any(token in str(name) for token in LOWER_IS_BETTER_TOKENS)
 
 
 def family(name: str) -> list[Metric]:
