@@ -34,7 +34,6 @@ import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 import numpy as np
 
 #: job -> default stream length of ``all``
@@ -164,6 +163,8 @@ def both_versions(which, n, pairs):
 
 
 def main(argv=None):
+    # one numba thread, set before streamtk (and numba) are imported: importing this module sets nothing
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("job", help=f"one of {', '.join(SIZES)}, or 'all' (with --against)")
     ap.add_argument("n", type=int, nargs="?", help="stream length (default: the job's size in SIZES)")

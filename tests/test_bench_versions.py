@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -11,9 +12,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _module():
+    # importing the script must not touch the environment (numba refuses a thread count that changes
+    # once its threads run: a NUMBA_NUM_THREADS set here broke every later parallel test)
+    before = dict(os.environ)
     spec = importlib.util.spec_from_file_location("bench_versions", ROOT / "benchmarks" / "bench_versions.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
+    assert dict(os.environ) == before
     return mod
 
 
