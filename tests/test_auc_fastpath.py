@@ -41,9 +41,12 @@ def _weights(kind, rng, n):
     return np.where(rng.random((1, n)) < 0.1, 0.0, rng.uniform(0.3, 3.0, (1, n)))
 
 
-@pytest.mark.parametrize("weights", ["none", "integer", "float"])
-@pytest.mark.parametrize("path", list(PATHS))
-def test_fast_path_equals_general_kernel(path, weights):
+#: instance weights of the fast-path checks
+WEIGHTS = ("none", "integer", "float")
+
+
+def check_fast_path(path, weights):
+    """Fast path ``path`` (a key of :data:`PATHS`) against the general kernel, whole and in chunks."""
     forgetting, n_values, n, offline, exact_float = PATHS[path]
     rng = np.random.default_rng(abs(hash((path, weights))) % 2**32)
     y, p, _, _ = stream(len(path), n, p_missing=0.05)

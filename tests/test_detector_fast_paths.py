@@ -19,7 +19,7 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from streamtk._kernels import adwin as KA
@@ -141,10 +141,12 @@ CASES = {
 }
 
 
-@settings(max_examples=8, deadline=None)
-@given(seed=st.integers(0, 10**6), cuts=st.lists(st.integers(1, 1499), max_size=3), trace=st.booleans())
-@pytest.mark.parametrize("case", [*CASES, "adwin-loop"])
-def test_fast_path_equals_general_path(case, seed, cuts, trace):
+def check_fast_path(case, seed, cuts, trace):
+    """Fast path ``case`` (a key of :data:`CASES` or ``"adwin-loop"``) against its general path on one stream.
+
+    Returns the number of alarms (each restarts a setting and moves a pass of the lanes to the
+    general path: a check without alarms proves less).
+    """
     x = _stream(seed, 1500)
     if case == "adwin-loop":
         # ADWIN's chunk loop against its per-input step on interleaved instances
@@ -163,8 +165,7 @@ def test_fast_path_equals_general_path(case, seed, cuts, trace):
             np.testing.assert_array_equal(out[i][3], codes[i])
             assert KA.adwin_width(step_state[3], i) == out[i][0][-1]
             assert KA.adwin_mean(step_state[3], step_state[4], i) == out[i][1][-1]
-        assert (codes != 0).any()
-        return
+        return int((codes != 0).sum())
     factory, kw, flag = CASES[case]
     fast = _run(factory(True, flag, **kw), x, cuts, trace)
     general = _run(factory(False, flag, **kw), x, cuts, trace)
@@ -174,7 +175,15 @@ def test_fast_path_equals_general_path(case, seed, cuts, trace):
     assert set(a.data_vars) == set(b.data_vars)
     for name in b.data_vars:
         np.testing.assert_array_equal(a[name].values, b[name].values, err_msg=f"{case}: {name}")
-    assert int(b["n_detections"].sum()) > 10  # alarms (hence restarts and the general path's passes) happened
+    return int(b["n_detections"].sum())
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10**6), cuts=st.lists(st.integers(1, 1499), max_size=3), trace=st.booleans())
+@pytest.mark.parametrize("case", [*CASES, "adwin-loop"])
+def test_fast_path_equals_general_path_on_random_streams(case, seed, cuts, trace):
+    alarms = check_fast_path(case, seed, cuts, trace)
+    assume(alarms > 10)  # a stream without alarms (a rare seed) does not count as one of the examples
 
 
 def _table2_like(**kw):

@@ -40,6 +40,32 @@ def _assert_identical(one, two):
         assert np.array_equal(np.signbit(a), np.signbit(b))
 
 
+#: the kernel's fast paths, each with a stream and estimators that take it: (0-1 values, estimators)
+SUMS_PATHS = {
+    "unfaded accumulators": (False, dict(tumbling=[50], landmarks=[3, 400, 401])),
+    "dense windows": (False, dict(windows=[1, 7, 300, 5000])),
+    "0-1 windows": (True, dict(windows=[1, 7, 300, 5000])),
+}
+
+
+def check_fast_path(kind):
+    """Fast path ``kind`` (a key of :data:`SUMS_PATHS`) against the general loops, whole and in chunks."""
+    binary, mechanisms = SUMS_PATHS[kind]
+    rng = np.random.default_rng(5)
+    T = 2500
+    if binary:
+        x = (rng.random((3, T)) < 0.4).astype(float)
+    else:
+        x = np.where(rng.random((3, T)) < 0.3, 0.0, rng.normal(size=(3, T)))
+    specs = build_estimators(**mechanisms)
+    for cuts in ([], [700, 701, 2048]):
+        declared = [binary] * (len(cuts) + 1)
+        _assert_identical(
+            _run(specs, x, None, cuts, fast=True, binary=declared),
+            _run(specs, x, None, cuts, fast=False, binary=declared),
+        )
+
+
 @st.composite
 def streams(draw):
     T = draw(st.integers(1, 120))
