@@ -53,6 +53,18 @@ def ram_hours(memory, seconds):
     return (memory / GB) * (seconds / 3600.0)
 
 
+def _column(name, of, doc):
+    """The intermediate ``name``: the column of quantity ``name`` in ``sums`` or ``means`` (``of``)."""
+
+    def get(self):
+        if name not in self.quantities:
+            raise ValueError(f"quantity {name!r} was not recorded here; recorded: {', '.join(self.quantities)}")
+        return getattr(self, of)[..., self.quantities.index(name)]
+
+    get.__name__, get.__doc__ = name, doc
+    return intermediate(get)
+
+
 class LossSums(Sums):
     """What :func:`~streamtk.evaluation.losses.estimator_sums` returns, with the quantities named.
 
@@ -73,40 +85,24 @@ class LossSums(Sums):
         self.means = means
         self.quantities = quantities
 
-    def _column(self, arr, name):
-        if name not in self.quantities:
-            raise ValueError(f"quantity {name!r} was not recorded here; recorded: {', '.join(self.quantities)}")
-        return arr[..., self.quantities.index(name)]
-
     @intermediate
     def n(self):
         """Instances held by the estimator (``N_t`` under a fading factor)."""
         return self.counts
 
-    @intermediate
-    def abs_error(self):
-        """Mean of ``|y_t - yhat_t|`` held by the estimator, as summed (may carry a window rounding residue)."""
-        return self._column(self.means, "abs_error")
-
-    @intermediate
-    def squared_error(self):
-        """Mean of ``(y_t - yhat_t)**2`` held by the estimator, as summed (may carry a window rounding residue)."""
-        return self._column(self.means, "squared_error")
-
-    @intermediate
-    def seconds(self):
-        """Sum of the processing times held by the estimator (s)."""
-        return self._column(self.sums, "seconds")
-
-    @intermediate
-    def memory(self):
-        """Mean model size held by the estimator (bytes)."""
-        return self._column(self.means, "memory")
-
-    @intermediate
-    def ram_hours(self):
-        """Sum of the per-instance RAM-Hours held by the estimator (GB h)."""
-        return self._column(self.sums, "ram_hours")
+    abs_error = _column(
+        "abs_error",
+        "means",
+        "Mean of ``|y_t - yhat_t|`` held by the estimator, as summed (may carry a window rounding residue).",
+    )
+    squared_error = _column(
+        "squared_error",
+        "means",
+        "Mean of ``(y_t - yhat_t)**2`` held by the estimator, as summed (may carry a window rounding residue).",
+    )
+    seconds = _column("seconds", "sums", "Sum of the processing times held by the estimator (s).")
+    memory = _column("memory", "means", "Mean model size held by the estimator (bytes).")
+    ram_hours = _column("ram_hours", "sums", "Sum of the per-instance RAM-Hours held by the estimator (GB h).")
 
 
 def _clip0(mean):
