@@ -116,12 +116,14 @@ def numpy_compare(la, lb, ck):
 
 def engine_run(specs, every, loss, groups, *, fast, binary):
     """Raw sums ``(G, E, C, 5)`` of one SumsEngine pass (``fast=False``: the general loops only)."""
-    from streamtk.evaluation.plan import check_adwin_options
-    from streamtk.evaluation.sums import SumsEngine
+    from streamtk._core.adwin import check_adwin_options
+    from streamtk._kernels.sums import FIELDS
+    from streamtk.evaluation.sums import SumsEngine, raw_sums
 
-    engine = SumsEngine(specs, every, check_adwin_options(None), fast_paths=fast)
+    engine = SumsEngine(specs, every, check_adwin_options(None), fast_paths=fast, **raw_sums(len(groups)))
     engine.update(loss, groups, last=True, binary=binary)
-    return engine.collect()[1]
+    raw = engine.collect()[1]
+    return np.stack([raw[name] for name in FIELDS], axis=-1)
 
 
 def main():

@@ -716,8 +716,8 @@ def test_detector_pickles_mid_stream():
 def test_defaults_are_the_evaluation_engine_s():
     import inspect
 
+    from streamtk._core.adwin import ADWIN_BOUNDS, ADWIN_DEFAULTS
     from streamtk.drift.adwin import DEFAULTS
-    from streamtk.evaluation.plan import ADWIN_BOUNDS, ADWIN_DEFAULTS
 
     sig = inspect.signature(adwin).parameters
     assert {k: sig[k].default for k in DEFAULTS} == DEFAULTS

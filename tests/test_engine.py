@@ -173,37 +173,6 @@ def test_metrics_do_not_depend_on_the_scale_of_the_weights(stream, scale, data):
             np.testing.assert_allclose(a[name].values, b[name].values, rtol=1e-9, atol=1e-9, err_msg=name)
 
 
-def test_metric_declarations_match_what_the_formulas_read():
-    # a metric declares the intermediates it reads (registry); its formula must read exactly those
-    from streamtk._core.metrics.confusion import ConfusionSums
-
-    rng = np.random.default_rng(5)
-    for k in (2, 4):
-        table = np.abs(rng.normal(size=(8 + 3 + 3 * k, 6))) + 0.1
-        for m in REGISTRY.values():
-            if m.family not in ("confusion", "quantity") or (m.needs == "binary" and k != 2):
-                continue
-            sums = ConfusionSums(table, k=k, quantities=("risk", "log_loss", "brier"))
-            sums.reads = set()
-            sums.evaluate(m)
-            assert sums.reads == set(m.reads), (m.name, sums.reads, m.reads)
-    from streamtk._core.metrics.comparison import PairSums
-    from streamtk._core.metrics.dependence import DependenceSums
-
-    for m in REGISTRY.values():
-        if m.family == "comparison":
-            sums = PairSums(np.abs(rng.normal(size=(6, 5))) + 0.1, threshold=3.84)
-        elif m.family == "dependence":
-            cnt, trans = np.abs(rng.normal(size=(6, 3))), np.abs(rng.normal(size=(6, 3, 3)))
-            ev = np.abs(rng.normal(size=(2, 6, 3, 5)))
-            sums = DependenceSums(cnt, trans, ev[0] + ev[1], ev[0], 4)
-        else:
-            continue
-        sums.reads = set()
-        sums.evaluate(m)
-        assert sums.reads == set(m.reads), (m.name, sums.reads, m.reads)
-
-
 def test_bifet_table5_published_numbers():
     # Bifet et al. 2015 Table 5: TP 40, FN 30, FP 5, TN 25 (Class+ is the positive class)
     y = ["+"] * 70 + ["-"] * 30
@@ -229,7 +198,9 @@ def test_bifet_table5_published_numbers():
 def test_recall_means_edge_cases_against_the_definition(k):
     # the class-recall means: absent classes (ROW = 0) are left out, a recall of 0 makes G = H = 0, nothing
     # present gives NaN; G of more than two recalls goes through logarithms
-    from streamtk._core.metrics.confusion import ConfusionSums
+    from streamtk._core.finalise import finalise_columns
+    from streamtk._core.metrics import TABLES
+    from streamtk._core.metrics.confusion_sums import ConfusionContext
     from streamtk._kernels.confusion.layout import F_Q, snapshot_size
 
     rng = np.random.default_rng(k)
@@ -244,8 +215,13 @@ def test_recall_means_edge_cases_against_the_definition(k):
     for i, (row, dia) in enumerate(cols):
         table[F_Q : F_Q + k, i] = row
         table[F_Q + 2 * k : F_Q + 3 * k, i] = dia
-    for name in ("arithmetic_mean", "geometric_mean", "harmonic_mean"):
-        out = ConfusionSums(table, k=k).evaluate(REGISTRY[name])
+    x = ConfusionContext(k, 1 if k == 2 else 0, F_Q, (-1, -1, -1), False)
+    names = ("arithmetic_mean", "geometric_mean", "harmonic_mean")
+    outs = [finalise_columns(TABLES["confusion"], [REGISTRY[n] for n in names], table, x, compiled=c) for c in (0, 1)]
+    for a, b in zip(*outs):
+        np.testing.assert_array_equal(outs[0][a], outs[1][b])  # compiled == numpy, bit for bit
+    for name in names:
+        out = outs[0][name]
         for i, (row, dia) in enumerate(cols):
             rec = [d / r for r, d in zip(row, dia) if r > 0]
             if not rec:

@@ -215,7 +215,7 @@ def test_chunked_adwin_window_memory_is_bounded_and_equals_one_pass(weighted):
     for a in range(0, n, chunk):
         ev.update(y[a : a + chunk], p[a : a + chunk], None if w is None else w[a : a + chunk])
         engine = ev._engine
-        assert engine.h_ytrue.shape[0] <= (400 if weighted else 101)  # the fixed window of 100 members
+        assert engine.history.length <= (400 if weighted else 101)  # the fixed window of 100 members
         assert engine.seg[4].max() <= 6 * 17  # at most M + 1 buckets per row, log2(60000) < 16 rows
     chunked = ev.result()
     assert float(chunked.n_instances.sel(estimator="adwin=0.002").values[-1]) > 50_000 * (0.75 if weighted else 1)

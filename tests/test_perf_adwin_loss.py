@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
+from streamtk._core.adwin import LossAdwins
 from streamtk._kernels.adwin import adwin_run_one, adwin_state_new
-from streamtk.evaluation.adwin_windows import LossAdwins
 
 OPTS = {"max_buckets": 5, "clock": 32, "min_window": 5, "bound": "bernstein"}
 DELTAS = [0.002, 0.1]

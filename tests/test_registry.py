@@ -16,7 +16,7 @@ import pytest
 import xarray as xr
 
 import streamtk
-from streamtk._core.metrics import REGISTRY, markdown_table
+from streamtk._core.metrics import REGISTRY, TABLES, markdown_table
 
 from ._auc import check_auc_pairwise
 from .reference import reference_curves
@@ -235,8 +235,24 @@ def check_resources(name):
             assert got == want if math.isinf(want) else _close(got, want, 1e-15), (name, kind, t, got, want)
 
 
+def check_loss(name):
+    rng = np.random.default_rng(13)
+    n = 40
+    loss = rng.exponential(1.0, (2, n))
+    loss[:, rng.random(n) < 0.2] = np.nan  # not evaluated: skipped
+    ds = streamtk.evaluation.losses.loss_curves(loss, lead_dims="model", **_LOSS_KW)
+    evaluated = [s for s in range(n) if not math.isnan(loss[0, s])]
+    for m in range(2):
+        for e, (kind, param) in enumerate(_LOSS_ESTIMATORS):
+            for t in range(n):
+                held = _held_weights(kind, param, evaluated, t)
+                want = sum(w * loss[m, s] for s, w in held) / sum(w for _, w in held) if held else math.nan
+                assert _close(float(ds["loss"].values[m, e, t]), want), (name, m, kind, t)
+
+
 CHECKERS = {
     "confusion": check_confusion,
+    "loss": check_loss,
     "quantity": check_quantity,
     "auc": check_auc,
     "auc_pairwise": check_auc_pairwise,
@@ -287,29 +303,55 @@ def test_regression_and_resource_attrs_come_from_the_registry():
     assert list(only.data_vars) == ["memory", "n_instances"]
 
 
-def test_loss_family_formulas_read_what_they_declare():
-    from streamtk._core.metrics.losses import REGRESSION_QUANTITIES, RESOURCE_QUANTITIES, LossSums
+def _contexts(table):
+    """Contexts of every table's formulas (both conventions where a table has them)."""
+    from streamtk._core.metrics.comparison import SumsContext
+    from streamtk._core.metrics.confusion_sums import ConfusionContext
+    from streamtk._kernels.confusion.layout import F_Q
 
-    rng = np.random.default_rng(12)
-    for fam, names in (("regression", REGRESSION_QUANTITIES), ("resources", RESOURCE_QUANTITIES)):
-        for m in (m for m in REGISTRY.values() if m.family == fam):
-            sums = rng.random((2, 3, 4, len(names)))
-            counts = rng.random((2, 3, 4)) + 1
-            sums_obj = LossSums(sums, counts, sums / counts[..., None], names)
-            sums_obj.reads = set()
-            sums_obj.evaluate(m)
-            assert sums_obj.reads == set(m.reads), (m.name, sums_obj.reads, m.reads)
+    if table == "confusion":
+        return [ConfusionContext(3, 1, F_Q + 3, (F_Q, F_Q + 1, F_Q + 2), moa) for moa in (False, True)], F_Q + 12
+    if table == "sums":
+        return [SumsContext(3.84)], 5
+    raise AssertionError(f"no contexts for table {table!r}: add them here")
+
+
+@pytest.mark.parametrize("table", sorted(TABLES))
+def test_formulas_read_the_intermediates_they_declare(table):
+    # a metric (or an intermediate) declares the intermediates it reads; its formula must read exactly those
+    from streamtk._core.finalise import reads_of
+
+    tab = TABLES[table]
+    contexts, rows = _contexts(table)
+    rng = np.random.default_rng(5)
+    s = np.abs(rng.normal(size=(rows, 6))) + 0.1
+    v = np.abs(rng.normal(size=(len(tab.intermediates), 6))) + 0.1
+    entries = [(it.compute, it.reads, it.name, 0) for it in tab.intermediates]
+    entries += [(m.compute, m.reads, m.name, len(m.extra_dims)) for m in REGISTRY.values() if m.table == table]
+    for fn, reads, label, n_extra in entries:
+        got = set().union(*(reads_of(tab, fn, s, v, x, *(0,) * n_extra) for x in contexts))
+        assert got == set(reads), (label, got, reads)
+
+
+def test_every_metric_reads_a_known_table():
+    for m in REGISTRY.values():
+        assert m.table in TABLES, (m.name, m.table)
 
 
 def test_regression_formulas_clip_negative_window_residues_once():
-    from streamtk._core.metrics.losses import LossSums
+    from streamtk._core.finalise import finalise_columns
+    from streamtk._core.metrics.comparison import SumsContext
+    from streamtk._kernels.sums import SA, SN
 
-    means = np.array([[-1e-17, -2e-17], [0.5, 4.0], [np.nan, np.nan]])
-    sums = LossSums(means, np.ones(3), means, ("abs_error", "squared_error"))
-    got = {m: sums.evaluate(REGISTRY[m]) for m in ("mae", "mse", "rmse")}
-    np.testing.assert_array_equal(got["mae"], [0.0, 0.5, np.nan])
-    np.testing.assert_array_equal(got["mse"], [0.0, 4.0, np.nan])
-    np.testing.assert_array_equal(got["rmse"], [0.0, 2.0, np.nan])
+    snap = np.zeros((5, 3))
+    snap[SA] = [-1e-17, 4.0, np.nan]
+    snap[SN] = 1.0
+    for compiled in (False, True):
+        got = finalise_columns(TABLES["sums"], [REGISTRY[m] for m in ("mae", "mse", "rmse")], snap, SumsContext(0.0),
+                               compiled=compiled)  # fmt: skip
+        np.testing.assert_array_equal(got["mae"], [0.0, 4.0, np.nan])
+        np.testing.assert_array_equal(got["mse"], [0.0, 4.0, np.nan])
+        np.testing.assert_array_equal(got["rmse"], [0.0, 2.0, np.nan])
 
 
 @pytest.mark.parametrize("name", ["mae", "mse", "rmse", "throughput", "seconds", "memory", "ram_hours"])

@@ -16,22 +16,28 @@ from hypothesis import strategies as st
 
 import streamtk.comparison.compare as sc
 import streamtk.evaluation.losses as sl
+from streamtk._core.adwin import check_adwin_options
 from streamtk._core.mechanisms import build_estimators
-from streamtk.evaluation.plan import check_adwin_options
-from streamtk.evaluation.sums import SumsEngine
+from streamtk._kernels.sums import FIELDS
+from streamtk.evaluation.sums import SumsEngine, raw_sums
 
 GROUPS = np.array([[0, 0], [0, 1], [2, 1], [1, 1]])  # single streams and pairs, in both orders
 
 
 def _run(specs, x, member, cuts, *, fast, binary, every=3):
     """Raw sums, positions and the final state of a SumsEngine fed ``x`` in the chunks ``cuts``."""
-    engine = SumsEngine(specs, every, check_adwin_options({"clock": 1}), fast_paths=fast)
+    engine = SumsEngine(specs, every, check_adwin_options({"clock": 1}), fast_paths=fast, **raw_sums(len(GROUPS)))
     bounds = [0, *cuts, x.shape[1]]
     for i, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])):
         m = None if member is None else member[a:b]
         engine.update(np.ascontiguousarray(x[:, a:b]), GROUPS, m, last=i == len(bounds) - 2, binary=binary[i])
     positions, raw = engine.collect()
-    return positions, raw, engine.sf.copy(), engine.si.copy()
+    return positions, _stack(raw), engine.sf.copy(), engine.si.copy()
+
+
+def _stack(values):
+    """The engine's raw outputs as one array ``(G, E, C, 5)``."""
+    return np.stack([values[name] for name in FIELDS], axis=-1)
 
 
 def _assert_identical(one, two):
@@ -140,9 +146,10 @@ def test_public_functions_take_the_fast_paths_with_the_general_numbers():
         np.testing.assert_array_equal(got[v].values[..., :-1], ref[v].values[..., :-1])
     curves = sl.loss_curves(la, **kw)
     specs = build_estimators(**{k: v for k, v in kw.items() if k != "every"})
-    engine = SumsEngine(specs, 7, check_adwin_options(None), fast_paths=False)
+    engine = SumsEngine(specs, 7, check_adwin_options(None), fast_paths=False, **raw_sums(1))
     engine.update(la[None, :], np.array([[0, 0]]), last=True)
     positions, raw = engine.collect()
+    raw = _stack(raw)
     np.testing.assert_array_equal(curves.instance.values, positions + 1)
     with np.errstate(invalid="ignore", divide="ignore"):
         np.testing.assert_array_equal(curves.loss.values, raw[0, :, :, 0] / raw[0, :, :, 4])

@@ -152,7 +152,7 @@ MECHANISMS = (
         float,
         "DELTA",
         adaptive=True,
-        kernel_param="",  # ADWIN's confidences go to its own kernels (streamtk.evaluation.adwin_windows)
+        kernel_param="",  # ADWIN's confidences go to its own kernels (streamtk._core.adwin)
     ),
     Mechanism(
         "tumbling",
@@ -445,14 +445,15 @@ def segments(rel: np.ndarray, T: int, per_checkpoint: int, *, budget: int, max_s
 
     Yields ``(s0, s1, selector)``: a segment holds at most ``max_segment`` positions and at most
     ``budget // per_checkpoint`` of the checkpoints ``rel`` (sorted, chunk-relative); ``selector`` is
-    the boolean selector of ``rel`` inside the segment. The one segmentation rule of the engines.
+    the slice of ``rel`` inside the segment. The one segmentation rule of the engines.
     """
     max_ck = max(1, budget // max(1, per_checkpoint))
-    s0 = 0
+    s0, lo = 0, 0
     while s0 < T:
         s1 = min(T, s0 + max_segment)
-        lo = np.searchsorted(rel, s0)
-        if np.searchsorted(rel, s1) - lo > max_ck:
-            s1 = int(rel[lo + max_ck - 1]) + 1
-        yield s0, s1, (rel >= s0) & (rel < s1)
-        s0 = s1
+        hi = int(np.searchsorted(rel, s1, side="left"))
+        if hi - lo > max_ck:
+            hi = lo + max_ck
+            s1 = int(rel[hi - 1]) + 1
+        yield s0, s1, slice(lo, hi)
+        s0, lo = s1, hi

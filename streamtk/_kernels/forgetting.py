@@ -43,10 +43,14 @@ NEVER = np.int64(2**62)
 RENORM = 1e100
 
 
+#: the mechanisms whose oldest members leave one by one (:func:`is_sliding`; the numpy layer keeps their inputs)
+SLIDING = (WINDOW, ADWIN)
+
+
 @nb.njit(cache=True, inline="always")
 def is_sliding(kind):
-    """True for mechanisms whose oldest members leave one by one (``WINDOW``, ``ADWIN``)."""
-    return kind == WINDOW or kind == ADWIN
+    """True for the mechanisms of :data:`SLIDING` (``WINDOW``, ``ADWIN``)."""
+    return kind in SLIDING
 
 
 @nb.njit(cache=True, inline="always")

@@ -27,7 +27,7 @@ Arguments: ``x (R, T)``, ``groups (G, 2)`` row indices, ``member (T,)`` uint8 (e
 position is a member), ``mech = (kinds, sizes, fading, marks, mark_off, limits (G, EA, T - t_begin),
 aslot)``, ``state = (sf (G, E, 6) float64: S_A, S_B, U, V, N, scale; si (G, E, 7) int64: tail,
 held, cursor, non-zero counts of S_A, S_B, U, V)``, ``span = (base, t_begin)``, ``ck`` checkpoint
-indices, ``snap (G, E, C, 5)``, ``paths = (fast, binary)`` (:func:`run`).
+indices, ``snap (G, E, 5, C)`` (rows :data:`FIELDS`, one column per checkpoint), ``paths = (fast, binary)`` (:func:`run`).
 """
 
 from __future__ import annotations
@@ -140,12 +140,11 @@ def accumulate(kind, size, fade, marks, data, blk, est, out):
                         m = 1.0
         t = stop
         while ci < ck.shape[0] and ck[ci] == t - 1:
-            o = snap[ci]
-            o[SA] = sa / m
-            o[SB] = sb / m if pair else o[SA]
-            o[SU] = su / m
-            o[SV] = sv / m
-            o[SN] = n / m
+            snap[SA, ci] = sa / m
+            snap[SB, ci] = sb / m if pair else snap[SA, ci]
+            snap[SU, ci] = su / m
+            snap[SV, ci] = sv / m
+            snap[SN, ci] = n / m
             ci += 1
     if not pair:
         sb = sa
@@ -240,12 +239,11 @@ def slide(kind, size, limits, lim0, data, blk, est, out):
                         tail = q + 1
         t = stop
         while ci < ck.shape[0] and ck[ci] == t - 1:
-            o = snap[ci]
-            o[SA] = sa
-            o[SB] = sb if pair else sa
-            o[SU] = su
-            o[SV] = sv
-            o[SN] = float(held)
+            snap[SA, ci] = sa
+            snap[SB, ci] = sb if pair else sa
+            snap[SU, ci] = su
+            snap[SV, ci] = sv
+            snap[SN, ci] = float(held)
             ci += 1
     if not pair:
         sb, zb = sa, za

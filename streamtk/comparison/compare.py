@@ -29,14 +29,14 @@ import numpy as np
 import xarray as xr
 from scipy import stats as _stats
 
+from .._core.adwin import check_adwin_options
 from .._core.labels import encode_labels
 from .._core.mechanisms import build_estimators, estimator_coords, forgetting_parameters, resolve_every
 from .._core.metrics import REGISTRY, family
-from .._core.metrics.comparison import PairSums
 from .._core.validation import as_float_array, check_in_open_unit_interval, check_positive_int
+from .._kernels.sums import SN
 from .._labelled import LeadingDims, align_like, base_attrs, labelled_inputs, split_leading, time_coords
-from ..evaluation.plan import check_adwin_options
-from ..evaluation.sums import SumsEngine
+from ..evaluation.sums import SumsEngine, sums_job
 
 __all__ = ["compare", "compare_losses", "Comparator", "mcnemar_threshold"]
 
@@ -44,7 +44,6 @@ _ORIENTATION = (
     "A is the first model: Q > 0 and M > 0 mean A has the larger loss; n01 = A wrong and B right, "
     "n10 = B wrong and A right, n11 = both wrong, n00 = both right"
 )
-_SWAP = [1, 0, 3, 2, 4]  # raw sums of (B, A) from those of (A, B)
 _MODEL = "model"
 
 
@@ -100,16 +99,33 @@ class _Pairs:
         self.pair_dims = ("model_a", "model_b")
         self.pair_coords = {"model_a": ("model_a", labels), "model_b": ("model_b", labels)}
 
-    def assemble(self, raw: np.ndarray) -> np.ndarray:
-        """Raw sums ``(G, E, C, 5)`` -> ``(*lead, *pair, E, C, 5)``."""
+    @property
+    def n_rows(self) -> int:
+        """Output rows: one per pair of series (two inputs), or ``models x models`` per other series."""
+        return self.groups.shape[0] if self.model is None else self.model[0] * self.model[1] ** 2
+
+    def jobs(self, metrics) -> list:
+        """The sums jobs that finalise ``metrics`` (and ``n_instances``) into the output rows.
+
+        With a ``model`` dim, pair ``(a, b)`` (``a <= b``) of series ``r`` fills row ``(r, a, b)`` and, read
+        as ``(B, A)``, its mirror ``(r, b, a)`` (the diagonal twice, with the same values).
+        """
+        every = slice(0, self.groups.shape[0])
+        copies = {"n_instances": SN}
         if self.model is None:
-            return self.lead.reshape(raw)
+            return [sums_job(metrics, every, np.arange(self.groups.shape[0]), copies=copies)]
         R, M = self.model
-        raw = raw.reshape((R, self.a.size) + raw.shape[1:])
-        full = np.empty((R, M, M) + raw.shape[2:])
-        full[:, self.a, self.b] = raw
-        full[:, self.b, self.a] = raw[..., _SWAP]
-        return full.reshape(self.lead.shape + (M, M) + raw.shape[2:])
+        r = np.repeat(np.arange(R), self.a.size)
+        a, b = np.tile(self.a, R), np.tile(self.b, R)
+        return [
+            sums_job(metrics, every, (r * M + a) * M + b, copies=copies),
+            sums_job(metrics, every, (r * M + b) * M + a, swap=True, copies=copies),
+        ]
+
+    def shape(self, arr: np.ndarray) -> np.ndarray:
+        """Output rows ``(rows, E, C)`` -> ``(*lead, *pair, E, C)``."""
+        pair = () if self.model is None else (self.model[1],) * 2
+        return arr.reshape(self.lead.shape + pair + arr.shape[1:])
 
 
 class Comparator:
@@ -150,7 +166,8 @@ class Comparator:
         self._threshold = mcnemar_threshold(alpha)
         self._classes = None if classes is None else list(classes)
         self._lead_dims = lead_dims
-        self._engine = SumsEngine(self._specs, self._every, check_adwin_options(adwin_options))
+        self._adwin_options = check_adwin_options(adwin_options)
+        self._engine = None
         self._pairs = None
         self._leads = None
         self._tvalues, self._tlast = {}, {}
@@ -163,7 +180,7 @@ class Comparator:
     @property
     def n_seen(self) -> int:
         """Number of instances processed so far."""
-        return self._engine.n_seen
+        return 0 if self._engine is None else self._engine.n_seen
 
     def update(self, y_true, y_pred_a, y_pred_b=None) -> Comparator:
         """Compare the next chunk of recorded predictions (0-1 loss); returns ``self``."""
@@ -237,6 +254,18 @@ class Comparator:
         if self._pairs is None:
             self._pairs = _Pairs(leads)
             self._leads = [(ld.names, ld.shape) for ld in leads]
+            metrics = family("comparison")
+            outputs = {m.name: (self._pairs.n_rows, np.dtype(m.dtype)) for m in metrics}
+            outputs["n_instances"] = (self._pairs.n_rows, np.dtype(np.float64))
+            self._engine = SumsEngine(
+                self._specs,
+                self._every,
+                self._adwin_options,
+                jobs=self._pairs.jobs(metrics),
+                outputs=outputs,
+                threshold=self._threshold,
+            )
+            self._positions = []
         elif [(ld.names, ld.shape) for ld in leads] != self._leads:
             raise ValueError(
                 f"leading dims changed between chunks: {self._leads} then {[(ld.names, ld.shape) for ld in leads]}"
@@ -244,12 +273,11 @@ class Comparator:
         if n == 0:
             return self
         start = self._engine.n_seen
-        self._engine.update(loss, self._pairs.groups, present, binary=binary)
-        pos = self._engine._pieces[-1][0] - start
+        pos = self._engine.update(loss, self._pairs.groups, present, binary=binary)
+        self._positions.append(pos)
         for name, var in tcoords.items():
             if name != "instance":
-                vals = np.asarray(var.values)
-                self._tvalues.setdefault(name, []).append(vals[pos])
+                self._tvalues.setdefault(name, []).append(np.asarray(var.values)[pos - start])
         self._binary = self._binary and binary
         return self
 
@@ -257,18 +285,15 @@ class Comparator:
         """The comparison of everything seen so far (the state is not changed)."""
         if self.n_seen == 0:
             raise ValueError("nothing to compare yet: call update() with at least one instance first")
-        positions, raw = self._engine.collect()
+        positions, values = self._engine.collect()
         every = self._every
-        kept = []
-        for pos, _ in self._engine._pieces:
-            kept.append(((pos + 1) % every == 0) | (pos == self.n_seen - 1))
-        tvalues = {k: np.concatenate(v)[np.concatenate(kept)] for k, v in self._tvalues.items()}
-        sums = PairSums(self._pairs.assemble(raw), threshold=self._threshold)
+        rows = np.searchsorted(np.concatenate(self._positions), positions)
+        tvalues = {k: np.concatenate(v)[rows] for k, v in self._tvalues.items()}
         p = self._pairs
         dims = p.lead.names + p.pair_dims + ("estimator", "time")
         names = [m for m in family("comparison") if self._binary or m.needs != "binary_losses"]
-        data = {m.name: xr.Variable(dims, np.asarray(sums.evaluate(m)), attrs=m.attrs()) for m in names}
-        data["n_instances"] = xr.Variable(dims, sums.N, attrs=REGISTRY["n_instances"].attrs())
+        data = {m.name: xr.Variable(dims, p.shape(values[m.name]), attrs=m.attrs()) for m in names}
+        data["n_instances"] = xr.Variable(dims, p.shape(values["n_instances"]), attrs=REGISTRY["n_instances"].attrs())
         coords = {**estimator_coords(self._specs), **time_coords(positions + 1), **p.lead.coords, **p.pair_coords}
         coords.update({k: ("time", v) for k, v in tvalues.items()})
         if self._loss_kind == "0-1":

@@ -89,8 +89,7 @@ class DependenceEngine:
         deltas = [s.param for s in specs if s.kind == "adwin"]
         self.adwins = None
         if deltas:
-            from ..evaluation.adwin_windows import LossAdwins
-            from ..evaluation.plan import check_adwin_options
+            from .._core.adwin import LossAdwins, check_adwin_options
 
             self.adwins = LossAdwins(1, deltas, check_adwin_options(adwin_options))
             self.aslot = np.cumsum(self.kinds == ADWIN) - 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from .._core.validation import check_choice, check_in_open_unit_interval, check_positive_int
+from .._core.adwin import ADWIN_DEFAULTS, check_adwin_delta, check_adwin_params
 from .._kernels import adwin as _k
 from .._labelled import base_attrs, time_coords
 from ._common import ChunkReader, check_bool, run_rows
@@ -23,7 +23,7 @@ __all__ = ["adwin", "adwin_detections", "Adwin", "BOUNDS", "DEFAULTS"]
 #: names of the cut rules (``bound=``), see :func:`adwin`
 BOUNDS = tuple(_k.BOUND_CODES)
 #: ADWIN's parameters and their defaults (MOA's): the same for the detector and for ``adwin=`` estimators
-DEFAULTS = {"delta": 0.002, "max_buckets": 5, "clock": 32, "min_window": 5, "bound": "bernstein"}
+DEFAULTS = {"delta": 0.002, **ADWIN_DEFAULTS}
 
 _FORMULA = {
     "bernstein": (
@@ -77,13 +77,7 @@ def padded_cuts(hits: list) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check_params(delta, max_buckets, clock, min_window, bound) -> dict:
-    return {
-        "delta": check_in_open_unit_interval(delta, "delta"),
-        "max_buckets": check_positive_int(max_buckets, "max_buckets", minimum=2),
-        "clock": check_positive_int(clock, "clock"),
-        "min_window": check_positive_int(min_window, "min_window"),
-        "bound": check_choice(bound, "bound", BOUNDS),
-    }
+    return {"delta": check_adwin_delta(delta), **check_adwin_params(max_buckets, clock, min_window, bound)}
 
 
 class Adwin:

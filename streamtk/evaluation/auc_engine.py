@@ -32,12 +32,12 @@ import math
 
 import numpy as np
 
+from .._core.adwin import LossAdwins
 from .._core.mechanisms import checkpoints, kernel_arrays, segments
 from .._core.metrics.auc import AucSums
 from .._kernels.auc import layout as LY
 from .._kernels.auc.general import REMOVE_FACTOR
 from .._kernels.forgetting import ADWIN, FADING, PREQUENTIAL, RESTARTING, WINDOW
-from .adwin_windows import LossAdwins
 from .engine import in_parallel
 from .scoring_rules import binary_codes
 
@@ -91,7 +91,7 @@ class AucEngine:
     moa : MOA's convention (every member weighs 1, AUC 1.0 where undefined; MOA has no faded or
         ADWIN AUC: those estimators are NaN)
     adwin_options : the ADWIN parameters of ``adwin=`` estimators (widths from the 0/1 loss of the
-        predictions, :class:`streamtk.evaluation.adwin_windows.LossAdwins`)
+        predictions, :class:`streamtk._core.adwin.LossAdwins`)
     route, offline : ``route="general"`` runs every estimator on the general kernel; ``offline``
         ``None`` (divide and conquer when the rank space is large), True (whenever it applies),
         False (never)

@@ -5,13 +5,14 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from .._core.adwin import ADWIN_BOUNDS
 from .._core.labels import encode_labels
 from .._core.mechanisms import estimator_coords, forgetting_parameters, mechanism_attrs
 from .._core.metrics import REGISTRY
 from .._core.validation import check_positive_int, check_weights
 from .._labelled import LeadingDims, base_attrs, labelled_inputs, time_coords
 from .engine import ConfusionEngine
-from .plan import ADWIN_BOUNDS, EvaluationPlan
+from .plan import EvaluationPlan
 from .score_engine import ChunkedAUC, auc_arrays, check_scores, check_scores_evaluated
 
 __all__ = ["evaluate", "Evaluator", "evaluate_holdout"]

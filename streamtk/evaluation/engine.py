@@ -8,7 +8,7 @@ whose snapshots fit in a bounded buffer; each segment runs
   dense so far (no weights, labels and predictions everywhere, two classes, no extra
   quantities), for every estimator but ADWIN windows;
 * the general kernel (:mod:`streamtk._kernels.confusion.streamtk`) otherwise, and for ADWIN
-  windows, whose widths come from an ADWIN run on the 0/1 loss (:mod:`.adwin_windows`);
+  windows, whose widths come from an ADWIN run on the 0/1 loss (:mod:`streamtk._core.adwin`);
 * MOA's kernels (:mod:`streamtk._kernels.confusion.moa`, ``moa_adwin``) under ``convention="moa"``;
 
 then finalises every requested metric from the snapshots (the registry's formulas). A kernel
@@ -25,18 +25,21 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 import numpy as np
 
+from .._core.adwin import LossAdwins
+from .._core.chunks import ChunkHistory, CurveRows, oldest
+from .._core.finalise import Finaliser, use_compiled
 from .._core.mechanisms import checkpoints, segments
-from .._core.metrics.confusion import ConfusionSums
+from .._core.metrics.confusion_sums import QUANTITIES, TABLE, ConfusionContext
 from .._kernels.confusion import layout as LY
 from .._kernels.forgetting import ADWIN, WINDOW
 from ._segments import compress, segment_capacity
-from .adwin_windows import LossAdwins
 from .plan import EvaluationPlan
 
 __all__ = ["ConfusionEngine", "in_parallel", "persistent_hits", "SNAPSHOT_BUDGET"]
 
-#: floats of snapshot buffer per segment (a chunk is cut into segments whose snapshots fit)
-SNAPSHOT_BUDGET = 1 << 22
+#: floats of table (statistics and intermediates) per segment: a chunk is cut into segments whose tables
+#: stay in the cache between the kernel that writes them and the formulas that read them
+SNAPSHOT_BUDGET = 1 << 19
 #: ADWIN widths materialised per segment (int64 values: 32 MB): with ``adwin=`` a segment holds at
 #: most ``ADWIN_BUDGET // (series x ADWIN estimators)`` positions (and at least ``MIN_SEGMENT``);
 #: without it a segment is bounded by the snapshot budget only (one kernel call, one finalisation)
@@ -94,33 +97,40 @@ class ConfusionEngine:
         self.fast_paths = fast_paths  # False: every chunk on the general kernel (tests: fast == general)
         self.L = None
         self.n_seen = 0
-        self._pieces = []  # (positions, {metric name: (L, E, C[, k])})
+        self.finaliser = Finaliser(TABLE, plan.confusion)
+        nq = len(plan.quantities)
+        q = tuple(LY.F_Q + plan.quantities.index(name) if name in plan.quantities else -1 for name in QUANTITIES)
+        self.context = ConfusionContext(plan.k, plan.pos, LY.row0(nq), q, plan.moa)
         self._closed = False
         self._dense = True  # every chunk so far took the dense path
 
     # ------------------------------------------------------------------ state
     def _allocate(self, L: int, weighted: bool):
         p = self.plan
+        est = p.estimators
         self.L = L
         self.weighted = weighted
-        E, k, nq = len(p.specs), p.k, len(p.quantities)
+        self.rows = CurveRows(p.every, self._allocate_rows)
+        E, k, nq = len(est), p.k, len(p.quantities)
         self.sc = np.zeros((L, E, LY.state_size(nq)))
         self.sc[:, :, LY.S_SCALE] = 1.0
         self.cv = np.zeros((L, E, LY.N_VECTORS, k))
         self.pt = np.zeros((L, E, LY.N_POINTERS), dtype=np.int64)
-        H = int((p.hslot >= 0).sum())
-        self.hist_start = 0
-        self.h_ytrue = np.zeros(0, dtype=p.encoding.compact_dtype)
-        self.h_ypred = np.zeros((L, 0), dtype=p.encoding.compact_dtype)
-        self.h_w = np.zeros((L, 0)) if weighted else None
-        self.h_q = np.zeros((L, nq, 0))
-        self.h_maj = np.zeros((L, H, 0), dtype=np.uint8)
-        EA = max(1, p.adwin.size)
+        H = int(est.sliding.sum())
+        dtype = p.encoding.compact_dtype
+        self.history = ChunkHistory(
+            yt=np.zeros(0, dtype=dtype),
+            yp=np.zeros((L, 0), dtype=dtype),
+            w=np.zeros((L, 0)) if weighted else None,
+            q=np.zeros((L, nq, 0)),
+            per=np.zeros((L, 0) if p.moa else 0, dtype=np.uint8),
+            maj=np.zeros((L, H, 0), dtype=np.uint8),
+        )
+        EA = max(1, est.adwin.size)
         if p.moa:
             self.prev = np.zeros(L, dtype=np.int64)
-            self.h_per = np.zeros((L, 0), dtype=np.uint8)
             self.started = np.zeros(L, dtype=bool)
-            if p.adwin.size:
+            if est.adwin.size:
                 from .._kernels.adwin import adwin_state_new
 
                 Q = 2 * k + 3
@@ -128,9 +138,8 @@ class ConfusionEngine:
                 self.moa_adwin = st + (np.zeros((L, EA), dtype=np.int64), np.zeros((L, EA)))
         else:
             self.prev = 0
-            self.h_per = np.zeros(0, dtype=np.uint8)
-            self.adwins = LossAdwins(L, p.deltas[p.adwin], p.adwin_options) if p.adwin.size else None
-            S = segment_capacity(p.adwin_options["max_buckets"]) if p.adwin.size else 0
+            self.adwins = LossAdwins(L, est.deltas, p.adwin_options) if est.adwin.size else None
+            S = segment_capacity(p.adwin_options["max_buckets"]) if est.adwin.size else 0
             width = LY.state_size(nq) + LY.N_VECTORS * k
             self.seg = (
                 np.zeros((L, EA, S, width)),
@@ -139,6 +148,12 @@ class ConfusionEngine:
                 np.zeros((L, EA), dtype=np.int64),
                 np.zeros((L, EA), dtype=np.int64),
             )
+
+    def _allocate_rows(self, C):
+        """The output arrays of ``C`` checkpoint rows: ``{name: (L, E, C[, k])}``."""
+        p = self.plan
+        E = len(p.estimators)
+        return {m.name: np.empty((self.L, E, C) + (p.k,) * len(m.extra_dims), dtype=m.dtype) for m in p.confusion}
 
     # ------------------------------------------------------------------ chunks
     def update(self, ytrue, ypred, weights=None, quantities=None, *, last: bool = False):
@@ -173,12 +188,49 @@ class ConfusionEngine:
         if p.moa:
             weights = self._moa_weights(ytrue, ypred, weights)
             ypred = np.where(ypred < 0, ypred.dtype.type(0), ypred)  # MOA: argmax of no votes is class index 0
+        self._dense = dense = self._dense and self._is_dense(ytrue, ypred, weights, nq)
+        if p.moa:
+            per = np.zeros((L, T), dtype=np.uint8)
+        else:
+            per, self.prev = persistent_hits(ytrue, self.prev)
+        H = self.history.arrays["maj"].shape[1]
+        arrays = self.history.join(
+            yt=ytrue,
+            yp=ypred,
+            w=None if weights is None else np.asarray(weights, dtype=np.float64),
+            q=np.asarray(quantities, dtype=np.float64),
+            per=per,
+            maj=np.zeros((L, H, T), dtype=np.uint8),
+        )
+        arrays = {
+            name: None if a is None else np.ascontiguousarray(a) for name, a in arrays.items()
+        }  # the kernels take C-ordered arrays
+        h = self.history.length
+        pos = checkpoints(start, start + T, p.every, last=True)
+        E = len(p.estimators)
+        outs = self._allocate_rows(pos.size)
+        compiled = use_compiled(L * E * pos.size)
+        c0 = 0
+        for s0, s1, sel in self._segments(pos - start, T, L):
+            ck = pos[sel] - start + h
+            snap = np.empty((L, E, LY.snapshot_size(nq, p.k), ck.size))
+            self._run_segment(arrays, h + s0, h + s1, dense, ck, snap)
+            self.finaliser.run(snap, self.finaliser.scratch(L, E, ck.size), self.context, outs, c0, compiled=compiled)
+            c0 += ck.size
+        self.rows.store(pos, outs, last=last)
+        self.n_seen = start + T
+        if not last:
+            self._keep_history(arrays)
+
+    def _is_dense(self, ytrue, ypred, weights, nq):
+        """Whether the chunk can take the dense two-class kernel (every estimator of its kinds, unweighted,
+        every label and prediction present, no extra quantities)."""
         from .._kernels.confusion.dense import KINDS as DENSE_KINDS
 
-        dense = (
+        p = self.plan
+        return (
             self.fast_paths
-            and bool(np.isin(p.kinds, DENSE_KINDS).all())
-            and self._dense
+            and bool(np.isin(p.estimators.kinds, DENSE_KINDS).all())
             and not p.moa
             and p.k == 2
             and weights is None
@@ -186,47 +238,24 @@ class ConfusionEngine:
             and int(ytrue.min()) >= 0
             and int(ypred.min()) >= 0
         )
-        self._dense = dense
-        h = self.h_ytrue.shape[0]
-        yt = np.concatenate([self.h_ytrue, ytrue]) if h else ytrue
-        yp = np.concatenate([self.h_ypred, ypred], axis=1) if h else ypred
-        w = None
-        if weights is not None:
-            w = np.ascontiguousarray(np.concatenate([self.h_w, weights], axis=1) if h else weights, dtype=np.float64)
-        q = np.ascontiguousarray(np.concatenate([self.h_q, quantities], axis=2) if h else quantities, dtype=np.float64)
-        maj = np.zeros((L, self.h_maj.shape[1], h + T), dtype=np.uint8)
-        maj[:, :, :h] = self.h_maj
-        if p.moa:
-            per = np.zeros((L, h + T), dtype=np.uint8)
-            per[:, :h] = self.h_per
-        else:
-            new, self.prev = persistent_hits(ytrue, self.prev)
-            per = np.concatenate([self.h_per, new]) if h else new
-        pos = checkpoints(start, start + T, p.every, last=True)
-        for s0, s1, sel in self._segments(pos - start, T, L):
-            ck = pos[sel] - start + h
-            snap = np.empty((L, len(p.specs), ck.size, LY.snapshot_size(nq, p.k)))
-            self._run_segment((yt, yp, w, q, per, maj), h + s0, h + s1, dense, ck, snap)
-            self._pieces.append((pos[sel], self._finalise(snap)))
-        self.n_seen = start + T
-        if not last:
-            self._keep_history(yt, yp, w, q, per, maj)
 
     def _segments(self, rel, T, L):
-        """Segments ``[s0, s1)`` of the chunk, and the checkpoints (a boolean selector of ``rel``) in each."""
+        """Segments ``[s0, s1)`` of the chunk, and the checkpoints (a slice of ``rel``) in each."""
         p = self.plan
-        per_ck = L * len(p.specs) * LY.snapshot_size(len(p.quantities), p.k)
+        E = len(p.estimators)
+        per_ck = L * E * (LY.snapshot_size(len(p.quantities), p.k) + self.finaliser.n_intermediates)
         longest = max(T, 1)
-        if p.adwin.size and not p.moa:
-            longest = max(MIN_SEGMENT, ADWIN_BUDGET // (L * p.adwin.size))
+        if p.estimators.adwin.size and not p.moa:
+            longest = max(MIN_SEGMENT, ADWIN_BUDGET // (L * p.estimators.adwin.size))
         return segments(rel, T, per_ck, budget=SNAPSHOT_BUDGET, max_segment=longest)
 
     def _run_segment(self, arrays, t0, t1, dense, ck, snap):
         """Every estimator of every series over array positions ``[t0, t1)``."""
         p = self.plan
-        yt, yp, w, q, per, maj = arrays
+        est = p.estimators
+        yt, yp, w, q, per, maj = (arrays[n] for n in ("yt", "yp", "w", "q", "per", "maj"))
         L = yp.shape[0]
-        base = self.hist_start
+        base = self.history.start
         ytc, ypc = yt[:t1], yp[:, :t1]
         wc = w[:, :t1] if w is not None else np.zeros((L, 0))
         qc = q[:, :, :t1]
@@ -234,97 +263,108 @@ class ConfusionEngine:
         if p.moa:
             self._run_moa(ytc, ypc, wc, qc, per, maj, t0, t1, ck, snap)
             return
-        limits = None if dense else self._adwin_limits(ytc, ypc, wc, t0, t1)
-        rest = np.flatnonzero(p.kinds != ADWIN) if dense else np.arange(len(p.specs), dtype=np.int64)
+        rest = np.flatnonzero(est.kinds != ADWIN) if dense else np.arange(len(est), dtype=np.int64)
+        state = (self.sc, self.cv, self.pt, maj)
         if dense:
             from .._kernels.confusion import dense as K
 
-            mech = (p.kinds, p.sizes, p.fading, p.marks, p.mark_off, p.hslot)
+            mech = est.mechanisms() + (est.hslot,)
+            rings, upto = self._dense_rings(K, L, base + t1)
 
             def run(lo, hi):
                 K.run(
                     (ytc, ypc[lo:hi], per[:t1]),
                     mech,
-                    (self.sc[lo:hi], self.cv[lo:hi], self.pt[lo:hi], maj[lo:hi]),
+                    tuple(a[lo:hi] for a in state),
                     span,
                     rest,
                     ck,
                     snap[lo:hi],
+                    (rings[lo:hi], upto[lo:hi]),
                 )
 
             in_parallel(run, L)
-        seg = self.seg[:4]
-        if dense and p.adwin.size:
-            from .._kernels.confusion import dense as K
+            if est.adwin.size:
 
-            def run_adwin(lo, hi):
-                K.run_adwin(
-                    (ytc, ypc[lo:hi], per[:t1]),
-                    (p.hslot, p.aslot),
-                    (self.sc[lo:hi], self.cv[lo:hi], self.pt[lo:hi], maj[lo:hi]),
-                    tuple(s[lo:hi] for s in seg),
-                    self.adwins.kernel_args(lo, hi),
-                    span,
-                    p.adwin,
-                    ck,
-                    snap[lo:hi],
-                )
+                def run_adwin(lo, hi):
+                    K.run_adwin(
+                        (ytc, ypc[lo:hi], per[:t1]),
+                        (est.hslot, est.aslot),
+                        tuple(a[lo:hi] for a in state),
+                        tuple(s[lo:hi] for s in self.seg[:4]),
+                        self.adwins.kernel_args(lo, hi),
+                        span,
+                        est.adwin,
+                        ck,
+                        snap[lo:hi],
+                    )
 
-            in_parallel(run_adwin, L)
-        if dense:
+                in_parallel(run_adwin, L)
             return
         from .._kernels.confusion import streamtk as K
 
-        which = rest
+        limits = self._adwin_limits(ytc, ypc, wc, t0, t1)
 
         def run_general(lo, hi):
             K.run(
                 (ytc, ypc[lo:hi], wc[lo:hi], qc[lo:hi], per[:t1]),
-                (p.kinds, p.sizes, p.fading, p.marks, p.mark_off, p.hslot, p.aslot, limits[lo:hi]),
-                (self.sc[lo:hi], self.cv[lo:hi], self.pt[lo:hi], maj[lo:hi]),
-                tuple(s[lo:hi] for s in seg),
+                est.mechanisms() + (est.hslot, est.aslot, limits[lo:hi]),
+                tuple(a[lo:hi] for a in state),
+                tuple(s[lo:hi] for s in self.seg[:4]),
                 span,
-                which,
+                rest,
                 ck,
                 snap[lo:hi],
             )
 
         in_parallel(run_general, L)
 
+    def _dense_rings(self, K, L, end):
+        """The dense kernel's window prefix rings (kept between calls), long enough for a stream reaching ``end``."""
+        est = self.plan.estimators
+        windows = est.kinds == WINDOW
+        nwin = int(windows.sum())
+        hl = K.ring_length(int(est.sizes[windows].max()), end) if nwin else 1
+        rings = getattr(self, "rings", None)
+        if rings is None or rings.shape[2] < hl + K.PAD:
+            self.rings = np.zeros((L, 4 + max(nwin, 1), hl + K.PAD))
+            self.ring_upto = np.full(L, -1, dtype=np.int64)  # rebuilt from the kept history on the next call
+        return self.rings, self.ring_upto
+
     def _adwin_limits(self, yt, yp, w, t0, t1):
         """ADWIN widths ``(L, EA, t1 - t0)`` after each member of the segment (``(L, 1, 0)`` without ADWIN)."""
-        p = self.plan
         L = yp.shape[0]
-        if not p.adwin.size:
+        if not self.plan.estimators.adwin.size:
             return np.zeros((L, 1, 0), dtype=np.int64)
         return self.adwins.prediction_limits(yt[t0:t1], yp[:, t0:t1], w[:, t0:t1])
 
     def _run_moa(self, yt, yp, w, q, per, maj, t0, t1, ck, snap):
         p = self.plan
+        est = p.estimators
         L = yp.shape[0]
-        plain = np.flatnonzero(p.kinds != ADWIN)
+        plain = np.flatnonzero(est.kinds != ADWIN)
         if plain.size:
             from .._kernels.confusion import moa as K
 
-            mech = (p.kinds, p.sizes, p.fading, p.hslot)
+            mech = (est.kinds, est.sizes, est.fading, est.hslot)
 
             def run(lo, hi):
                 K.run(
                     (yt, yp[lo:hi], w[lo:hi], q[lo:hi]),
                     mech,
                     (self.sc[lo:hi], self.cv[lo:hi], self.pt[lo:hi], self.prev[lo:hi], per[lo:hi], maj[lo:hi]),
-                    (np.int64(self.hist_start), np.int64(t0)),
+                    (np.int64(self.history.start), np.int64(t0)),
                     plain,
                     ck,
                     snap[lo:hi],
                 )
 
             in_parallel(run, L)
-        if p.adwin.size:
+        if est.adwin.size:
+            from .._core.adwin import ADWIN_BOUNDS
             from .._kernels.confusion import moa_adwin as KA
-            from .plan import ADWIN_BOUNDS
 
-            EA, Q = p.adwin.size, 2 * p.k + 3
+            EA, Q = est.adwin.size, 2 * p.k + 3
             opts = p.adwin_options
             params = (opts["clock"], opts["min_window"], ADWIN_BOUNDS[opts["bound"]])
 
@@ -335,8 +375,8 @@ class ConfusionEngine:
                     st + (self.moa_adwin[5][lo:hi], self.moa_adwin[6][lo:hi]),
                     params,
                     (np.int64(p.k), np.int64(t0)),
-                    p.deltas[p.adwin],
-                    p.adwin,
+                    est.deltas,
+                    est.adwin,
                     ck,
                     snap[lo:hi],
                 )
@@ -360,50 +400,30 @@ class ConfusionEngine:
                     self.started[l] = True
         return w
 
-    def _finalise(self, snap):
-        """Every requested metric of the plan from snapshots ``(L, E, C, F)``: name -> ``(L, E, C[, k])``."""
-        p = self.plan
-        L, E, C, F = snap.shape
-        table = snap.reshape(-1, F).T
-        empty = np.broadcast_to(p.empty[None, :, None], (L, E, C)).reshape(-1)
-        sums = ConfusionSums(table, k=p.k, quantities=p.quantities, moa=p.moa, pos=p.pos, empty=empty)
-        out = {}
-        for m in p.confusion:
-            v = np.asarray(sums.evaluate(m), dtype=np.float64)
-            out[m.name] = np.moveaxis(v.reshape(-1, L, E, C), 0, -1) if m.shape == "class" else v.reshape(L, E, C)
-        return out
-
-    def _keep_history(self, yt, yp, w, q, per, maj):
+    def _keep_history(self, arrays):
         """Keep the inputs that some sliding window still holds (from the oldest window tail).
 
         ADWIN windows, which grow without bound, keep their older members as per-bucket sums
         instead (:mod:`._segments`): memory O(log W).
         """
         p = self.plan
-        T = yt.shape[0]
-        end = self.hist_start + T
-        win = p.kinds == WINDOW
+        end = self.history.start + arrays["yt"].shape[0]
+        win = p.estimators.kinds == WINDOW
         tails = self.pt[:, win, LY.P_TAIL]
         if p.moa:
             tails = np.minimum(tails, self.pt[:, win, LY.P_TAIL_BASE])
-        keep_from = int(tails.min()) if tails.size else end
-        if p.adwin.size and not p.moa:
-            self._compress_adwin(keep_from, (yt, yp, w, q, per, maj))
-        cut = keep_from - self.hist_start
-        self.h_ytrue = yt[cut:].copy()
-        self.h_ypred = yp[:, cut:].copy()
-        self.h_w = w[:, cut:].copy() if w is not None else None
-        self.h_q = q[:, :, cut:].copy()
-        self.h_per = per[..., cut:].copy()
-        self.h_maj = maj[:, :, cut:].copy()
-        self.hist_start = keep_from
+        keep_from = oldest(tails, end)
+        if p.estimators.adwin.size and not p.moa:
+            self._compress_adwin(keep_from, arrays)
+        self.history.keep(keep_from, arrays)
 
     def _compress_adwin(self, keep_from, arrays):
         """Hold every ADWIN window's members before ``keep_from`` as per-bucket segments."""
-        yt, yp, w, q, per, maj = arrays
+        yt, yp, w, q, per, maj = (arrays[n] for n in ("yt", "yp", "w", "q", "per", "maj"))
         p = self.plan
-        for e in p.adwin:
-            a, hs = p.aslot[e], p.hslot[e]
+        est = p.estimators
+        for e in est.adwin:
+            a, hs = est.aslot[e], est.hslot[e]
             for l in range(self.L):
                 seg = tuple(s[l, a] for s in self.seg[:3]) + tuple(s[l, a : a + 1] for s in self.seg[3:])
                 counts, last_row = self.adwins.buckets(l, a)
@@ -413,7 +433,7 @@ class ConfusionEngine:
                     int(self.pt[l, e, LY.P_HELD]),
                     counts,
                     last_row,
-                    self.hist_start,
+                    self.history.start,
                     keep_from,
                     (yt, yp[l], None if w is None else w[l], q[l], per, maj[l, hs]),
                     p.k,
@@ -421,27 +441,11 @@ class ConfusionEngine:
                 )
 
     # ------------------------------------------------------------------ output
-    def _rows(self, pieces, last):
-        """The pieces' rows at regular checkpoints and at ``last``: ``(positions, {name: array})``."""
-        p = self.plan
-        positions, values = [], {m.name: [] for m in p.confusion}
-        for pos, vals in pieces:
-            keep = ((pos + 1) % p.every == 0) | (pos == last)
-            positions.append(pos[keep])
-            for name, arr in vals.items():
-                values[name].append(arr[:, :, keep])
-        if not positions:
-            L, E = self.L, len(p.specs)
-            return np.zeros(0, dtype=np.int64), {
-                m.name: np.zeros((L, E, 0) + ((p.k,) if m.shape == "class" else ())) for m in p.confusion
-            }
-        return np.concatenate(positions), {k: np.concatenate(v, axis=2) for k, v in values.items()}
-
     def collect(self):
         """Every checkpoint row plus the latest instance: ``(positions, {name: (L, E, C[, k])})``."""
         if self.L is None or self.n_seen == 0:
             raise ValueError("no instances were evaluated: y_true is empty")
-        return self._rows(self._pieces, self.n_seen - 1)
+        return self.rows.collect()
 
     def drain(self, *, final: bool):
         """Like :meth:`collect` but only the rows produced since the last drain, which are then dropped.
@@ -451,5 +455,4 @@ class ConfusionEngine:
         """
         if self.L is None:
             raise ValueError("no instances were evaluated yet")
-        pieces, self._pieces = self._pieces, []
-        return self._rows(pieces, self.n_seen - 1 if final else -1)
+        return self.rows.drain(final=final)

@@ -15,7 +15,7 @@ Three labelled functions on the estimator/time schema of :func:`streamtk.evaluat
     per-instance processing times and model sizes (Gama et al. 2013, sections 2-3;
     RAM-Hours as in MOA and Bifet et al.: 1 RAM-Hour = 1 GB of memory for one hour).
 
-The numpy layer is :func:`estimator_sums` on :class:`streamtk.evaluation.sums.SumsEngine` (shared
+The numpy layer is :func:`quantity_curves` on :class:`streamtk.evaluation.sums.SumsEngine` (shared
 with :mod:`streamtk.comparison.compare`); the kernel is :mod:`streamtk._kernels.sums`.
 """
 
@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from .._core.adwin import check_adwin_options
 from .._core.mechanisms import (
     EstimatorSpec,
     build_estimators,
@@ -33,14 +34,13 @@ from .._core.mechanisms import (
     resolve_every,
 )
 from .._core.metrics import REGISTRY, family
-from .._core.metrics.losses import GB, REGRESSION_QUANTITIES, LossSums, ram_hours, regression_quantities
+from .._core.metrics.losses import GB, REGRESSION_QUANTITIES, ram_hours, regression_quantities
 from .._core.validation import as_float_array, check_choice
 from .._kernels import sums as SK
 from .._labelled import LeadingDims, base_attrs, split_leading, time_coords
-from .plan import check_adwin_options
-from .sums import SumsEngine
+from .sums import SumsEngine, sums_job
 
-__all__ = ["loss_curves", "regression_curves", "regression_losses", "resource_curves", "estimator_sums"]
+__all__ = ["loss_curves", "regression_curves", "regression_losses", "resource_curves", "quantity_curves"]
 
 _GAMA = "Gama, Sebastiao & Rodrigues 2013 (seed 004), sec. 3.3, Algorithms 1-3"
 _ADWIN = "Bifet et al. 2015 (seed 000), sec. 6"
@@ -52,28 +52,25 @@ _ESTIMATOR_NOTE = (
 
 
 # ---------------------------------------------------------------------------- numpy layer
-def estimator_sums(x: np.ndarray, specs: list[EstimatorSpec], every: int, present: np.ndarray | None = None):
-    """Sums and counts of every quantity under every estimator, at the checkpoints.
+def quantity_curves(x: np.ndarray, specs: list[EstimatorSpec], every: int, metrics: dict, present=None):
+    """Metrics of per-instance quantities under every estimator, in one pass.
 
-    ``x`` is ``(L, Q, T)`` float64, finite at the evaluated instances; ``present`` (T,) marks them
-    (None: all); values at the other instances (e.g. NaN) are never read. Returns ``(positions, sums,
-    counts, means)``: checkpoint positions and arrays of shapes ``(L, E, C, Q)``, ``(L, E, C)``,
-    ``(L, E, C, Q)`` in the order of ``specs`` (``means = sums / counts``, NaN before the first
-    instance). Each quantity has its own ADWIN (as MOA runs one per estimated quantity); ``counts``
-    are those of quantity 0.
+    ``x (L, Q, T)`` float64, finite at the evaluated instances; ``present (T,)`` marks them (None: all);
+    values at the other instances (e.g. NaN) are never read. ``metrics``: ``{quantity index: [registry
+    metrics of the sums table]}``. Each quantity has its own ADWIN (as MOA runs one per estimated quantity).
+    Returns ``(positions, {name: (L, E, C)})`` with ``n_instances`` (the members held, from quantity 0).
     """
     L, Q, T = x.shape
-    rows = x.reshape(L * Q, T)  # a view: the kernel reads the present instances only
-    groups = np.repeat(np.arange(L * Q, dtype=np.int64)[:, None], 2, axis=1)
-    engine = SumsEngine(specs, every, check_adwin_options(None))
+    rows = np.ascontiguousarray(np.swapaxes(x, 0, 1).reshape(Q * L, T))  # quantity-major: one slice per quantity
+    groups = np.repeat(np.arange(Q * L, dtype=np.int64)[:, None], 2, axis=1)
+    ident = np.arange(L, dtype=np.int64)
+    jobs = [sums_job(ms, slice(q * L, (q + 1) * L), ident) for q, ms in metrics.items() if ms]
+    jobs.append(sums_job([], slice(0, L), ident, copies={"n_instances": SK.SN}))
+    outputs = {m.name: (L, np.dtype(m.dtype)) for ms in metrics.values() for m in ms}
+    outputs["n_instances"] = (L, np.dtype(np.float64))
+    engine = SumsEngine(specs, every, check_adwin_options(None), jobs=jobs, outputs=outputs)
     engine.update(rows, groups, present, last=True)
-    positions, raw = engine.collect()  # (L Q, E, C, 5)
-    E, C = raw.shape[1], raw.shape[2]
-    sums = np.moveaxis(raw[..., SK.SA].reshape(L, Q, E, C), 1, -1)
-    counts = raw[..., SK.SN].reshape(L, Q, E, C)
-    with np.errstate(divide="ignore", invalid="ignore"):  # 0/0 before the first instance -> NaN
-        means = sums / np.moveaxis(counts, 1, -1)
-    return positions, sums, counts[:, 0], means
+    return engine.collect()
 
 
 def _present_of(values: np.ndarray) -> np.ndarray | None:
@@ -126,13 +123,15 @@ def _dataset(data_vars: dict, lead: LeadingDims, specs, positions, tcoords, titl
     return xr.Dataset(data_vars, coords=coords, attrs=attrs)
 
 
-def _count_variable(lead, counts):
-    return _variable(lead, counts, **REGISTRY["n_instances"].attrs())
+def _metric_variables(lead, values, metrics) -> dict:
+    """The variables of registry ``metrics`` (and ``n_instances``) from ``values``, attrs from the registry."""
+    names = [m.name for m in metrics] + ["n_instances"]
+    return {name: _variable(lead, values[name], **REGISTRY[name].attrs()) for name in names}
 
 
-def _metric_variables(lead, sums, metrics) -> dict:
-    """The variables of registry ``metrics`` computed from ``sums`` (a :class:`LossSums`), attrs from the registry."""
-    return {m.name: _variable(lead, np.asarray(sums.evaluate(m)), **m.attrs()) for m in metrics}
+def _by_quantity(metrics, quantities) -> dict:
+    """``{index of the quantity: [metrics reading it]}``."""
+    return {q: [m for m in metrics if m.quantity == name] for q, name in enumerate(quantities)}
 
 
 @forgetting_parameters()
@@ -191,17 +190,13 @@ def loss_curves(
     specs = build_estimators(**forgetting)
     every = resolve_every(every, x2.shape[1])
     present = _present_of_losses(x2, "loss")
-    positions, sums, counts, means = estimator_sums(x2[:, None, :], specs, every, present)
+    positions, values = quantity_curves(x2[:, None, :], specs, every, {0: [REGISTRY["mean_loss"]]}, present)
+    mean = REGISTRY["mean_loss"]
     data = {
         name: _variable(
-            lead,
-            means[..., 0],
-            long_name=long_name,
-            units=units,
-            formula="sum of the loss held by the estimator / number of instances held",
-            reference=_GAMA,
+            lead, values["mean_loss"], long_name=long_name, units=units, formula=mean.formula, reference=mean.reference
         ),
-        "n_instances": _count_variable(lead, counts),
+        "n_instances": _variable(lead, values["n_instances"], **REGISTRY["n_instances"].attrs()),
     }
     return _dataset(data, lead, specs, positions, tcoords, "streamtk loss curves", every=every, loss=name)
 
@@ -257,9 +252,10 @@ def regression_curves(y_true, y_pred, *, every=None, lead_dims=None, **forgettin
     specs = build_estimators(**forgetting)
     every = resolve_every(every, yt.shape[0])
     present = _present_of(yt)
-    positions, sums, counts, means = estimator_sums(regression_quantities(yp2 - yt), specs, every, present)
-    data = _metric_variables(lead, LossSums(sums, counts, means, REGRESSION_QUANTITIES), family("regression"))
-    data["n_instances"] = _count_variable(lead, counts)
+    metrics = family("regression")
+    by_q = _by_quantity(metrics, REGRESSION_QUANTITIES)
+    positions, values = quantity_curves(regression_quantities(yp2 - yt), specs, every, by_q, present)
+    data = _metric_variables(lead, values, metrics)
     return _dataset(data, lead, specs, positions, tcoords, "streamtk regression curves", every=every)
 
 
@@ -380,9 +376,9 @@ def resource_curves(seconds=None, memory=None, *, every=None, lead_dims=None, **
     every = resolve_every(every, n)
     if len(parts) == 2:
         parts["ram_hours"] = ram_hours(parts["memory"], parts["seconds"])
-    positions, sums, counts, means = estimator_sums(np.stack(list(parts.values()), axis=1), specs, every)
     given = {"seconds": "seconds" in parts, "memory": "memory" in parts, "seconds_and_memory": "ram_hours" in parts}
     metrics = [m for m in family("resources") if given[m.needs]]
-    data = _metric_variables(lead, LossSums(sums, counts, means, tuple(parts)), metrics)
-    data["n_instances"] = _count_variable(lead, counts)
+    by_q = _by_quantity(metrics, tuple(parts))
+    positions, values = quantity_curves(np.stack(list(parts.values()), axis=1), specs, every, by_q)
+    data = _metric_variables(lead, values, metrics)
     return _dataset(data, lead, specs, positions, tcoords, "streamtk resource curves", every=every, gb_bytes=GB)

@@ -33,35 +33,15 @@ from __future__ import annotations
 import numpy as np
 
 from .._core import metrics as _metrics
+from .._core.adwin import check_adwin_options
+from .._core.chunks import EstimatorTable
 from .._core.labels import Encoding
-from .._core.mechanisms import build_estimators, kernel_arrays, refuse_for_moa, resolve_every
-from .._core.validation import as_float_array, check_choice, check_positive_int
+from .._core.mechanisms import build_estimators, refuse_for_moa, resolve_every
+from .._core.validation import as_float_array, check_choice
 
-__all__ = ["EvaluationPlan", "CONVENTIONS", "ADWIN_DEFAULTS", "ADWIN_BOUNDS", "check_adwin_options"]
+__all__ = ["EvaluationPlan", "CONVENTIONS"]
 
 CONVENTIONS = ("streamtk", "moa")
-#: ADWIN's parameters (``adwin_options``): MOA's defaults
-ADWIN_DEFAULTS = {"max_buckets": 5, "clock": 32, "min_window": 5, "bound": "bernstein"}
-#: ADWIN's cut bounds: MOA's variance-based (Bernstein) rule, or the Hoeffding rule of Bifet et al. 2015, Theorem 3
-ADWIN_BOUNDS = {"bernstein": 0, "hoeffding": 1}
-
-
-def check_adwin_options(options) -> dict:
-    """ADWIN parameters of ``adwin=`` estimators (see :func:`streamtk.drift.adwin`)."""
-    opts = dict(ADWIN_DEFAULTS)
-    if options is None:
-        return opts
-    if not isinstance(options, dict):
-        raise TypeError(f"adwin_options must be a dict, got {options!r}")
-    unknown = set(options) - set(opts)
-    if unknown:
-        raise ValueError(f"adwin_options has unknown keys {sorted(unknown)!r}; known: {sorted(opts)!r}")
-    opts.update(options)
-    opts["max_buckets"] = check_positive_int(opts["max_buckets"], "adwin_options['max_buckets']", minimum=2)
-    opts["clock"] = check_positive_int(opts["clock"], "adwin_options['clock']")
-    opts["min_window"] = check_positive_int(opts["min_window"], "adwin_options['min_window']")
-    opts["bound"] = check_choice(opts["bound"], "adwin_options['bound']", tuple(ADWIN_BOUNDS))
-    return opts
 
 
 class EvaluationPlan:
@@ -108,25 +88,10 @@ class EvaluationPlan:
         self.confusion = [m for m in chosen if m.family in ("confusion", "quantity")]
         self.auc_metrics = [m for m in chosen if m.family == "auc"]
         self.quantities = tuple(m.name for m in chosen if m.family == "quantity")
-        self.kinds, self.sizes, self.fading, self.marks, self.mark_off = kernel_arrays(self.specs)
-        self.deltas = np.array([s.param if s.kind == "adwin" else 0.0 for s in self.specs], dtype=np.float64)
-        sliding = [i for i, s in enumerate(self.specs) if s.kind in ("window", "adwin")]
-        self.hslot = np.full(len(self.specs), -1, dtype=np.int64)
-        self.hslot[sliding] = np.arange(len(sliding))
-        adwin = [i for i, s in enumerate(self.specs) if s.kind == "adwin"]
-        self.aslot = np.full(len(self.specs), -1, dtype=np.int64)
-        self.aslot[adwin] = np.arange(len(adwin))
-        self.adwin = np.array(adwin, dtype=np.int64)
+        self.estimators = EstimatorTable(self.specs)
         per_class = sum(1 for m in self.metrics if m.shape == "class" or (m.family == "auc" and scores == "multi"))
         values = len(self.specs) * (len(self.metrics) - per_class + per_class * self.k)
         self.every = resolve_every(every, n_instances, per_checkpoint=values)
-        #: MOA's estimate before anything was observed, per estimator (0 for its fading evaluator)
-        self.empty = np.array([0.0 if (self.moa and s.kind == "fading") else np.nan for s in self.specs])
-
-    @property
-    def max_window(self) -> int:
-        """The largest sliding window (0 if none): how much history a chunked evaluation keeps."""
-        return max([s.param for s in self.specs if s.kind == "window"], default=0)
 
     def _check_cost(self, cost):
         if cost is None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core.adwin import check_adwin_options
 from .._core.labels import encode_labels
 from .._core.mechanisms import (
     build_estimators,
@@ -33,7 +34,7 @@ from .._core.mechanisms import (
 from .._core.metrics import REGISTRY, resolve_metrics
 from .._core.validation import as_float_array, check_choice, check_weights
 from .auc_engine import AucEngine
-from .plan import CONVENTIONS, check_adwin_options
+from .plan import CONVENTIONS
 from .scoring_rules import binary_targets, brier_score, log_loss, positive_code
 
 __all__ = ["auc_curves", "roc_pr_curves", "rank_compress", "binary_targets", "log_loss", "brier_score"]
@@ -348,9 +349,9 @@ def roc_pr_curves(
     """
     import xarray as xr
 
+    from .._core.adwin import LossAdwins
     from .._kernels.auc.held import held_weights
     from .._labelled import base_attrs
-    from .adwin_windows import LossAdwins
 
     specs = build_estimators(**forgetting)
     inputs, s = _inputs(y_true, y_score, y_pred, weights, lead_dims, None, False)

@@ -1,62 +1,107 @@
-"""numpy layer of the scalar-sums family (:mod:`streamtk._kernels.sums`): state, chunks, checkpoints.
+"""numpy layer of the scalar-sums family (:mod:`streamtk._kernels.sums`): state, chunks, finalisation.
 
 :class:`SumsEngine` runs groups of value rows (a loss stream, or two models' losses) through
-every estimator, chunk by chunk with identical results to one pass, and returns the raw sums
-``S_A, S_B, U, V, N`` at the checkpoints. ADWIN windows of a group are those of an ADWIN run on
-the group's values (on ``x_a - x_b`` for a pair of different rows). Used by
+every estimator, chunk by chunk with identical results to one pass, and finalises the sums table
+(``S_A, S_B, U, V, N``: :mod:`streamtk._core.metrics.comparison`) at the checkpoints straight into
+the callers' outputs: each :class:`SumsJob` says which groups of the table its metrics read and
+which output rows they fill. ADWIN windows of a group are those of an ADWIN run on the group's
+values (on ``x_a - x_b`` for a pair of different rows). Used by
 :func:`streamtk.evaluation.losses.loss_curves` and friends and by :func:`streamtk.compare`.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from .._core.mechanisms import checkpoints, kernel_arrays
+from .._core.adwin import LossAdwins
+from .._core.chunks import ChunkHistory, CurveRows, EstimatorTable, oldest
+from .._core.finalise import Finaliser, use_compiled
+from .._core.mechanisms import checkpoints, segments
+from .._core.metrics.comparison import SWAP, TABLE, SumsContext
 from .._kernels import sums as K
-from .._kernels.forgetting import ADWIN, WINDOW
-from .adwin_windows import LossAdwins
 from .engine import in_parallel
 
-__all__ = ["SumsEngine"]
+__all__ = ["SumsEngine", "SumsJob", "sums_job", "raw_sums"]
+
+#: floats of table (sums and intermediates) per segment: a chunk is cut into segments whose tables stay in
+#: the cache between the kernel that writes them and the formulas that read them
+SNAPSHOT_BUDGET = 1 << 18
+
+
+class SumsJob(NamedTuple):
+    """Metrics of the sums table over the groups ``groups`` (a slice of the table's series) into the output
+    rows ``rows``; ``swap``: read the table of the pair (B, A); ``copies``: ``{output: table row}`` written
+    as they are (e.g. the member count ``N``)."""
+
+    finaliser: Finaliser
+    groups: slice
+    rows: np.ndarray
+    swap: bool = False
+    copies: dict = {}
+
+
+def sums_job(metrics, groups: slice, rows, *, swap: bool = False, copies=None) -> SumsJob:
+    """A :class:`SumsJob` of registry ``metrics`` (of the sums table)."""
+    return SumsJob(Finaliser(TABLE, metrics), groups, np.asarray(rows, dtype=np.int64), swap, dict(copies or {}))
+
+
+def raw_sums(G: int) -> dict:
+    """``jobs`` and ``outputs`` of a :class:`SumsEngine` whose outputs are the sums themselves (named by
+    :data:`streamtk._kernels.sums.FIELDS`, ``(G, E, C)`` each): what the kernel's tests compare."""
+    copies = {name: row for row, name in enumerate(K.FIELDS)}
+    return {
+        "jobs": [sums_job([], slice(0, G), np.arange(G), copies=copies)],
+        "outputs": {name: (G, np.dtype(np.float64)) for name in K.FIELDS},
+    }
 
 
 class SumsEngine:
-    """Sums of ``G`` groups of rows under the estimators ``specs``, chunk by chunk."""
+    """Sums of ``G`` groups of rows under the estimators ``specs``, chunk by chunk, finalised by ``jobs``.
 
-    def __init__(self, specs, every: int, adwin_options: dict, *, fast_paths: bool = True):
-        self.specs = specs
+    ``outputs``: ``{name: (rows, dtype)}``, the arrays the jobs fill (``(rows, E, checkpoints)``);
+    ``threshold``: the critical value of the McNemar statistic (comparisons).
+    """
+
+    def __init__(
+        self, specs, every: int, adwin_options: dict, *, jobs=(), outputs=None, threshold=0.0, fast_paths=True
+    ):
+        self.estimators = EstimatorTable(specs)
+        self.specs = self.estimators.specs
         self.fast_paths = bool(fast_paths)  # False: the kernel's general loops only (the oracle of its fast paths)
         self.binary = True  # every value so far is 0 or 1 (as the callers declare)
         self.every = every
-        self.kinds, self.sizes, self.fading, self.marks, self.mark_off = kernel_arrays(specs)
-        adwin = [i for i, s in enumerate(specs) if s.kind == "adwin"]
-        self.aslot = np.full(len(specs), -1, dtype=np.int64)
-        self.aslot[adwin] = np.arange(len(adwin))
-        self.deltas = np.array([specs[i].param for i in adwin], dtype=np.float64)
         self.adwin_options = adwin_options
-        self.max_window = max([s.param for s in specs if s.kind == "window"], default=0)
+        self.jobs = list(jobs)
+        self.outputs = dict(outputs or {})
+        self.context = SumsContext(float(threshold))
+        self.rows = CurveRows(every, self._allocate_rows)
         self.G = None
         self.n_seen = 0
-        self._pieces = []
+
+    def _allocate_rows(self, C):
+        E = len(self.estimators)
+        return {name: np.empty((R, E, C), dtype=dtype) for name, (R, dtype) in self.outputs.items()}
 
     def _allocate(self, groups, R):
         self.groups = np.ascontiguousarray(groups, dtype=np.int64)
         self.G = self.groups.shape[0]
-        E = len(self.specs)
+        E = len(self.estimators)
         self.sf = np.zeros((self.G, E, K.N_FLOAT))
         self.sf[..., K.SCALE] = 1.0
         self.si = np.zeros((self.G, E, K.N_INT), dtype=np.int64)
-        self.adwins = LossAdwins(self.G, self.deltas, self.adwin_options) if self.deltas.size else None
-        self.hist_start = 0
-        self.h_x = np.zeros((R, 0))
-        self.h_member = np.zeros(0, dtype=np.uint8)
+        deltas = self.estimators.deltas
+        self.adwins = LossAdwins(self.G, deltas, self.adwin_options) if deltas.size else None
+        self.history = ChunkHistory(x=np.zeros((R, 0)), member=None)
         self.R = R
 
     def update(self, x, groups, member=None, *, last=False, binary=False):
         """Process a chunk: ``x (R, T)`` values, ``groups (G, 2)`` row pairs, ``member (T,)`` bool or None.
 
         ``binary=True`` declares that every value of ``x`` at the members is 0 or 1 (0-1 losses): while
-        every chunk so far was, the kernel's windows need not count their non-zero members.
+        every chunk so far was, the kernel's windows need not count their non-zero members. Returns the
+        absolute positions of the chunk's checkpoints.
         """
         R, T = x.shape
         if self.G is None:
@@ -64,50 +109,76 @@ class SumsEngine:
         elif R != self.R or not np.array_equal(groups, self.groups):
             raise ValueError("the rows and groups must be the same in every chunk")
         if T == 0:
-            return
+            return np.zeros(0, dtype=np.int64)
         start = self.n_seen
         self.binary = self.binary and bool(binary)
-        h = self.h_x.shape[1]
-        xx = np.ascontiguousarray(np.concatenate([self.h_x, x], axis=1) if h else x, dtype=np.float64)
-        dense = member is None and self.h_member.size == 0
-        if dense:
-            mm = np.zeros(0, dtype=np.uint8)
-        else:
+        h = self.history.length
+        kept = self.history.arrays["member"]
+        dense = member is None and kept is None
+        if not dense:  # members as uint8 over the kept history and the chunk
+            old = kept if kept is not None else np.ones(h, dtype=np.uint8)
             new = np.ones(T, dtype=np.uint8) if member is None else np.asarray(member, dtype=np.uint8)
-            old = self.h_member if self.h_member.size == h else np.ones(h, dtype=np.uint8)
-            mm = np.concatenate([old, new])
+            self.history.arrays["member"] = old
+            member = new
+        joined = self.history.join(x=np.asarray(x, dtype=np.float64), member=member)
+        xx = np.ascontiguousarray(joined["x"])
+        mm = np.zeros(0, dtype=np.uint8) if dense else np.ascontiguousarray(joined["member"])
         limits = self._limits(xx, mm, h, h + T)
         pos = checkpoints(start, start + T, self.every, last=True)
-        ck = pos - start + h
-        E = len(self.specs)
-        snap = np.empty((self.G, E, ck.size, 5))
-        mech_fixed = (self.kinds, self.sizes, self.fading, self.marks, self.mark_off)
-        span = (np.int64(self.hist_start), np.int64(h))
+        E = len(self.estimators)
+        outs = self._allocate_rows(pos.size)
+        compiled = use_compiled(self.G * E * pos.size)
+        span = (np.int64(self.history.start), np.int64(h))
+        est = self.estimators
+        mech = est.mechanisms()
+        per_ck = self.G * E * (len(K.FIELDS) + 1)
+        c0 = 0
+        for s0, s1, sel in segments(pos - start, T, per_ck, budget=SNAPSHOT_BUDGET, max_segment=max(T, 1)):
+            ck = pos[sel] - start + h
+            snap = np.empty((self.G, E, len(K.FIELDS), ck.size))
+            t1 = h + s1
+            xs = xx[:, :t1]
+            ms = mm[:t1] if mm.size else mm
+            lim = limits[:, :, s0:s1]  # the kernel reads them from its first position on
 
-        def run(lo, hi):
-            K.run(
-                xx,
-                self.groups[lo:hi],
-                mm,
-                mech_fixed + (limits[lo:hi], self.aslot),
-                (self.sf[lo:hi], self.si[lo:hi]),
-                span,
-                ck,
-                snap[lo:hi],
-                (self.fast_paths, self.binary),
-            )
+            def run(lo, hi):
+                K.run(
+                    xs,
+                    self.groups[lo:hi],
+                    ms,
+                    mech + (lim[lo:hi], est.aslot),
+                    (self.sf[lo:hi], self.si[lo:hi]),
+                    (span[0], np.int64(h + s0)),
+                    ck,
+                    snap[lo:hi],
+                    (self.fast_paths, self.binary),
+                )
 
-        in_parallel(run, self.G)
-        self._pieces.append((pos, snap))
+            in_parallel(run, self.G)
+            self._finalise(snap, outs, c0, compiled)
+            c0 += ck.size
+        self.rows.store(pos, outs, last=last)
         self.n_seen = start + T
         if not last:
             self._keep_history(xx, mm)
+        return pos
+
+    def _finalise(self, snap, outs, c0, compiled):
+        for job in self.jobs:
+            table = snap[job.groups]
+            if job.swap:
+                table = np.ascontiguousarray(table[:, :, list(SWAP)])
+            L, E, _, C = table.shape
+            fin = job.finaliser
+            fin.run(table, fin.scratch(L, E, C), self.context, outs, c0, compiled=compiled, rows=job.rows)
+            for name, row in job.copies.items():
+                outs[name][job.rows, :, c0 : c0 + C] = table[:, :, row, :]
 
     def _limits(self, xx, mm, t0, t1):
         """ADWIN widths ``(G, EA, t1 - t0)`` after each member (an ADWIN per group on its values)."""
         if self.adwins is None:
             return np.zeros((self.G, 1, 0), dtype=np.int64)
-        out = np.zeros((self.G, self.deltas.size, t1 - t0), dtype=np.int64)
+        out = np.zeros((self.G, self.estimators.deltas.size, t1 - t0), dtype=np.int64)
         member = np.ones(t1 - t0, dtype=bool) if mm.size == 0 else mm[t0:t1].astype(bool)
         for g, (a, b) in enumerate(self.groups):
             values = xx[a, t0:t1] if a == b else xx[a, t0:t1] - xx[b, t0:t1]
@@ -115,29 +186,13 @@ class SumsEngine:
         return out
 
     def _keep_history(self, xx, mm):
-        win = self.kinds == WINDOW
-        end = self.hist_start + xx.shape[1]
-        tails = self.si[:, win, K.TAIL]
-        keep_from = int(tails.min()) if tails.size else end
-        if (self.kinds == ADWIN).any():  # ADWIN windows read their leaving members back: keep their tails too
-            keep_from = min(keep_from, int(self.si[:, self.kinds == ADWIN, K.TAIL].min()))
-        cut = keep_from - self.hist_start
-        self.h_x = xx[:, cut:].copy()
-        self.h_member = mm[cut:].copy() if mm.size else np.zeros(0, dtype=np.uint8)
-        self.hist_start = keep_from
-
-    def _rows(self, pieces, last):
-        positions, raws = [], []
-        for pos, snap in pieces:
-            keep = ((pos + 1) % self.every == 0) | (pos == last)
-            positions.append(pos[keep])
-            raws.append(snap[:, :, keep])
-        if not positions:
-            return np.zeros(0, dtype=np.int64), np.zeros((self.G, len(self.specs), 0, 5))
-        return np.concatenate(positions), np.concatenate(raws, axis=2)
+        """Keep the values some window still reads back (windows and ADWIN windows: from their oldest tail)."""
+        end = self.history.start + xx.shape[1]
+        tails = self.si[:, self.estimators.sliding, K.TAIL]
+        self.history.keep(oldest(tails, end), {"x": xx, "member": mm if mm.size else None})
 
     def collect(self):
-        """Every checkpoint row plus the latest instance: ``(positions, raw (G, E, C, 5))``."""
+        """Every checkpoint row plus the latest instance: ``(positions, {name: (rows, E, C)})``."""
         if self.G is None or self.n_seen == 0:
             raise ValueError("nothing was processed yet")
-        return self._rows(self._pieces, self.n_seen - 1)
+        return self.rows.collect()

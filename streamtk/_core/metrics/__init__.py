@@ -15,12 +15,14 @@ from . import confusion as _confusion
 from . import dependence as _dependence
 from . import losses as _losses
 from . import quantity as _quantity
-from .base import Metric, Sums, intermediate
+from .base import EXTRA_DIMS, Intermediate, Metric, Table
 
 __all__ = [
     "Metric",
-    "Sums",
-    "intermediate",
+    "Intermediate",
+    "Table",
+    "EXTRA_DIMS",
+    "TABLES",
     "REGISTRY",
     "resolve_metrics",
     "markdown_table",
@@ -45,6 +47,9 @@ for _m in _ALL:
         raise RuntimeError(f"metric {_m.name!r} is declared twice")
     REGISTRY[_m.name] = _m
 
+#: the tables of statistics the formulas read, by name
+TABLES: dict[str, Table] = {t.name: t for t in (_confusion.TABLE, _comparison.TABLE)}
+
 #: the metrics ``streamtk.evaluate`` computes (confusion counts, quantity means, AUC), in output order
 EVALUATION_FAMILIES = ("confusion", "quantity", "auc")
 
@@ -52,8 +57,9 @@ EVALUATION_FAMILIES = ("confusion", "quantity", "auc")
 COMPUTED_BY = {
     "comparison": "streamtk.compare_losses",
     "dependence": "streamtk.label_dependence",
-    "regression": "streamtk.regression_curves",
-    "resources": "streamtk.resource_curves",
+    "regression": "streamtk.evaluation.losses.regression_curves",
+    "resources": "streamtk.evaluation.losses.resource_curves",
+    "loss": "streamtk.evaluation.losses.loss_curves",
 }
 
 

@@ -1,11 +1,13 @@
-"""What every metric of the registry is: metadata, and a formula over lazily computed intermediates.
+"""What every metric of the registry is: metadata and one scalar formula over a table of statistics.
 
-Each statistics family has a *sums* class (e.g. :class:`~streamtk._core.metrics.confusion.ConfusionSums`)
-that holds a family's sufficient statistics at checkpoints and computes its intermediates
-(``p0``, ``p_ran``, ``U``, ...) on first use, once. A metric is a function of such an object;
-it declares the intermediates it reads (``reads``), and a test checks the declaration against
-what the function really reads (:attr:`Sums.reads` records the names a formula touches). So
-nothing is hand-flagged: a metric computes what it reads, and only that.
+A statistics family (confusion counts, U statistics, pair sums, label transitions, ...) writes its
+sufficient statistics at checkpoints as a *table*: per series and estimator, one row per statistic
+and one column per checkpoint (``s[ROW, m]``). Its :class:`Table` declares the *intermediates* computed
+from those rows once per checkpoint and shared by several metrics (``p0``, ``p_ran``, ...), in rows
+``v[ROW, m]`` of their own. A :class:`Metric` is one scalar formula ``compute(s, v, m, x)`` (plus a
+class index, or two, for metrics with extra dims) written in the dialect of :mod:`.dialect`; it
+declares the intermediates it reads (``reads``), and a test checks the declaration against what the
+formula reads. The finaliser (:mod:`streamtk._core.finalise`) runs the formulas compiled or in numpy.
 """
 
 from __future__ import annotations
@@ -13,9 +15,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import numpy as np
+__all__ = ["Metric", "Intermediate", "Table", "EXTRA_DIMS"]
 
-__all__ = ["Metric", "Sums", "intermediate"]
+#: the extra dims (after ``time``) of a metric of each shape, and their names in Datasets
+EXTRA_DIMS = {
+    "scalar": (),
+    "class": ("class",),
+    "pair": ("class", "class_other"),
+    "transition": ("previous_class", "class"),
+    "lag": ("lag", "class"),
+}
 
 
 @dataclass(frozen=True)
@@ -23,13 +32,17 @@ class Metric:
     """One metric: its name everywhere (Dataset variable, CLI, docs), its formula and its metadata.
 
     ``family``: which sufficient statistics it is a function of (``confusion``, ``quantity``,
-    ``auc``, ``comparison``, ``dependence``, ``regression``, ``resources``). ``compute(sums)``
-    returns the values; ``reads`` names the intermediates of the family's sums it reads; ``shape``
-    is ``"scalar"`` or ``"class"`` (one value per class); ``higher_is_better`` is True, False, or
-    None when the value has no orientation (counts, test statistics); ``needs``: ``labels``,
+    ``auc``, ``comparison``, ``dependence``, ``regression``, ``resources``); ``table``: the
+    :class:`Table` its formula reads (default: the family's name). ``compute(s, v, m, x)`` is the
+    scalar formula (``compute(s, v, m, x, i)`` or ``(..., i, j)`` for a metric with extra dims);
+    ``reads`` names the intermediates of the table it reads; ``shape`` is a key of
+    :data:`EXTRA_DIMS`; ``dtype`` ``"float64"`` or ``"bool"``; ``higher_is_better`` is True, False,
+    or None when the value has no orientation (counts, test statistics); ``needs``: ``labels``,
     ``binary`` (two classes), ``cost``, ``scores`` or ``multiscores`` (evaluation families),
     ``binary_losses`` (comparison), ``targets`` (regression), ``seconds``, ``memory`` or
-    ``seconds_and_memory`` (resources).
+    ``seconds_and_memory`` (resources). ``symbol``: the papers' symbol (matplotlib mathtext, without
+    ``$``); ``limits``: the range of the metric's values when it has one (plots use it); ``quantity``:
+    the per-instance quantity whose sums a formula of the sums table reads (regression, resources).
     """
 
     name: str
@@ -45,7 +58,22 @@ class Metric:
     needs: str = "labels"
     symbol: str = ""
     notes: str = ""
+    table: str = ""
+    dtype: str = "float64"
+    limits: tuple | None = None
+    quantity: str = ""
     extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self):
+        if self.shape not in EXTRA_DIMS:
+            raise ValueError(f"metric {self.name!r}: shape must be one of {tuple(EXTRA_DIMS)}, got {self.shape!r}")
+        if not self.table:
+            object.__setattr__(self, "table", self.family)
+
+    @property
+    def extra_dims(self) -> tuple:
+        """The names of the metric's dims after ``time``."""
+        return EXTRA_DIMS[self.shape]
 
     def attrs(self) -> dict:
         """The attrs of the Dataset variable holding this metric."""
@@ -61,8 +89,67 @@ class Metric:
         return out
 
 
+@dataclass(frozen=True)
+class Intermediate:
+    """A value computed once per checkpoint from a table's statistics and shared by several formulas.
+
+    ``compute(s, v, m, x)`` in the dialect of :mod:`.dialect`; ``reads``: the intermediates it reads,
+    all declared before it in its table.
+    """
+
+    name: str
+    compute: Callable
+    reads: tuple = ()
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Table:
+    """The statistics of one family as its formulas read them.
+
+    ``intermediates``: in the order of their rows of ``v`` (an intermediate reads only earlier ones);
+    ``fields``: what the rows of ``s`` hold (documentation; the family's kernels write them);
+    ``context``: the class of the ``x`` argument (a ``NamedTuple`` of the evaluation's constants).
+    """
+
+    name: str
+    intermediates: tuple
+    fields: str
+    context: type
+
+    def __post_init__(self):
+        seen = set()
+        for it in self.intermediates:
+            late = [r for r in it.reads if r not in seen]
+            if late:
+                raise ValueError(f"table {self.name!r}: intermediate {it.name!r} reads {late} declared after it")
+            seen.add(it.name)
+
+    @property
+    def names(self) -> tuple:
+        return tuple(it.name for it in self.intermediates)
+
+    def row(self, name: str) -> int:
+        """The row of ``v`` holding intermediate ``name``."""
+        return self.names.index(name)
+
+    def needed(self, metrics) -> list[int]:
+        """The rows of the intermediates ``metrics`` read, directly or through other intermediates, in order."""
+        want = {r for m in metrics for r in m.reads}
+        for it in reversed(self.intermediates):
+            if it.name in want:
+                want.update(it.reads)
+        unknown = want - set(self.names)
+        if unknown:
+            raise ValueError(f"table {self.name!r} has no intermediates {sorted(unknown)}")
+        return [i for i, it in enumerate(self.intermediates) if it.name in want]
+
+
+# --- transitional: families not yet on tables ------------------------------------------------
+import numpy as np  # noqa: E402
+
+
 def intermediate(fn):
-    """Decorator: a lazily computed, memoised intermediate of a :class:`Sums` (its reads are recorded)."""
     name = fn.__name__
 
     def get(self):
@@ -82,18 +169,11 @@ def intermediate(fn):
 
 
 class Sums:
-    """Base of the families' sufficient statistics with lazy intermediates.
-
-    Set ``reads = set()`` to record the intermediates that formulas read directly
-    (intermediates computed from others are not recorded twice).
-    """
-
     def __init__(self):
         self._cache = {}
         self._depth = 0
         self.reads = None
 
-    def evaluate(self, metric: Metric) -> np.ndarray:
-        """The values of ``metric`` (a metric of this family)."""
+    def evaluate(self, metric):
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return metric.compute(self)

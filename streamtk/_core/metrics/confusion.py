@@ -19,12 +19,26 @@ Seeds: ``000`` Bifet et al. 2015; ``001`` AMIDST deliverable; ``003`` Zliobaite 
 
 from __future__ import annotations
 
-import numpy as np
-
 from .base import Metric
-from .confusion_sums import ConfusionSums
+from .confusion_sums import (
+    KAPPA,
+    KAPPA_PER,
+    P0,
+    P_MAJ,
+    P_PER,
+    P_RAN,
+    RQ,
+    SQ_COL,
+    SQ_ROW,
+    TABLE,
+    TOT_DIAG,
+    TOT_ROW,
+    N,
+    chance_corrected,
+)
+from .dialect import NAN, exp, formula, full, isnan, log, maximum, sqrt, where
 
-__all__ = ["ConfusionSums", "METRICS"]
+__all__ = ["TABLE", "METRICS"]
 
 _BI = "Bifet et al. 2015 (seed 000)"
 _ZL = "Zliobaite et al. 2015 (seed 003)"
@@ -32,123 +46,165 @@ _GA = "Gama et al. 2013 (seed 004)"
 _AM = "AMIDST deliverable (seed 001)"
 
 
-def _accuracy(s):
-    return s.p0
+@formula
+def _accuracy(s, v, m, x):
+    return v[P0, m]
 
 
-def _error(s):
-    return 1.0 - s.p0
+@formula
+def _error(s, v, m, x):
+    return 1.0 - v[P0, m]
 
 
-def _kappa(s):
-    return s.kappa
+@formula
+def _kappa(s, v, m, x):
+    return v[KAPPA, m]
 
 
-def _kappa_m(s):
-    return s.chance_corrected(s.p0, s.p_maj)
+@formula
+def _kappa_m(s, v, m, x):
+    return chance_corrected(s, v, m, x, v[P0, m], v[P_MAJ, m])
 
 
-def _kappa_per(s):
-    return s.kappa_per
+@formula
+def _kappa_per(s, v, m, x):
+    return v[KAPPA_PER, m]
 
 
-def _kappa_plus(s):
-    kap, kper = s.kappa, s.kappa_per
-    return np.where(np.isnan(kap) | np.isnan(kper), np.nan, np.sqrt(np.maximum(kap, 0.0) * np.maximum(kper, 0.0)))
+@formula
+def _kappa_plus(s, v, m, x):
+    kap, kper = v[KAPPA, m], v[KAPPA_PER, m]
+    return where(isnan(kap) | isnan(kper), NAN, sqrt(maximum(kap, 0.0) * maximum(kper, 0.0)))
 
 
-def _p_ran(s):
-    return s.p_ran
+@formula
+def _p_ran(s, v, m, x):
+    return v[P_RAN, m]
 
 
-def _p_maj(s):
-    return s.p_maj
+@formula
+def _p_maj(s, v, m, x):
+    return v[P_MAJ, m]
 
 
-def _p_per(s):
-    return s.p_per
+@formula
+def _p_per(s, v, m, x):
+    return v[P_PER, m]
 
 
-def _p_no_info(s):
-    return np.full(s.N.shape, 1.0 / s.k)
+@formula
+def _p_no_info(s, v, m, x):
+    return full(s[N, m], 1.0 / x.k)
 
 
-def _kappa_se(s):
-    p0, pr, n = s.p0, s.p_ran, s.N
+@formula
+def _kappa_se(s, v, m, x):
+    p0, pr, n = v[P0, m], v[P_RAN, m], s[N, m]
     ok = (n > 0.0) & (pr != 1.0)
-    return np.where(ok, np.sqrt(p0 * (1.0 - p0) / (n * (1.0 - pr) ** 2)), np.nan)
+    return where(ok, sqrt(p0 * (1.0 - p0) / (n * ((1.0 - pr) * (1.0 - pr)))), NAN)
 
 
-def _kappa_z(s):
-    kap, pr, n = s.kappa, s.p_ran, s.N
+@formula
+def _kappa_z(s, v, m, x):
+    kap, pr, n = v[KAPPA, m], v[P_RAN, m], s[N, m]
     ok = (n > 0.0) & (pr != 1.0) & (pr != 0.0)
-    return np.where(ok, kap / np.sqrt(pr / (n * (1.0 - pr))), np.nan)
+    return where(ok, kap / sqrt(pr / (n * (1.0 - pr))), NAN)
 
 
-def _arithmetic_mean(s):
-    a, present = s.recall, s.present
-    count = present.sum(axis=0)
-    return np.where(count > 0, np.where(present, a, 0.0).sum(axis=0) / count, np.nan)
+@formula
+def _recall_of(s, m, x, i):
+    """``A_i = DIAG_i / ROW_i`` (NaN when class ``i`` is not held)."""
+    return s[x.r0 + 2 * x.k + i, m] / s[x.r0 + i, m]
 
 
-def _geometric_mean(s):
-    a, present = s.recall, s.present
-    count = present.sum(axis=0)
-    logs = np.where(present, np.log(np.maximum(np.where(present, a, 1.0), 0.0)), 0.0)
-    return np.where(count > 0, np.exp(logs.sum(axis=0) / np.maximum(count, 1)), np.nan)
+@formula
+def _arithmetic_mean(s, v, m, x):
+    total, count = full(s[N, m], 0.0), full(s[N, m], 0.0)
+    for i in range(x.k):
+        present = s[x.r0 + i, m] > 0.0
+        total = total + where(present, _recall_of(s, m, x, i), 0.0)
+        count = count + where(present, 1.0, 0.0)
+    return where(count > 0.0, total / count, NAN)
 
 
-def _harmonic_mean(s):
-    a, present = s.recall, s.present
-    count = present.sum(axis=0)
-    inv = np.where(present, 1.0 / np.maximum(np.where(present, a, 1.0), 0.0), 0.0)
-    return np.where(count > 0, count / inv.sum(axis=0), np.nan)
+@formula
+def _geometric_mean(s, v, m, x):
+    if x.k == 2:  # two classes: the square root of the product of two recalls, one recall, or none
+        a0, a1 = _recall_of(s, m, x, 0), _recall_of(s, m, x, 1)
+        h0, h1 = s[x.r0, m] > 0.0, s[x.r0 + 1, m] > 0.0
+        return where(h0 & h1, sqrt(a0 * a1), where(h0, a0, where(h1, a1, NAN)))
+    logs, count = full(s[N, m], 0.0), full(s[N, m], 0.0)
+    for i in range(x.k):
+        present = s[x.r0 + i, m] > 0.0
+        logs = logs + where(present, log(maximum(where(present, _recall_of(s, m, x, i), 1.0), 0.0)), 0.0)
+        count = count + where(present, 1.0, 0.0)
+    return where(count > 0.0, exp(logs / maximum(count, 1.0)), NAN)
 
 
-def _f1(s):
-    i = s.pos
-    return 2.0 * s.diag[i] / (s.row[i] + s.col[i])
+@formula
+def _harmonic_mean(s, v, m, x):
+    inv, count = full(s[N, m], 0.0), full(s[N, m], 0.0)
+    for i in range(x.k):
+        present = s[x.r0 + i, m] > 0.0
+        inv = inv + where(present, 1.0 / maximum(where(present, _recall_of(s, m, x, i), 1.0), 0.0), 0.0)
+        count = count + where(present, 1.0, 0.0)
+    return where(count > 0.0, count / inv, NAN)
 
 
-def _macro_f1(s):
-    dd = s.row + s.col
-    present = dd > 0.0
-    count = present.sum(axis=0)
-    f = np.where(present, 2.0 * s.diag / np.where(present, dd, 1.0), 0.0)
-    return np.where(count > 0, f.sum(axis=0) / np.maximum(count, 1), np.nan)
+@formula
+def _f1(s, v, m, x):
+    r0, k, i = x.r0, x.k, x.pos
+    return 2.0 * s[r0 + 2 * k + i, m] / (s[r0 + i, m] + s[r0 + k + i, m])
 
 
-def _mcc(s):
-    c, r, q = s.proportions
-    f_col = 1.0 - (q * q).sum(axis=0)
-    f_row = 1.0 - (r * r).sum(axis=0)
+@formula
+def _macro_f1(s, v, m, x):
+    r0, k = x.r0, x.k
+    total, count = full(s[N, m], 0.0), full(s[N, m], 0.0)
+    for i in range(k):
+        dd = s[r0 + i, m] + s[r0 + k + i, m]
+        present = dd > 0.0
+        total = total + where(present, 2.0 * s[r0 + 2 * k + i, m] / where(present, dd, 1.0), 0.0)
+        count = count + where(present, 1.0, 0.0)
+    return where(count > 0.0, total / maximum(count, 1.0), NAN)
+
+
+@formula
+def _mcc(s, v, m, x):
+    f_col = 1.0 - v[SQ_COL, m]
+    f_row = 1.0 - v[SQ_ROW, m]
     ok = (f_col > 0.0) & (f_row > 0.0)
-    num = c - (r * q).sum(axis=0)
-    return np.where(ok, num / (np.sqrt(np.where(ok, f_col, 1.0)) * np.sqrt(np.where(ok, f_row, 1.0))), np.nan)
+    num = v[TOT_DIAG, m] / v[TOT_ROW, m] - v[RQ, m]
+    return where(ok, num / (sqrt(where(ok, f_col, 1.0)) * sqrt(where(ok, f_row, 1.0))), NAN)
 
 
-def _cmd(s):
-    _, r, _ = s.proportions
-    total = s.row.sum(axis=0)
-    tp = s.diag[1] / total
-    tn = s.diag[0] / total
-    return tp * tn - (r[1] - tp) * (r[0] - tn)
+@formula
+def _cmd(s, v, m, x):
+    r0, total = x.r0, v[TOT_ROW, m]
+    tp = s[r0 + 5, m] / total  # DIAG_1 (k = 2: DIAG starts at r0 + 4)
+    tn = s[r0 + 4, m] / total
+    return tp * tn - (s[r0 + 1, m] / total - tp) * (s[r0, m] / total - tn)
 
 
-def _n_instances(s):
-    return s.N
+@formula
+def _n_instances(s, v, m, x):
+    return s[N, m]
 
 
-def _recall(s):
-    return s.recall
+@formula
+def _recall(s, v, m, x, i):
+    return _recall_of(s, m, x, i)
 
 
-def _precision(s):
-    return s.diag / s.col
+@formula
+def _precision(s, v, m, x, i):
+    return s[x.r0 + 2 * x.k + i, m] / s[x.r0 + x.k + i, m]
 
 
-def _class_f1(s):
-    return 2.0 * s.diag / (s.row + s.col)
+@formula
+def _class_f1(s, v, m, x, i):
+    r0, k = x.r0, x.k
+    return 2.0 * s[r0 + 2 * k + i, m] / (s[r0 + i, m] + s[r0 + k + i, m])
 
 
 METRICS = [
@@ -180,7 +236,7 @@ METRICS = [
         "(p0 - p_maj) / (1 - p_maj)",
         f"{_BI} sec. 5.3",
         _kappa_m,
-        ("p0", "p_maj"),
+        ("nothing_yet", "p0", "p_maj"),
         symbol="\\kappa_m",
     ),
     Metric(
@@ -270,7 +326,7 @@ METRICS = [
         "(1/c) sum_i A_i, A_i = DIAG_i / ROW_i over the c classes present",
         f"{_BI} sec. 5.2",
         _arithmetic_mean,
-        ("recall", "present"),
+        (),
     ),
     Metric(
         "geometric_mean",
@@ -279,7 +335,7 @@ METRICS = [
         "(prod_i A_i)^(1/c)",
         f"{_BI} sec. 5.2",
         _geometric_mean,
-        ("recall", "present"),
+        (),
     ),
     Metric(
         "harmonic_mean",
@@ -288,7 +344,7 @@ METRICS = [
         "c / sum_i (1 / A_i)  (0 if some A_i = 0)",
         f"{_BI} sec. 5.2 eq. 1",
         _harmonic_mean,
-        ("recall", "present"),
+        (),
     ),
     Metric(
         "f1",
@@ -297,7 +353,7 @@ METRICS = [
         "2 TP / (2 TP + FN + FP)",
         f"{_BI} sec. 5.2 eq. 2",
         _f1,
-        ("diag", "row", "col"),
+        (),
     ),
     Metric(
         "macro_f1",
@@ -306,7 +362,7 @@ METRICS = [
         "mean over classes present (true or predicted) of 2 DIAG_i / (ROW_i + COL_i)",
         "Sokolova & Lapalme 2009",
         _macro_f1,
-        ("diag", "row", "col"),
+        (),
     ),
     Metric(
         "mcc",
@@ -315,7 +371,7 @@ METRICS = [
         "(C W - sum_i ROW_i COL_i) / sqrt((W^2 - sum_i COL_i^2)(W^2 - sum_i ROW_i^2))",
         f"{_BI} sec. 5.1 (binary); Gorodkin 2004 (multi-class)",
         _mcc,
-        ("proportions",),
+        ("sq_col", "sq_row", "tot_diag", "tot_row", "rq"),
     ),
     Metric(
         "cmd",
@@ -324,7 +380,7 @@ METRICS = [
         "(TP TN - FN FP) / W^2",
         f"{_BI} sec. 5.1",
         _cmd,
-        ("proportions", "row", "diag"),
+        ("tot_row",),
         needs="binary",
     ),
     Metric(
@@ -346,7 +402,7 @@ METRICS = [
         "DIAG_i / ROW_i",
         f"{_BI} sec. 5.2",
         _recall,
-        ("recall",),
+        (),
         shape="class",
     ),
     Metric(
@@ -356,7 +412,7 @@ METRICS = [
         "DIAG_i / COL_i",
         f"{_BI} sec. 5.2",
         _precision,
-        ("diag", "col"),
+        (),
         shape="class",
     ),
     Metric(
@@ -366,7 +422,7 @@ METRICS = [
         "2 DIAG_i / (ROW_i + COL_i)",
         f"{_BI} sec. 5.2 eq. 2",
         _class_f1,
-        ("diag", "row", "col"),
+        (),
         shape="class",
     ),
 ]

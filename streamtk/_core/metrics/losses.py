@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Metric, Sums, intermediate
+from ..._kernels.sums import SA, SN
+from .base import Metric
+from .dialect import formula, maximum, sqrt
 
 __all__ = [
-    "LossSums",
     "METRICS",
     "REGRESSION_QUANTITIES",
     "RESOURCE_QUANTITIES",
@@ -35,7 +36,7 @@ _GAMA = "Gama, Sebastiao & Rodrigues 2013 (seed 004), sec. 3.3, Algorithms 1-3"
 _GAMA_RES = "Gama et al. 2013 (seed 004), sec. 2"
 _RAM_HOURS = "Bifet, Holmes, Pfahringer & Frank 2010 (PAKDD), as computed by MOA's EvaluatePrequential"
 
-#: the per-instance quantities of the regression family, in the order of ``estimator_sums``' last axis
+#: the per-instance quantities of the regression family, in the order :func:`regression_quantities` stacks them
 REGRESSION_QUANTITIES = ("abs_error", "squared_error")
 #: the per-instance quantities of the resources family (each present only when its input is given)
 RESOURCE_QUANTITIES = ("seconds", "memory", "ram_hours")
@@ -53,166 +54,131 @@ def ram_hours(memory, seconds):
     return (memory / GB) * (seconds / 3600.0)
 
 
-def _column(name, of, doc):
-    """The intermediate ``name``: the column of quantity ``name`` in ``sums`` or ``means`` (``of``)."""
-
-    def get(self):
-        if name not in self.quantities:
-            raise ValueError(f"quantity {name!r} was not recorded here; recorded: {', '.join(self.quantities)}")
-        return getattr(self, of)[..., self.quantities.index(name)]
-
-    get.__name__, get.__doc__ = name, doc
-    return intermediate(get)
+@formula
+def _mean(s, v, m, x):
+    """The mean of the quantity held: ``S / N`` (NaN before the first instance)."""
+    return s[SA, m] / s[SN, m]
 
 
-class LossSums(Sums):
-    """What :func:`~streamtk.evaluation.losses.estimator_sums` returns, with the quantities named.
-
-    ``sums`` and ``means`` are ``(..., Q)`` (one column per name of ``quantities``), ``counts`` is
-    ``(...)``: the instances held by the estimator (``N_t`` under a fading factor).
-    """
-
-    def __init__(self, sums, counts, means, quantities):
-        super().__init__()
-        quantities = tuple(quantities)
-        if sums.shape[-1] != len(quantities) or means.shape != sums.shape or counts.shape != sums.shape[:-1]:
-            raise ValueError(
-                f"sums {sums.shape}, counts {counts.shape} and means {means.shape} do not match "
-                f"the quantities {quantities}"
-            )
-        self.sums = sums
-        self.counts = counts
-        self.means = means
-        self.quantities = quantities
-
-    @intermediate
-    def n(self):
-        """Instances held by the estimator (``N_t`` under a fading factor)."""
-        return self.counts
-
-    abs_error = _column(
-        "abs_error",
-        "means",
-        "Mean of ``|y_t - yhat_t|`` held by the estimator, as summed (may carry a window rounding residue).",
-    )
-    squared_error = _column(
-        "squared_error",
-        "means",
-        "Mean of ``(y_t - yhat_t)**2`` held by the estimator, as summed (may carry a window rounding residue).",
-    )
-    seconds = _column("seconds", "sums", "Sum of the processing times held by the estimator (s).")
-    memory = _column("memory", "means", "Mean model size held by the estimator (bytes).")
-    ram_hours = _column("ram_hours", "sums", "Sum of the per-instance RAM-Hours held by the estimator (GB h).")
-
-
-def _clip0(mean):
+@formula
+def _clipped_mean(s, v, m, x):
     # a mean of non-negative numbers: a running window sum (Algorithm 2) adds the new and subtracts the
     # leaving element, so it can keep a rounding residue of about 1e-16 x the magnitudes that left the
-    # window, possibly negative; clip it to 0
-    return np.maximum(mean, 0.0)
+    # window, possibly negative; clip it to 0 (NaN stays NaN)
+    return maximum(s[SA, m] / s[SN, m], 0.0)
 
 
-def _mae(s):
-    return _clip0(s.abs_error)
+@formula
+def _root_clipped_mean(s, v, m, x):
+    return sqrt(maximum(s[SA, m] / s[SN, m], 0.0))
 
 
-def _mse(s):
-    return _clip0(s.squared_error)
+@formula
+def _sum(s, v, m, x):
+    return s[SA, m]
 
 
-def _rmse(s):
-    return np.sqrt(_mse(s))
-
-
-def _throughput(s):
-    return s.n / s.seconds  # no time spent: inf; nothing held: 0 / 0 = NaN
+@formula
+def _throughput(s, v, m, x):
+    return s[SN, m] / s[SA, m]  # no time spent: inf; nothing held: 0 / 0 = NaN
 
 
 _RESIDUE = "; a negative rounding residue of a sliding-window sum is clipped to 0"
 
+
+def _m(name, family, long_name, text, ref, compute, quantity, **kw):
+    kw.setdefault("higher_is_better", False)
+    return Metric(name, family, long_name, text, ref, compute, (), table="sums", quantity=quantity, **kw)
+
+
 METRICS = [
-    Metric(
+    _m(
         "mae",
         "regression",
         "mean absolute error",
         f"max(0, mean of |y_t - yhat_t| over the instances held by the estimator){_RESIDUE}",
         _GAMA,
-        _mae,
-        ("abs_error",),
+        _clipped_mean,
+        "abs_error",
         units="",
-        higher_is_better=False,
         needs="targets",
     ),
-    Metric(
+    _m(
         "mse",
         "regression",
         "mean squared error",
         f"max(0, mean of (y_t - yhat_t)**2 over the instances held by the estimator){_RESIDUE}",
         _GAMA,
-        _mse,
-        ("squared_error",),
+        _clipped_mean,
+        "squared_error",
         units="",
-        higher_is_better=False,
         needs="targets",
     ),
-    Metric(
+    _m(
         "rmse",
         "regression",
         "root mean squared error",
         "sqrt(mse) under the same estimator",
         _GAMA,
-        _rmse,
-        ("squared_error",),
+        _root_clipped_mean,
+        "squared_error",
         units="",
-        higher_is_better=False,
         needs="targets",
     ),
-    Metric(
+    _m(
         "throughput",
         "resources",
         "throughput",
         "instances held / their total processing time (inf when they took no time, NaN when none is held)",
         _GAMA_RES,
         _throughput,
-        ("n", "seconds"),
+        "seconds",
         units="instances/s",
         higher_is_better=True,
         needs="seconds",
     ),
-    Metric(
+    _m(
         "seconds",
         "resources",
         "processing time of the instances held",
         "sum of seconds over the instances held by the estimator",
         _GAMA_RES,
-        lambda s: s.seconds,
-        ("seconds",),
+        _sum,
+        "seconds",
         units="s",
-        higher_is_better=False,
         needs="seconds",
     ),
-    Metric(
+    _m(
         "memory",
         "resources",
         "model memory",
         "mean model size over the instances held by the estimator",
         _GAMA_RES,
-        lambda s: s.memory,
-        ("memory",),
+        _mean,
+        "memory",
         units="bytes",
-        higher_is_better=False,
         needs="memory",
     ),
-    Metric(
+    _m(
         "ram_hours",
         "resources",
         "RAM-Hours",
         "sum of (memory / 1024**3) * (seconds / 3600) over the instances held by the estimator",
         _RAM_HOURS,
-        lambda s: s.ram_hours,
-        ("ram_hours",),
+        _sum,
+        "ram_hours",
         units="GB h",
-        higher_is_better=False,
         needs="seconds_and_memory",
+    ),
+    _m(
+        "mean_loss",
+        "loss",
+        "mean loss",
+        "sum of the loss held by the estimator / number of instances held (NaN before the first instance)",
+        _GAMA,
+        _mean,
+        "loss",
+        units="",
+        needs="losses",
     ),
 ]

@@ -3,17 +3,46 @@
 The engine adds, beside the confusion counts, the weighted sum of one quantity per metric
 (a misclassification cost, the log loss or the Brier score of the class scores) under the same
 forgetting mechanism; the metric is that sum over the weight held, ``sum_s w_s L_s / sum_s w_s``
-(:meth:`~streamtk._core.metrics.confusion.ConfusionSums.quantity_mean`). The quantity has the
+(:func:`quantity_mean`, over the rows ``x.q`` of the confusion table). The quantity has the
 metric's name. Seeds: ``001`` AMIDST deliverable.
 """
 
 from __future__ import annotations
 
 from .base import Metric
+from .confusion_sums import DEN, QUANTITIES
+from .dialect import NAN, formula, where
 
 __all__ = ["METRICS"]
 
 _AM = "AMIDST deliverable (seed 001)"
+
+_RISK, _LOG_LOSS, _BRIER = (QUANTITIES.index(q) for q in ("risk", "log_loss", "brier"))
+
+
+@formula
+def quantity_mean(s, m, x, j):
+    """The weighted mean of the pass's extra quantity ``QUANTITIES[j]`` (NaN with no member; MOA: no guard)."""
+    total = s[x.q[j], m]
+    if x.moa:
+        return total / s[DEN, m]
+    return where(s[DEN, m] != 0.0, total / s[DEN, m], NAN)
+
+
+@formula
+def _risk(s, v, m, x):
+    return quantity_mean(s, m, x, _RISK)
+
+
+@formula
+def _log_loss(s, v, m, x):
+    return quantity_mean(s, m, x, _LOG_LOSS)
+
+
+@formula
+def _brier(s, v, m, x):
+    return quantity_mean(s, m, x, _BRIER)
+
 
 #: weighted means of an extra per-instance quantity of the engine's pass (the quantity has the metric's name)
 METRICS = [
@@ -23,9 +52,10 @@ METRICS = [
         "empirical risk (mean misclassification cost)",
         "sum_s w_s L(x_s, yhat_s, y_s) / sum_s w_s with L = cost[y_s, yhat_s] or cost[s, y_s, yhat_s]",
         f"{_AM} eqs. 2.2-2.3, 2.11",
-        lambda s: s.quantity_mean("risk"),
-        ("den",),
+        _risk,
+        (),
         needs="cost",
+        table="confusion",
         higher_is_better=False,
     ),
     Metric(
@@ -34,9 +64,10 @@ METRICS = [
         "logarithmic loss",
         "mean of -log p_y (binary: -(y log p + (1 - y) log(1 - p))), p clipped to [1e-15, 1 - 1e-15]",
         f"{_AM} eq. 2.11 with the log loss",
-        lambda s: s.quantity_mean("log_loss"),
-        ("den",),
+        _log_loss,
+        (),
         needs="scores",
+        table="confusion",
         higher_is_better=False,
     ),
     Metric(
@@ -45,9 +76,10 @@ METRICS = [
         "Brier score",
         "mean of (p - y)^2 (binary) or sum_c (p_c - [y == c])^2 (class scores)",
         f"Brier 1950; {_AM} eq. 2.11",
-        lambda s: s.quantity_mean("brier"),
-        ("den",),
+        _brier,
+        (),
         needs="scores",
+        table="confusion",
         higher_is_better=False,
     ),
 ]

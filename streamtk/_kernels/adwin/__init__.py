@@ -4,7 +4,7 @@ One algorithm, three modules: :mod:`.histogram` (state layout; the arithmetic of
 merge, a deletion), :mod:`.scan` (the cut scan with its exact filter; the cut rules ``bernstein``,
 MOA's, and ``hoeffding``, Bifet et al. 2015, Theorem 3) and :mod:`.run` (one input on one instance
 of a state, and the loop over a chunk). Used by the detector (:mod:`streamtk.drift.adwin`), the
-``adwin=`` windows of every statistics family (:mod:`streamtk.evaluation.adwin_windows`) and MOA's
+``adwin=`` windows of every statistics family (:mod:`streamtk._core.adwin`) and MOA's
 ADWIN evaluator (:mod:`streamtk._kernels.confusion.moa_adwin`).
 """
 

@@ -150,7 +150,7 @@ def _accumulate(kind, size, fade, marks, blk, est, out):
             m = 1.0
         while ci < nck and ck[ci] == t:
             _binary_vectors(cvl, D0, D1, O0, O1)
-            write_snapshot(snap[ci], sc, cvl, 0, 2, C, M, BMH, BMM, BPH, BPM, NF, m)
+            write_snapshot(snap, ci, sc, cvl, 0, 2, C, M, BMH, BMM, BPH, BPM, NF, m)
             ci += 1
     store6(sc, S_C, (C, M, BMH, BMM, BPH, BPM))
     sc[S_NF] = NF
@@ -198,7 +198,7 @@ def _count(kind, size, marks, blk, est, out):
         while ci < nck and ck[ci] == t:
             M, O1 = N - C, Y1 - D1
             _binary_vectors(cvl, C - D1, D1, M - O1, O1)
-            write_snapshot(snap[ci], sc, cvl, 0, 2, C, M, BMH, N - BMH, BPH, N - BPH, N, 1.0)
+            write_snapshot(snap, ci, sc, cvl, 0, 2, C, M, BMH, N - BMH, BPH, N - BPH, N, 1.0)
             ci += 1
     M, O1 = N - C, Y1 - D1
     store6(sc, S_C, (C, M, BMH, N - BMH, BPH, N - BPH))
@@ -261,7 +261,7 @@ def _window(w, ring, mring, mask, blk, majh, keep, out, sc):
         while ci < nck and ck[ci] == lo - 1:
             C, M, D0, D1, O0, O1, BMH, BMM, BPH, BPM = _window_sums(ring, mring, mask, a + 1, min(a + 1, w))
             _binary_vectors(cvl, D0, D1, O0, O1)
-            write_snapshot(snap[ci], sc, cvl, 0, 2, C, M, BMH, BMM, BPH, BPM, float(min(a + 1, w)), 1.0)
+            write_snapshot(snap, ci, sc, cvl, 0, 2, C, M, BMH, BMM, BPH, BPM, float(min(a + 1, w)), 1.0)
             ci += 1
     return ci
 
@@ -349,19 +349,35 @@ def _adwin(limits, lim0, series, buf, b0, b1, base, est, majh, seg, ck, ci, snap
             n = float(held)
             M, O1 = n - C, Y1 - D1
             _binary_vectors(cvl, C - D1, D1, M - O1, O1)
-            write_snapshot(snap[ci], sc, cvl, 0, 2, C, M, BMH, n - BMH, BPH, n - BPH, n, 1.0)
+            write_snapshot(snap, ci, sc, cvl, 0, 2, C, M, BMH, n - BMH, BPH, n - BPH, n, 1.0)
             ci += 1
     _store_sliding(sc, cv, pt, tail + base, held, C, Y1, D1, BMH, BPH)
     return ci
 
 
+def ring_length(maxw: int, end: int) -> int:
+    """The length (a power of two) of the prefix rings of windows of at most ``maxw`` positions over a
+    stream that has reached position ``end``: the windows' reach plus a block."""
+    hl = 1
+    while hl < min(maxw, end) + BLOCK + 2:
+        hl *= 2
+    return hl
+
+
 @nb.njit(cache=True, nogil=True, error_model="numpy")
-def run(inputs, mech, state, span, which, ck, snap):
-    """The estimators ``which`` (no ADWIN) of every series of a dense two-class chunk over ``[t_begin, T)``."""
+def run(inputs, mech, state, span, which, ck, snap, rings):
+    """The estimators ``which`` (no ADWIN) of every series of a dense two-class chunk over ``[t_begin, T)``.
+
+    ``rings = (ring (L, 4 + windows, hl + PAD), upto (L,))``: the windows' prefix rings, kept by the
+    caller between calls (:func:`ring_length` positions, indexed by absolute position), and the absolute
+    position up to which each series' ring holds its prefix sums; a call that does not start there
+    rebuilds them from the history before ``t_begin``.
+    """
     ytrue, ypred, perhit = inputs
     kinds, sizes, fading, marks, mark_off, hslot = mech
     sc, cv, pt, majhit = state
     base, t_begin = span
+    all_rings, upto = rings
     L = ypred.shape[0]
     T = ytrue.shape[0]
     maxw = 1
@@ -370,21 +386,17 @@ def run(inputs, mech, state, span, which, ck, snap):
         if kinds[e] == WINDOW:
             maxw = max(maxw, sizes[e])
             nwin += 1
-    hl = 1
-    while hl < min(maxw, base + T) + BLOCK + 2:
-        hl *= 2
-    mask = hl - 1
+    mask = all_rings.shape[2] - PAD - 1
     cvl = np.zeros((6, 2))
+    buf = np.empty((4, BLOCK + PAD))
     for l in range(L):
         yp = ypred[l]
-        buf = np.empty((4, BLOCK + PAD))
-        rings = np.zeros((4 + max(nwin, 1), hl + PAD if nwin else 1))  # one block: fixed row offsets
-        ring = rings[:4]
-        mrings = rings[4:]
-        if nwin:
+        ring = all_rings[l, :4]
+        mrings = all_rings[l, 4:]
+        if nwin and upto[l] != base + t_begin:
             # prefix sums over the kept history (earlier chunks or segments): a window reaches back at
-            # most maxw positions (every position is a member), so the sums start there (from 0: only
-            # their differences are read, and these are exact small integers)
+            # most maxw positions (every position is a member), so the sums start there (from their
+            # value there: only their differences are read, and these are exact small integers)
             for t in range(max(0, t_begin - maxw - 1), t_begin):
                 a = base + t
                 y = float(ytrue[t])
@@ -398,6 +410,7 @@ def run(inputs, mech, state, span, which, ck, snap):
                     if kinds[e] == WINDOW:
                         mrings[j, (a + 1) & mask] = mrings[j, a & mask] + majhit[l, hslot[e], t]
                         j += 1
+        upto[l] = base + T
         ci0 = np.int64(0)
         for b0 in range(t_begin, T, BLOCK):
             b1 = min(T, b0 + BLOCK)
@@ -450,7 +463,7 @@ def run_adwin(inputs, mech, state, segments, adwin, span, which, ck, snap):
     widths its window follows (fed block after block, an ADWIN equals one run on the whole stream;
     the losses and widths stay in cache). ``mech = (hslot, aslot)``; ``segments`` as in
     :func:`.streamtk.run`; ``adwin = (states, deltas, (clock, min_window, bound))``: the ADWIN state
-    arrays with leading dims ``(L, EA)`` (see :class:`streamtk.evaluation.adwin_windows.LossAdwins`)
+    arrays with leading dims ``(L, EA)`` (see :class:`streamtk._core.adwin.LossAdwins`)
     and each slot's delta; other arguments as in :func:`run`.
     """
     ytrue, ypred, perhit = inputs

@@ -22,13 +22,15 @@ drops to 0 is reset to 0, so no rounding residue of non-integer weights survives
 
 MOA's convention keeps MOA's own sums in the same arrays (see :mod:`.moa`).
 
-A *snapshot* is what every finaliser reads: one column per checkpoint, rows
+A *snapshot* is what every finaliser reads (the ``s`` of :mod:`streamtk._core.metrics.confusion_sums`):
+per series and estimator a block ``(F, C)``, one row per statistic and one column per checkpoint, rows
 
 ``F_W`` weight total, ``F_N`` members held (faded count; the ADWIN width), ``F_DEN`` the denominator
 of estimates (``W``; MOA divides by the number of instances), ``F_C`` weighted hits, ``F_BM`` /
-``F_BMW`` Majority-Class hits and their denominator, ``F_BP`` / ``F_BPW`` the same for Persistent, the
-``nq`` quantity sums from ``F_Q``, then ``ROW``, ``COL`` and ``DIAG`` (``k`` rows each). Values are
-true (unscaled) sums.
+``F_BMW`` Majority-Class hits and their denominator, ``F_BP`` / ``F_BPW`` the same for Persistent,
+``F_EMPTY`` MOA's estimate before anything was observed (written by MOA's kernels only: 0 for its
+fading evaluator, NaN otherwise), the ``nq`` quantity sums from ``F_Q``, then ``ROW``, ``COL`` and
+``DIAG`` (``k`` rows each). Values are true (unscaled) sums.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ V_DIAG, V_OFFROW, V_OFFCOL, V_NDIAG, V_NOFFROW, V_NOFFCOL = 0, 1, 2, 3, 4, 5
 N_VECTORS = 6
 P_TAIL, P_HELD, P_BEST, P_CURSOR, P_TAIL_BASE, P_HELD_BASE = 0, 1, 2, 3, 4, 5
 N_POINTERS = 6
-F_W, F_N, F_DEN, F_C, F_BM, F_BMW, F_BP, F_BPW, F_Q = 0, 1, 2, 3, 4, 5, 6, 7, 8
+F_W, F_N, F_DEN, F_C, F_BM, F_BMW, F_BP, F_BPW, F_EMPTY, F_Q = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 
 
 def state_size(nq: int) -> int:
@@ -49,7 +51,7 @@ def state_size(nq: int) -> int:
 
 
 def snapshot_size(nq: int, k: int) -> int:
-    """Rows of a snapshot: 8 scalars, ``nq`` quantity sums, ROW, COL, DIAG."""
+    """Rows of a snapshot: 9 scalars, ``nq`` quantity sums, ROW, COL, DIAG."""
     return F_Q + nq + 3 * k
 
 

@@ -34,6 +34,7 @@ from .layout import (
     F_BPW,
     F_C,
     F_DEN,
+    F_EMPTY,
     F_N,
     F_Q,
     F_W,
@@ -56,23 +57,25 @@ from .streamtk import BLOCK
 
 
 @nb.njit(cache=True)
-def write_snapshot(out, sc, cv, nq, k):
-    """One snapshot column of a MOA state: estimates divide by the number of members."""
-    out[F_W] = sc[S_M]
-    out[F_N] = sc[S_NF]
-    out[F_DEN] = sc[S_NF]
-    out[F_C] = sc[S_C]
-    out[F_BM] = sc[S_BMH]
-    out[F_BMW] = sc[S_BMM]
-    out[F_BP] = sc[S_BPH]
-    out[F_BPW] = sc[S_BMM]
+def write_snapshot(out, ci, sc, cv, nq, k, empty):
+    """Column ``ci`` of a snapshot block ``out (F, C)`` of a MOA state: estimates divide by the number of
+    members; ``empty`` is the evaluator's estimate before anything was observed."""
+    out[F_W, ci] = sc[S_M]
+    out[F_N, ci] = sc[S_NF]
+    out[F_DEN, ci] = sc[S_NF]
+    out[F_C, ci] = sc[S_C]
+    out[F_BM, ci] = sc[S_BMH]
+    out[F_BMW, ci] = sc[S_BMM]
+    out[F_BP, ci] = sc[S_BPH]
+    out[F_BPW, ci] = sc[S_BMM]
+    out[F_EMPTY, ci] = empty
     for j in range(nq):
-        out[F_Q + j] = sc[S_Q + j]
+        out[F_Q + j, ci] = sc[S_Q + j]
     r0 = F_Q + nq
     for c in range(k):
-        out[r0 + c] = cv[V_OFFROW, c]
-        out[r0 + k + c] = cv[V_OFFCOL, c]
-        out[r0 + 2 * k + c] = cv[V_DIAG, c]
+        out[r0 + c, ci] = cv[V_OFFROW, c]
+        out[r0 + k + c, ci] = cv[V_OFFCOL, c]
+        out[r0 + 2 * k + c, ci] = cv[V_DIAG, c]
 
 
 @nb.njit(cache=True, inline="always")
@@ -155,7 +158,7 @@ def block(kind, size, fade, ytrue, yp, wl, has_w, ql, b0, b1, base, sc, cv, pt, 
                 sc[S_BPH] += w * ph
                 sc[S_BMM] += 1.0
         while ci < nck and ck[ci] == t:
-            write_snapshot(snap[ci], sc, cv, nq, k)
+            write_snapshot(snap, ci, sc, cv, nq, k, 0.0 if fading else np.nan)
             ci += 1
     return ci
 

@@ -21,7 +21,7 @@ import numba as nb
 import numpy as np
 
 from ..adwin import TOTAL, WIDTH, adwin_update
-from .layout import F_BM, F_BMW, F_BP, F_BPW, F_C, F_DEN, F_N, F_Q, F_W
+from .layout import F_BM, F_BMW, F_BP, F_BPW, F_C, F_DEN, F_EMPTY, F_N, F_Q, F_W
 
 
 @nb.njit(cache=True, inline="always", error_model="numpy")
@@ -35,7 +35,7 @@ def run(inputs, adwin, params, span, deltas, eidx, ck, snap):
 
     ``inputs = (ytrue, ypred, weights)``; ``adwin = (sums, variances, counts, istate, fstate,
     prev (L, EA), seen (L, EA))``; ``params = (clock, min_window, bound)``;
-    ``span = (k, t_begin)``; ``snap`` ``(L, E, C, F)``.
+    ``span = (k, t_begin)``; ``snap`` ``(L, E, F, C)``.
     """
     ytrue, ypred, weights = inputs
     a_sums, a_vars, a_counts, a_ist, a_fst, prev, seen = adwin
@@ -79,22 +79,23 @@ def run(inputs, adwin, params, span, deltas, eidx, ck, snap):
                     adwin_update(st, work, b + 2 * k + 2, w if maj == y else 0.0, prm)
                     pv = y
                 while ci < nck and ck[ci] == t:
-                    out = snap[l, e, ci]
-                    out[F_W] = 1.0
-                    out[F_N] = float(a_ist[b, WIDTH]) if tw > 0.0 else 0.0
-                    out[F_DEN] = 1.0
-                    out[F_C] = _estimate(a_ist, a_fst, b)
-                    out[F_BM] = _estimate(a_ist, a_fst, b + 2 * k + 2)
-                    out[F_BMW] = 1.0
-                    out[F_BP] = _estimate(a_ist, a_fst, b + 2 * k + 1)
-                    out[F_BPW] = 1.0
+                    out = snap[l, e]
+                    out[F_W, ci] = 1.0
+                    out[F_N, ci] = float(a_ist[b, WIDTH]) if tw > 0.0 else 0.0
+                    out[F_DEN, ci] = 1.0
+                    out[F_C, ci] = _estimate(a_ist, a_fst, b)
+                    out[F_BM, ci] = _estimate(a_ist, a_fst, b + 2 * k + 2)
+                    out[F_BMW, ci] = 1.0
+                    out[F_BP, ci] = _estimate(a_ist, a_fst, b + 2 * k + 1)
+                    out[F_BPW, ci] = 1.0
+                    out[F_EMPTY, ci] = np.nan
                     r0 = out.shape[0] - 3 * k
                     for i in range(k):
-                        out[r0 + i] = _estimate(a_ist, a_fst, b + 1 + k + i)
-                        out[r0 + k + i] = _estimate(a_ist, a_fst, b + 1 + i)
-                        out[r0 + 2 * k + i] = np.nan
+                        out[r0 + i, ci] = _estimate(a_ist, a_fst, b + 1 + k + i)
+                        out[r0 + k + i, ci] = _estimate(a_ist, a_fst, b + 1 + i)
+                        out[r0 + 2 * k + i, ci] = np.nan
                     for j in range(F_Q, r0):
-                        out[j] = np.nan
+                        out[j, ci] = np.nan
                     ci += 1
             prev[l, a] = pv
             seen[l, a] = tw

@@ -27,7 +27,7 @@ Arguments are grouped tuples:
 ``segments = (pay, members, span, head)``: compressed oldest members of chunked ADWIN windows.
 ``span = (base, t_begin)``: absolute position of index 0, first index to process;
 ``which``: the estimators to run (another kernel may run the others on the same arrays).
-``ck`` (C,) int64: indices of the checkpoints (inside ``[t_begin, T)``); ``snap`` ``(L, E, C, F)``.
+``ck`` (C,) int64: indices of the checkpoints (inside ``[t_begin, T)``); ``snap`` ``(L, E, F, C)``.
 """
 
 from __future__ import annotations
@@ -76,26 +76,30 @@ def is_member(y, p, w):
 
 
 @nb.njit(cache=True)
-def write_snapshot(out, sc, cv, nq, k, C, M, BMH, BMM, BPH, BPM, NF, m):
-    """One snapshot column (see :mod:`.layout`) of a default-convention state; sums divided by ``m``."""
-    out[F_W] = (C + M) / m
-    out[F_N] = NF / m
-    out[F_DEN] = out[F_W]
-    out[F_C] = C / m
-    out[F_BM] = BMH / m
-    out[F_BMW] = (BMH + BMM) / m
-    out[F_BP] = BPH / m
-    out[F_BPW] = (BPH + BPM) / m
+def write_snapshot(out, ci, sc, cv, nq, k, C, M, BMH, BMM, BPH, BPM, NF, m):
+    """Column ``ci`` of a snapshot block ``out (F, C)`` (see :mod:`.layout`) of a default-convention state;
+    sums divided by the lazy fading multiplier ``m`` (multiplied by ``1 / m``: exact while ``m = 1``).
+    ``F_EMPTY`` (MOA's only) is not written."""
+    inv = 1.0 / m
+    W = (C + M) * inv
+    out[F_W, ci] = W
+    out[F_N, ci] = NF * inv
+    out[F_DEN, ci] = W
+    out[F_C, ci] = C * inv
+    out[F_BM, ci] = BMH * inv
+    out[F_BMW, ci] = (BMH + BMM) * inv
+    out[F_BP, ci] = BPH * inv
+    out[F_BPW, ci] = (BPH + BPM) * inv
     for j in range(nq):
-        out[F_Q + j] = sc[S_Q + j] / m
+        out[F_Q + j, ci] = sc[S_Q + j] * inv
     r0 = F_Q + nq
     diag = cv[V_DIAG]
     offr = cv[V_OFFROW]
     offc = cv[V_OFFCOL]
     for c in range(k):
-        out[r0 + c] = (diag[c] + offr[c]) / m
-        out[r0 + k + c] = (diag[c] + offc[c]) / m
-        out[r0 + 2 * k + c] = diag[c] / m
+        out[r0 + c, ci] = (diag[c] + offr[c]) * inv
+        out[r0 + k + c, ci] = (diag[c] + offc[c]) * inv
+        out[r0 + 2 * k + c, ci] = diag[c] * inv
 
 
 @nb.njit(cache=True)
@@ -173,7 +177,7 @@ def accumulate(kind, size, fade, marks, series, blk, est, out):
                     offc[c] /= m
                 m = 1.0
         while ci < nck and ck[ci] == t:
-            write_snapshot(snap[ci], sc, cv, nq, k, C, M, BMH, BMM, BPH, BPM, NF, m)
+            write_snapshot(snap, ci, sc, cv, nq, k, C, M, BMH, BMM, BPH, BPM, NF, m)
             ci += 1
     store6(sc, S_C, (C, M, BMH, BMM, BPH, BPM))
     sc[S_NF] = NF
@@ -296,7 +300,7 @@ def slide(kind, size, limits, lim0, series, blk, est, majh, out, seg):
                 if yr == best:
                     best = majority_scan(diag, offr, k)
         while ci < nck and ck[ci] == t:
-            write_snapshot(snap[ci], sc, cv, nq, k, C, M, BMH, BMM, BPH, BPM, float(held), 1.0)
+            write_snapshot(snap, ci, sc, cv, nq, k, C, M, BMH, BMM, BPH, BPM, float(held), 1.0)
             ci += 1
     store6(sc, S_C, (C, M, BMH, BMM, BPH, BPM))
     store6(sc, S_NC, (nC, nM, nBMH, nBMM, nBPH, nBPM))

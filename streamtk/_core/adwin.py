@@ -1,26 +1,82 @@
-"""The ADWIN that ``adwin=`` estimators run on a model's 0/1 loss, shared by every statistics family.
+"""ADWIN in the numpy layer: its parameters (one set of rules for detectors and ``adwin=`` estimators) and the
+ADWINs that ``adwin=`` estimators run on a model's loss, shared by every statistics family.
 
 An ``adwin=<delta>`` estimator computes its statistics over the instances inside the current
 window of an ADWIN run on the 0/1 loss of the evaluated instances of that model (Bifet et al.
 2015, seed 000, section 6); one ADWIN per (model, estimator), whatever the statistics family
-(confusion counts, U statistics). Its width after each member is the sliding limit of the
-family's window (:func:`streamtk._kernels.forgetting.sliding_limit`).
+(confusion counts, U statistics, sums, label dependence). Its width after each member is the sliding
+limit of the family's window (:func:`streamtk._kernels.forgetting.sliding_limit`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .plan import ADWIN_BOUNDS
+from .._kernels.adwin.scan import BOUND_CODES
+from .validation import check_choice, check_in_open_unit_interval, check_positive_int
 
-__all__ = ["LossAdwins"]
+__all__ = [
+    "ADWIN_DEFAULTS",
+    "ADWIN_BOUNDS",
+    "MAX_BUCKETS",
+    "check_adwin_params",
+    "check_adwin_delta",
+    "check_adwin_options",
+    "LossAdwins",
+]
+
+#: ADWIN's parameters and their defaults (MOA's): the same for the detector and for ``adwin=`` estimators
+ADWIN_DEFAULTS = {"max_buckets": 5, "clock": 32, "min_window": 5, "bound": "bernstein"}
+#: ADWIN's cut bounds: MOA's variance-based (Bernstein) rule, or the Hoeffding rule of Bifet et al. 2015, Theorem 3
+ADWIN_BOUNDS = dict(BOUND_CODES)
+#: the largest ``max_buckets``: each ADWIN keeps 64 rows of ``max_buckets + 1`` buckets (two doubles each), so
+#: this bounds an ADWIN's state at 10 MB (MOA fixes ``max_buckets`` at 5; more buckets per row only refine the
+#: split points tested)
+MAX_BUCKETS = 10_000
+
+
+def check_adwin_params(max_buckets, clock, min_window, bound, *, prefix="") -> dict:
+    """ADWIN's parameters validated; ``prefix`` names the argument they came in (``"adwin_options"``)."""
+
+    def name(key):
+        return f"{prefix}[{key!r}]" if prefix else key
+
+    mb = check_positive_int(max_buckets, name("max_buckets"), minimum=2)
+    if mb > MAX_BUCKETS:
+        raise ValueError(
+            f"{name('max_buckets')} must be at most {MAX_BUCKETS:,} (each ADWIN keeps 64 rows of max_buckets + 1 "
+            f"buckets; MOA uses 5), got {mb:,}"
+        )
+    return {
+        "max_buckets": mb,
+        "clock": check_positive_int(clock, name("clock")),
+        "min_window": check_positive_int(min_window, name("min_window")),
+        "bound": check_choice(bound, name("bound"), tuple(ADWIN_BOUNDS)),
+    }
+
+
+def check_adwin_delta(delta, name="delta") -> float:
+    """An ADWIN confidence in (0, 1)."""
+    return check_in_open_unit_interval(delta, name)
+
+
+def check_adwin_options(options) -> dict:
+    """The ADWIN parameters of ``adwin=`` estimators (``adwin_options``; see :func:`streamtk.drift.adwin`)."""
+    if options is None:
+        return dict(ADWIN_DEFAULTS)
+    if not isinstance(options, dict):
+        raise TypeError(f"adwin_options must be a dict, got {options!r}")
+    unknown = set(options) - set(ADWIN_DEFAULTS)
+    if unknown:
+        raise ValueError(f"adwin_options has unknown keys {sorted(unknown)!r}; known: {sorted(ADWIN_DEFAULTS)!r}")
+    return check_adwin_params(**{**ADWIN_DEFAULTS, **options}, prefix="adwin_options")
 
 
 class LossAdwins:
     """The ADWIN instances of ``E`` adwin estimators of ``L`` series, carried across chunks."""
 
     def __init__(self, L: int, deltas, options: dict):
-        from .._kernels.adwin import adwin_state_new
+        from .._kernels.adwin.histogram import adwin_state_new
 
         self.deltas = np.asarray(deltas, dtype=np.float64)
         self.options = options
