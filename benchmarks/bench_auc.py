@@ -344,13 +344,13 @@ class BinaryKernels:
         new, old, used = self.local
         state = LY.BinaryState(np.zeros((1, E, 3, 1, 2)), np.ones((1, E)), np.zeros((1, E, LY.N_PTR), dtype=np.int64),
                                np.zeros((1, self.R + 1, 2, Ec)))  # fmt: skip
-        snap = np.zeros((1, E, self.cps.size, 3, 1, 2))
+        snap = np.zeros((1, E, 3, 1, 2, self.cps.size))
         span = (np.int64(0), np.int64(0))
         c = time.process_time()
         plan = LY.BinaryPlan(cum, alphas, win, wsizes, new[:, :Ew], old[:, :Ew], used,
                              KB.PREFETCH_MIN_ROWS if prefetch else 1 << 62)  # fmt: skip
         KB.run(self._inputs(), False, plan, state, span, self.cps, snap)
-        return time.process_time() - c, snap[0]
+        return time.process_time() - c, np.moveaxis(snap[0], -1, 1)
 
     def general(self, alphas, wsizes):
         from streamtk._core.mechanisms import build_estimators, kernel_arrays
@@ -368,10 +368,10 @@ class BinaryKernels:
                          np.zeros((1, int((~sliding).sum()), 1, 2, self.R + 1)),
                          np.zeros((1, int(sliding.sum()), 1, 2, self.R + 1)))  # fmt: skip
         grps = LY.Groups(np.array([[0, 1]], dtype=np.int64), np.ones(1, dtype=np.int64), False)
-        snap = np.zeros((1, E, self.cps.size, 3, 1, 2))
+        snap = np.zeros((1, E, 3, 1, 2, self.cps.size))
         c = time.process_time()
         KG.run(self._inputs(), grps, mech, state, (np.int64(0), np.int64(0)), np.arange(E), self.cps, snap)
-        return time.process_time() - c, snap[0]
+        return time.process_time() - c, np.moveaxis(snap[0], -1, 1)
 
 
 def metric_window_value(rm, y, s, w):

@@ -50,9 +50,10 @@ def _kernel(ranks, y, w, alphas, unit, cps):
         ranks.reshape(1, -1, 1).astype(np.int64),
         ranks.reshape(1, -1, 1)[:, :0].astype(np.int64),
     )
-    snap = np.zeros((1, E, cps.size, 3, 1, 2))
+    snap = np.zeros((1, E, 3, 1, 2, cps.size))
     grps = LY.Groups(np.array([[0, 1]]), np.ones(1, dtype=np.int64), unit)
     KG.run(inp, grps, mech, state, (np.int64(0), np.int64(0)), np.arange(E), cps, snap)
+    snap = np.moveaxis(snap, -1, 2)  # (1, E, checkpoints, 3, 1, 2), as the offline kernel writes them
     labels = [sp.label for sp in specs]
     return snap[0, [labels.index("prequential" if a == 1.0 else f"fading={a!r}") for a in alphas]]
 

@@ -304,15 +304,18 @@ def test_regression_and_resource_attrs_come_from_the_registry():
 
 
 def _contexts(table):
-    """Contexts of every table's formulas (both conventions where a table has them)."""
+    """``(context, rows of the statistics)`` of every table's formulas (both conventions, every layout)."""
+    from streamtk._core.metrics.auc import AucContext
     from streamtk._core.metrics.comparison import SumsContext
     from streamtk._core.metrics.confusion_sums import ConfusionContext
     from streamtk._kernels.confusion.layout import F_Q
 
     if table == "confusion":
-        return [ConfusionContext(3, 1, F_Q + 3, (F_Q, F_Q + 1, F_Q + 2), moa) for moa in (False, True)], F_Q + 12
+        return [(ConfusionContext(3, 1, F_Q + 3, (F_Q, F_Q + 1, F_Q + 2), moa), F_Q + 12) for moa in (False, True)]
     if table == "sums":
-        return [SumsContext(3.84)], 5
+        return [(SumsContext(3.84), 5)]
+    if table == "auc":
+        return [(AucContext(c, g, g > 2, moa), 3 * c * g) for c, g in ((1, 2), (3, 2), (3, 3)) for moa in (0, 1)]
     raise AssertionError(f"no contexts for table {table!r}: add them here")
 
 
@@ -322,14 +325,15 @@ def test_formulas_read_the_intermediates_they_declare(table):
     from streamtk._core.finalise import reads_of
 
     tab = TABLES[table]
-    contexts, rows = _contexts(table)
     rng = np.random.default_rng(5)
-    s = np.abs(rng.normal(size=(rows, 6))) + 0.1
-    v = np.abs(rng.normal(size=(len(tab.intermediates), 6))) + 0.1
     entries = [(it.compute, it.reads, it.name, 0) for it in tab.intermediates]
     entries += [(m.compute, m.reads, m.name, len(m.extra_dims)) for m in REGISTRY.values() if m.table == table]
     for fn, reads, label, n_extra in entries:
-        got = set().union(*(reads_of(tab, fn, s, v, x, *(0,) * n_extra) for x in contexts))
+        got = set()
+        for x, rows in _contexts(table):
+            s = np.abs(rng.normal(size=(rows, 6))) + 0.1
+            v = np.abs(rng.normal(size=(len(tab.intermediates), 6))) + 0.1
+            got |= reads_of(tab, fn, s, v, x, *(0,) * n_extra)
         assert got == set(reads), (label, got, reads)
 
 

@@ -33,8 +33,11 @@ import math
 import numpy as np
 
 from .._core.adwin import LossAdwins
+from .._core.chunks import CurveRows
+from .._core.finalise import Finaliser, use_compiled
 from .._core.mechanisms import checkpoints, kernel_arrays, segments
-from .._core.metrics.auc import AucSums
+from .._core.metrics import REGISTRY
+from .._core.metrics.auc import TABLE, AucContext
 from .._kernels.auc import layout as LY
 from .._kernels.auc.general import REMOVE_FACTOR
 from .._kernels.forgetting import ADWIN, FADING, PREQUENTIAL, RESTARTING, WINDOW
@@ -43,8 +46,9 @@ from .scoring_rules import binary_codes
 
 __all__ = ["AucEngine", "SNAPSHOT_BUDGET"]
 
-#: floats of snapshot buffer per segment (a chunk is cut into segments whose snapshots fit)
-SNAPSHOT_BUDGET = 1 << 22
+#: floats of table per segment: a chunk is cut into segments whose tables stay in the cache between the
+#: kernels that write them and the formulas that read them
+SNAPSHOT_BUDGET = 1 << 19
 #: the longest segment (bounds the per-position ADWIN widths and window ranks of one kernel call)
 MAX_SEGMENT = 1 << 22
 ROUTES = ("auto", "general")
@@ -147,8 +151,11 @@ class AucEngine:
         self.restarts = np.isin(kinds[self.gacc], RESTARTING)
         self.L = None
         self.n_seen = 0
-        self._pieces = []
         self._closed = False
+        self.finaliser = Finaliser(TABLE, self.metrics)
+        self.context = AucContext(self.grp.shape[0], self.grp.shape[0] if self.layout == "ovo" else 2,
+                                  self.layout == "ovo", moa)  # fmt: skip
+        self.rows = CurveRows(every, self._allocate_rows)
 
     # ------------------------------------------------------------------ state
     def _allocate(self, L, C, weighted, predicted):
@@ -237,23 +244,29 @@ class AucEngine:
         pos = checkpoints(start, start + T, self.every, last=True)
         offline = self._offline_rows(Y, M, W, ranks, R, pos - start) if (last and fresh) else None
         self.offline_used = offline is not None
+        E = len(self.specs)
+        outs = self._allocate_rows(pos.size)
+        compiled = use_compiled(L * E * pos.size)
+        c0 = 0
         for s0, s1, sel in self._segments(pos - start, T, L):
             ck = pos[sel] - start + h
-            snap = np.full((L, len(self.specs), ck.size, LY.N_STAT, C, self.G), np.nan)
+            snap = np.full((L, E, LY.N_STAT, C, self.G, ck.size), np.nan)
             arrays = (Y[: h + s1], M, W)  # the kernels stop at the end of y
             limits = self._limits(y, ypred, member, s0, s1)
             self._run_binary(arrays, ranks, sranks, h + s0, h + s1, offline is not None, ck, snap)
             self._run_general(arrays, ranks, sranks, limits, h + s0, h + s1, ck, snap)
             if offline is not None:
-                snap[:, self.cum] = offline[:, :, sel]
-            self._pieces.append((pos[sel], self._finalise(snap)))
+                snap[:, self.cum] = np.moveaxis(offline[:, :, sel], 2, -1)
+            self._finalise(snap, outs, c0, compiled)
+            c0 += ck.size
+        self.rows.store(pos, outs, last=last)
         self.n_seen = start + T
         if not last:
             self._keep_history(Y, M, W, S, dense)
 
     def _segments(self, rel, T, L):
         """Segments ``[s0, s1)`` of the chunk and their checkpoints (a boolean selector of ``rel``)."""
-        per_ck = L * len(self.specs) * LY.N_STAT * self.C * self.G
+        per_ck = L * len(self.specs) * (LY.N_STAT * self.C * self.G + self.finaliser.n_intermediates)
         return segments(rel, T, per_ck, budget=SNAPSHOT_BUDGET, max_segment=MAX_SEGMENT)
 
     # ------------------------------------------------------------------ key spaces
@@ -445,40 +458,38 @@ class AucEngine:
         self.h_s = S[:, cut:].copy()
         self.hist_start = keep_from
 
-    def _finalise(self, snap):
-        """Every requested metric from snapshots ``(L, E, C, 3, C, G)``: name -> ``(L, E, C[, k[, k]])``."""
-        sums = AucSums(snap[:, :, :, LY.ST_U], snap[:, :, :, LY.ST_W], snap[:, :, :, LY.ST_N],
-                       layout=self.layout, moa=self.moa)  # fmt: skip
-        out = {}
-        for m in self.metrics:
-            v = np.array(sums.evaluate(m), dtype=np.float64)
-            v[:, ~self.computed] = np.nan
-            out[m.name] = v
-        return out
-
-    def _rows(self, pieces, last):
-        positions, values = [], {m.name: [] for m in self.metrics}
-        for pos, vals in pieces:
-            keep = ((pos + 1) % self.every == 0) | (pos == last)
-            positions.append(pos[keep])
-            for name, arr in vals.items():
-                values[name].append(arr[:, :, keep])
-        if not positions:
-            return np.zeros(0, dtype=np.int64), {
-                m.name: np.zeros((self.L or 0, len(self.specs), 0) + self._extra(m)) for m in self.metrics
-            }
-        return np.concatenate(positions), {k: np.concatenate(v, axis=2) for k, v in values.items()}
+    def _allocate_rows(self, C):
+        """The output arrays of ``C`` checkpoint rows: ``{name: (L, E, C[, columns[, columns]])}``."""
+        E = len(self.specs)
+        return {m.name: np.empty((self.L, E, C) + self._extra(m), dtype=m.dtype) for m in self.metrics}
 
     def _extra(self, m):
+        """The extra dims of metric ``m``'s output (a binary evaluation's one score column included)."""
         if m.shape == "pair":
             return (self.k, self.k)
-        return (self.k,) if (self.mode == "multi" and m.name not in ("auc_macro", "auc_hand_till")) else ()
+        return (self.C,) if m.shape == "column" else ()
+
+    def _finalise(self, snap, outs, c0, compiled):
+        """Every requested metric of the table ``snap (L, E, 3, C, G, ck)`` into the outputs at ``c0``."""
+        L, E = snap.shape[:2]
+        C = snap.shape[-1]
+        table = snap.reshape(L, E, -1, C)
+        self.finaliser.run(table, self.finaliser.scratch(L, E, C), self.context, outs, c0, compiled=compiled)
+        if not self.computed.all():  # MOA has no faded or ADWIN AUC
+            for out in outs.values():
+                out[:, ~self.computed, c0 : c0 + C] = np.nan
+
+    def _squeezed(self, rows):
+        positions, values = rows
+        if self.mode == "binary":
+            values = {k: v[..., 0] if REGISTRY[k].shape == "column" else v for k, v in values.items()}
+        return positions, values
 
     def collect(self):
         """Every checkpoint row plus the latest instance: ``(positions, {name: (L, E, C[, k])})``."""
         if self.L is None or self.n_seen == 0:
             raise ValueError("no instances were evaluated: y_true is empty")
-        return self._rows(self._pieces, self.n_seen - 1)
+        return self._squeezed(self.rows.collect())
 
     def drain(self, *, final: bool):
         """Like :meth:`collect` but only the rows produced since the last drain, which are then dropped.
@@ -487,5 +498,4 @@ class AucEngine:
         """
         if self.L is None:
             raise ValueError("no instances were evaluated yet")
-        pieces, self._pieces = self._pieces, []
-        return self._rows(pieces, self.n_seen - 1 if final else -1)
+        return self._squeezed(self.rows.drain(final=final))

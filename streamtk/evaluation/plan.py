@@ -89,7 +89,7 @@ class EvaluationPlan:
         self.auc_metrics = [m for m in chosen if m.family == "auc"]
         self.quantities = tuple(m.name for m in chosen if m.family == "quantity")
         self.estimators = EstimatorTable(self.specs)
-        per_class = sum(1 for m in self.metrics if m.shape == "class" or (m.family == "auc" and scores == "multi"))
+        per_class = sum(1 for m in self.metrics if m.shape == "class" or (m.shape == "column" and scores == "multi"))
         values = len(self.specs) * (len(self.metrics) - per_class + per_class * self.k)
         self.every = resolve_every(every, n_instances, per_checkpoint=values)
 

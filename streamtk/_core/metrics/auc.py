@@ -17,130 +17,138 @@ These formulas are the only ones: every kernel of :mod:`streamtk._kernels.auc` w
 
 from __future__ import annotations
 
-import numpy as np
+from typing import NamedTuple
 
-from .base import Metric, Sums, intermediate
+from ..._kernels.auc.layout import ST_N, ST_U, ST_W
+from .base import Metric, Table
+from .dialect import NAN, formula, full, sqrt, where
 
-__all__ = ["AucSums", "METRICS", "LAYOUTS"]
+__all__ = ["AucContext", "TABLE", "METRICS", "LAYOUTS"]
 
 _AM = "AMIDST deliverable (seed 001)"
 _HT = "Hand & Till 2001, eqs. 3 and 7"
-#: how the trailing dims ``(C, G)`` of the sums are laid out
+#: how the score columns and groups of the statistics are laid out
 LAYOUTS = ("binary", "ovr", "ovo")
 
 
-class AucSums(Sums):
-    """U statistics ``U``, weights ``W`` and counts ``N`` with trailing dims ``(C, G)``.
+class AucContext(NamedTuple):
+    """Constants of an AUC evaluation: ``ncols`` score columns, ``ngroups`` groups per column, whether the
+    layout is pairwise (``"ovo"``: group ``j`` of column ``i`` is class ``j``; otherwise group 1 is the
+    column's class and group 0 the rest), and MOA's convention (AUC 1.0 where undefined)."""
 
-    ``layout``: ``"binary"`` (``C = 1``, ``G = 2``: group 0 the negatives, group 1 the positives,
-    ``U[..., 0, 0] = U1``); ``"ovr"`` (``C = k`` score columns, ``G = 2``: group 1 the class of the
-    column, group 0 the rest); ``"ovo"`` (``C = G = k``: ``U[..., i, j]`` the U statistic of class
-    ``i`` against class ``j`` on the class-``i`` column, ``W[..., c, j]`` the weight of class ``j``).
-    ``moa``: MOA's AUC of 1.0 where it is undefined.
-    """
-
-    def __init__(self, U, W, N, *, layout="binary", moa=False):
-        super().__init__()
-        if layout not in LAYOUTS:
-            raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}")
-        self.U, self.W, self.N = U, W, N
-        self.layout = layout
-        self.moa = moa
-
-    def _squeeze(self, a):
-        return a[..., 0] if self.layout == "binary" else a
-
-    def _rest(self, a):
-        """Per column ``c``: group 0 (two groups), or the sum over the classes other than ``c`` (pairwise)."""
-        if self.layout != "ovo":
-            return a[..., 0]
-        k = a.shape[-1]
-        return np.where(np.eye(k, dtype=bool), 0.0, a).sum(axis=-1)
-
-    def _own(self, a):
-        """Per column ``c``: group 1 (two groups), or class ``c`` itself (pairwise)."""
-        return np.diagonal(a, axis1=-2, axis2=-1) if self.layout == "ovo" else a[..., 1]
-
-    @intermediate
-    def u1(self):
-        """``U1`` per column: correctly ordered (positive, negative) pairs, ties counted 1/2."""
-        return self._rest(self.U)
-
-    @intermediate
-    def w0(self):
-        """``W0`` per column: the weight of the negatives (the other classes)."""
-        return self._rest(self.W)
-
-    @intermediate
-    def w1(self):
-        """``W1`` per column: the weight of the positives (the column's class)."""
-        return self._own(self.W)
-
-    @intermediate
-    def w0w1(self):
-        """``W0 W1``: the weight of all (positive, negative) pairs."""
-        return self.w0 * self.w1
-
-    @intermediate
-    def defined(self):
-        """Both a positive and a negative instance are held (decided by the counts, never by the weights)."""
-        return (self._rest(self.N) > 0) & (self._own(self.N) > 0)
-
-    @intermediate
-    def auc(self):
-        """``U1 / (W0 W1)``; NaN with one class only (MOA's window evaluator: 1.0)."""
-        d = self.defined
-        a = np.where(d, self.u1 / np.where(d, self.w0w1, 1.0), np.nan)
-        return np.where(d, a, 1.0) if self.moa else a
-
-    @intermediate
-    def pair_auc(self):
-        """``A(i|j) = U_ij / (W_i W_j)`` on the class-``i`` column (pairwise layout); NaN on the diagonal."""
-        k = self.U.shape[-1]
-        own = np.diagonal(self.W, axis1=-2, axis2=-1)[..., :, None]
-        nown = np.diagonal(self.N, axis1=-2, axis2=-1)[..., :, None]
-        d = (nown > 0) & (self.N > 0) & ~np.eye(k, dtype=bool)
-        return np.where(d, self.U / np.where(d, own * self.W, 1.0), np.nan)
+    ncols: int
+    ngroups: int
+    pairwise: bool
+    moa: bool
 
 
-def _nanmean(a):
-    ok = ~np.isnan(a)
-    count = ok.sum(axis=-1)
-    return np.where(count > 0, np.where(ok, a, 0.0).sum(axis=-1) / np.maximum(count, 1), np.nan)
+@formula
+def stat(s, m, x, st, c, g):
+    """Statistic ``st`` (``ST_U``, ``ST_W``, ``ST_N``) of column ``c`` and group ``g``."""
+    return s[(st * x.ncols + c) * x.ngroups + g, m]
 
 
-def _auc(s):
-    return s._squeeze(s.auc)
+@formula
+def _rest(s, m, x, st, c):
+    """Per column ``c``: group 0 (two groups), or the sum over the classes other than ``c`` (pairwise)."""
+    if not x.pairwise:
+        return stat(s, m, x, st, c, 0)
+    total = full(s[0, m], 0.0)
+    for j in range(x.ngroups):
+        if j != c:
+            total = total + stat(s, m, x, st, c, j)
+    return total
 
 
-def _u1(s):
-    return s._squeeze(s.u1)
+@formula
+def _own(s, m, x, st, c):
+    """Per column ``c``: group 1 (two groups), or class ``c`` itself (pairwise)."""
+    return stat(s, m, x, st, c, c if x.pairwise else 1)
 
 
-def _u0(s):
-    return s._squeeze(s.w0w1 - s.u1)
+@formula
+def _defined(s, m, x, c):
+    """Both a positive and a negative instance are held (decided by the counts, never by the weights)."""
+    return (_rest(s, m, x, ST_N, c) > 0.0) & (_own(s, m, x, ST_N, c) > 0.0)
 
 
-def _z(s):
-    prod = s.w0w1
-    sigma = np.sqrt(prod * (s.w0 + s.w1 + 1.0) / 12.0)
-    d = s.defined
-    return s._squeeze(np.where(d, ((prod - s.u1) - prod / 2.0) / np.where(d, sigma, 1.0), np.nan))
+@formula
+def column_auc(s, m, x, c):
+    """``U1 / (W0 W1)`` of column ``c``; NaN with one class only (MOA's window evaluator: 1.0)."""
+    d = _defined(s, m, x, c)
+    w0w1 = _rest(s, m, x, ST_W, c) * _own(s, m, x, ST_W, c)
+    a = where(d, _rest(s, m, x, ST_U, c) / where(d, w0w1, 1.0), NAN)
+    if x.moa:
+        return where(d, a, 1.0)
+    return a
 
 
-def _macro(s):
-    return _nanmean(s.auc)
+@formula
+def _pair_auc(s, m, x, i, j):
+    """``A(i|j) = U_ij / (W_i W_j)`` on the class-``i`` column (pairwise layout); NaN on the diagonal."""
+    d = (stat(s, m, x, ST_N, i, i) > 0.0) & (stat(s, m, x, ST_N, i, j) > 0.0) & (i != j)
+    own = stat(s, m, x, ST_W, i, i)
+    return where(d, stat(s, m, x, ST_U, i, j) / where(d, own * stat(s, m, x, ST_W, i, j), 1.0), NAN)
 
 
-def _ovo(s):
-    return s.pair_auc
+@formula
+def _auc(s, v, m, x, c):
+    return column_auc(s, m, x, c)
 
 
-def _hand_till(s):
-    a = s.pair_auc
-    sym = 0.5 * (a + np.swapaxes(a, -1, -2))
-    iu = np.triu_indices(a.shape[-1], 1)
-    return _nanmean(sym[..., iu[0], iu[1]])
+@formula
+def _u1(s, v, m, x, c):
+    return _rest(s, m, x, ST_U, c)
+
+
+@formula
+def _u0(s, v, m, x, c):
+    return _rest(s, m, x, ST_W, c) * _own(s, m, x, ST_W, c) - _rest(s, m, x, ST_U, c)
+
+
+@formula
+def _z(s, v, m, x, c):
+    w0, w1 = _rest(s, m, x, ST_W, c), _own(s, m, x, ST_W, c)
+    prod = w0 * w1
+    sigma = sqrt(prod * (w0 + w1 + 1.0) / 12.0)
+    d = _defined(s, m, x, c)
+    return where(d, ((prod - _rest(s, m, x, ST_U, c)) - prod / 2.0) / where(d, sigma, 1.0), NAN)
+
+
+@formula
+def _macro(s, v, m, x):
+    total, count = full(s[0, m], 0.0), full(s[0, m], 0.0)
+    for c in range(x.ncols):
+        a = column_auc(s, m, x, c)
+        ok = a == a
+        total = total + where(ok, a, 0.0)
+        count = count + where(ok, 1.0, 0.0)
+    return where(count > 0.0, total / where(count > 0.0, count, 1.0), NAN)
+
+
+@formula
+def _ovo(s, v, m, x, i, j):
+    return _pair_auc(s, m, x, i, j)
+
+
+@formula
+def _hand_till(s, v, m, x):
+    total, count = full(s[0, m], 0.0), full(s[0, m], 0.0)
+    for i in range(x.ncols):
+        for j in range(i + 1, x.ncols):
+            a = 0.5 * (_pair_auc(s, m, x, i, j) + _pair_auc(s, m, x, j, i))
+            ok = a == a
+            total = total + where(ok, a, 0.0)
+            count = count + where(ok, 1.0, 0.0)
+    return where(count > 0.0, total / where(count > 0.0, count, 1.0), NAN)
+
+
+TABLE = Table(
+    "auc",
+    (),
+    "U, W, N (rows (st * ncols + c) * ngroups + g: statistic st of column c and group g)",
+    AucContext,
+)
 
 
 METRICS = [
@@ -151,8 +159,9 @@ METRICS = [
         "U1 / (W0 W1), exact (Fenwick trees over rank-compressed scores); NaN with one class only",
         f"{_AM} eqs. 2.5, 2.9, 2.12",
         _auc,
-        ("auc",),
+        (),
         needs="scores",
+        shape="column",
         symbol="AUC",
         notes="one value per class (one-vs-rest) with class scores",
     ),
@@ -163,8 +172,9 @@ METRICS = [
         "sum_{i pos, j neg} v_i v_j H(q_i - q_j), H(0) = 1/2",
         f"{_AM} eq. 2.6",
         _u1,
-        ("u1",),
+        (),
         needs="scores",
+        shape="column",
         higher_is_better=None,
         symbol="U_1",
     ),
@@ -175,8 +185,9 @@ METRICS = [
         "W0 W1 - U1",
         f"{_AM} eq. 2.6",
         _u0,
-        ("w0w1", "u1"),
+        (),
         needs="scores",
+        shape="column",
         higher_is_better=None,
         symbol="U_0",
     ),
@@ -187,8 +198,9 @@ METRICS = [
         "(U0 - W0 W1 / 2) / sqrt(W0 W1 (W0 + W1 + 1) / 12)",
         f"{_AM} eqs. 2.7-2.8",
         _z,
-        ("w0w1", "w0", "w1", "defined", "u1"),
+        (),
         needs="scores",
+        shape="column",
         higher_is_better=None,
         symbol="z",
     ),
@@ -199,7 +211,7 @@ METRICS = [
         "mean over classes with a defined AUC",
         f"{_AM} eq. 2.9; Hand & Till 2001",
         _macro,
-        ("auc",),
+        (),
         needs="multiscores",
     ),
     Metric(
@@ -209,9 +221,10 @@ METRICS = [
         "U_ij / (W_i W_j), ties one half; NaN on the diagonal and when class i or j is not held",
         _HT,
         _ovo,
-        ("pair_auc",),
+        (),
         shape="pair",
         needs="multiscores",
+        table="auc",
         symbol="A(i|j)",
         notes="auc_curves(multi_class='ovo') only",
     ),
@@ -222,8 +235,9 @@ METRICS = [
         "2 / (k (k - 1)) sum_{i<j} (A(i|j) + A(j|i)) / 2 over the pairs with both classes held",
         _HT,
         _hand_till,
-        ("pair_auc",),
+        (),
         needs="multiscores",
+        table="auc",
         symbol="M",
         notes="auc_curves(multi_class='ovo') only",
     ),

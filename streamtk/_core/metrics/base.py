@@ -21,6 +21,7 @@ __all__ = ["Metric", "Intermediate", "Table", "EXTRA_DIMS"]
 EXTRA_DIMS = {
     "scalar": (),
     "class": ("class",),
+    "column": ("class",),  # one value per score column: per class with class scores, one with binary scores
     "pair": ("class", "class_other"),
     "transition": ("previous_class", "class"),
     "lag": ("lag", "class"),

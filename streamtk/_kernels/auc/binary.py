@@ -113,9 +113,9 @@ def _cumulative(inp, unit, plan, state, l, i0, two, b0, b1, ck, ci, snap):
             if two:
                 U1, V10, V11, M10, M11 = binary_step(U1, V10, V11, M10, M11, positive, g, p1 / m1, 1.0)
         while ci < nck and ck[ci] == t:
-            binary_store(snap[e0, ci], U0, V00, V01, M00, M01)
+            binary_store(snap[e0, :, :, :, ci], U0, V00, V01, M00, M01)
             if two:
-                binary_store(snap[e1, ci], U1, V10, V11, M10, M11)
+                binary_store(snap[e1, :, :, :, ci], U1, V10, V11, M10, M11)
             ci += 1
     binary_store(stat[l, e0], U0, V00, V01, M00, M01)
     scale[l, e0] = m0
@@ -168,7 +168,7 @@ def _window(inp, unit, plan, e, size, state, l, j, tree, b0, b1, base, ck, ci, s
                 held -= 1
                 tail = k + 1
         while ci < nck and ck[ci] == t:
-            binary_store(snap[ci], U, W0, W1, N0, N1)
+            binary_store(snap[:, :, :, ci], U, W0, W1, N0, N1)
             ci += 1
     binary_store(st, U, W0, W1, N0, N1)
     pt[P_TAIL] = tail + base

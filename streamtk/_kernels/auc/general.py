@@ -19,7 +19,8 @@ binary fast paths (:mod:`.binary`, :mod:`.offline`) compute the same statistics 
 equal to this kernel. Arguments: the named tuples of :mod:`.layout`; ``span = (base, t_begin)``:
 the absolute position of index 0 and the first index to process (earlier indices are history
 that leaving members are read from); ``which``: the estimators to run; ``ck``: the checkpoint
-indices in ``[t_begin, T)``; ``snap (L, E, len(ck), 3, C, G)`` receives the statistics there.
+indices in ``[t_begin, T)``; ``snap (L, E, 3, C, G, len(ck))`` receives the statistics there (one column
+per checkpoint: the table of :mod:`streamtk._core.metrics.auc`).
 """
 
 from __future__ import annotations
@@ -127,7 +128,7 @@ def accumulate(inp, grps, mech, state, l, e, b0, b1, base, ck, ci, snap):
             ustep(tree, st, grps.grp, grps.pos, rk[t], y[t], member_weight(wl, has_w, grps.unit, t), 1.0, m)
             held += 1
         while ci < nck and ck[ci] == t:
-            store(snap[ci], st)
+            store(snap[:, :, :, ci], st)
             ci += 1
     state.scale[l, e] = m
     pt[P_HELD] = held
@@ -161,7 +162,7 @@ def slide(inp, grps, mech, state, l, e, t_begin, b0, b1, base, ck, ci, snap):
                 held -= 1
                 tail = r + 1
         while ci < nck and ck[ci] == t:
-            store(snap[ci], st)
+            store(snap[:, :, :, ci], st)
             ci += 1
     pt[P_TAIL] = tail + base
     pt[P_HELD] = held
