@@ -16,7 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from streamtk._core.mechanisms import build_estimators
-from streamtk._core.metrics import REGISTRY
 from streamtk.drift.adwin import adwin
 from tests._auc import AUC_METRICS, held, make_engine, pair_u, run_engine, stream
 

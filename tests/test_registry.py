@@ -314,6 +314,10 @@ def _contexts(table):
         return [(ConfusionContext(3, 1, F_Q + 3, (F_Q, F_Q + 1, F_Q + 2), moa), F_Q + 12) for moa in (False, True)]
     if table == "sums":
         return [(SumsContext(3.84), 5)]
+    if table == "dependence":
+        from streamtk._core.metrics.dependence import context, n_rows
+
+        return [(context(k, 4), n_rows(context(k, 4))) for k in (2, 3)]
     if table == "auc":
         return [(AucContext(c, g, g > 2, moa), 3 * c * g) for c, g in ((1, 2), (3, 2), (3, 3)) for moa in (0, 1)]
     raise AssertionError(f"no contexts for table {table!r}: add them here")
@@ -331,9 +335,18 @@ def test_formulas_read_the_intermediates_they_declare(table):
     for fn, reads, label, n_extra in entries:
         got = set()
         for x, rows in _contexts(table):
+            m = REGISTRY.get(label)
+            if (
+                table == "auc"
+                and m is not None
+                and ((m.family == "auc_pairwise" and not x.pairwise) or (m.needs == "multiscores" and x.ncols == 1))
+            ):
+                continue  # the pairwise metrics need the pairwise layout, the multi-class ones class scores
             s = np.abs(rng.normal(size=(rows, 6))) + 0.1
             v = np.abs(rng.normal(size=(len(tab.intermediates), 6))) + 0.1
             got |= reads_of(tab, fn, s, v, x, *(0,) * n_extra)
+            if n_extra == 2 and table == "dependence":  # lag 2 reads the runs (lag 1 the prior)
+                got |= reads_of(tab, fn, s, v, x, 1, 0)
         assert got == set(reads), (label, got, reads)
 
 

@@ -23,8 +23,8 @@ numba driver loops over the estimators: it would compile both kernels again insi
 mode, where now each kernel compiles on its own, and only for the mechanisms a call has.
 
 The output a call writes is chosen by which of ``snaps``, ``pred``, ``fac`` is not ``None``, so each
-mode compiles only its own code: ``snaps = (cnt (E, C, k), trans (E, C, k, k), evn (E, C, k, B),
-evh (E, C, k, B))`` the snapshots at ``ck`` (``STATS``), ``pred (E, T)`` int64 the Majority
+mode compiles only its own code: ``snaps (E, F, C)`` the tables of statistics at ``ck`` (``STATS``; rows as
+in :func:`streamtk._core.metrics.dependence.context`), ``pred (E, T)`` int64 the Majority
 predictions, ``fac (E, T, k)`` the correction factors (row ``e`` is the estimator's). The state a
 mode does not read is not kept up to date (``rows`` stays 0 outside ``FACTORS``, so it is the zero
 second part of a Majority rescan; ``BEST`` is kept in ``MAJORITY`` only): an engine keeps one mode.
@@ -133,16 +133,20 @@ def _stop(t, stop, ck, ci):
 
 @nb.njit(cache=True)
 def _snapshot(snaps, e, ci, cnt, trans, evn, evh, m):
-    """The true statistics ``stored / m`` into checkpoint ``ci`` of estimator ``e``."""
-    s_cnt, s_trans, s_evn, s_evh = snaps
+    """The true statistics ``stored / m`` into column ``ci`` of estimator ``e``'s table ``snaps[e] (F, C)``:
+    rows ``c_i``, then ``t_ji`` (``j`` major), ``e_n[i, r]`` and ``e_h[i, r]`` (``i`` major)."""
     k, nb_bins = evn.shape
+    out = snaps[e]
+    t0 = k
+    n0 = t0 + k * k
+    h0 = n0 + k * nb_bins
     for i in range(k):
-        s_cnt[e, ci, i] = cnt[i] / m
+        out[i, ci] = cnt[i] / m
         for j in range(k):
-            s_trans[e, ci, i, j] = trans[i, j] / m
+            out[t0 + i * k + j, ci] = trans[i, j] / m
         for b in range(nb_bins):
-            s_evn[e, ci, i, b] = evn[i, b] / m
-            s_evh[e, ci, i, b] = evh[i, b] / m
+            out[n0 + i * nb_bins + b, ci] = evn[i, b] / m
+            out[h0 + i * nb_bins + b, ci] = evh[i, b] / m
 
 
 @nb.njit(cache=True, nogil=True)

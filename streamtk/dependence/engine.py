@@ -113,7 +113,7 @@ class DependenceEngine:
         C = ck.size
         snaps = pred = fac = None
         if m == K.STATS:
-            snaps = (np.empty((E, C, k)), np.empty((E, C, k, k)), np.empty((E, C, k, B)), np.empty((E, C, k, B)))
+            snaps = np.empty((E, k + k * k + 2 * k * B, C))
         elif m == K.MAJORITY:
             pred = np.empty((E, h + T), dtype=np.int64)
         else:

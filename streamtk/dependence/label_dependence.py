@@ -23,6 +23,8 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from .._core.chunks import CurveRows
+from .._core.finalise import Finaliser, use_compiled
 from .._core.labels import encode_labels
 from .._core.mechanisms import (
     build_estimators,
@@ -31,9 +33,10 @@ from .._core.mechanisms import (
     estimator_coords,
     forgetting_parameters,
     resolve_every,
+    segments,
 )
 from .._core.metrics import family
-from .._core.metrics.dependence import DependenceSums
+from .._core.metrics.dependence import TABLE, context, n_rows
 from .._core.validation import check_positive_int
 from .._labelled import base_attrs, time_coords
 from .engine import DependenceEngine
@@ -41,6 +44,8 @@ from .engine import DependenceEngine
 __all__ = ["LabelDependence", "label_dependence", "quick_test"]
 
 REFERENCE = "Zliobaite et al. 2015, Machine Learning 98(3) (seed 003_d673204241cbf689.txt)"
+#: floats of table per segment of a chunk (statistics and intermediates of every estimator)
+SEGMENT_BUDGET = 1 << 18
 
 
 def _labels_1d(y_true, name="y_true"):
@@ -121,7 +126,15 @@ class LabelDependence:
         self._engine = DependenceEngine(self.specs, self.encoding.n_classes, self.max_lag, adwin_options)
         self.n_seen = 0  # instances
         self.n_present = 0  # present labels
-        self._snaps = []  # one block per chunk: (instance (C,), cnt, trans, ev_n, ev_h (E, C, ...))
+        self._metrics = family("dependence")
+        self._finaliser = Finaliser(TABLE, self._metrics)
+        self._context = context(self.encoding.n_classes, self.max_lag)
+        self._rows = CurveRows(self.every, self._allocate_rows)
+
+    def _allocate_rows(self, C):
+        E, k, lags = len(self.specs), self.encoding.n_classes, self.max_lag
+        extra = {"scalar": (), "class": (k,), "transition": (k, k), "lag": (lags, k)}
+        return {m.name: np.empty((1, E, C) + extra[m.shape], dtype=m.dtype) for m in self._metrics}
 
     def __repr__(self) -> str:
         return f"LabelDependence(n_seen={self.n_seen}, estimators={[s.label for s in self.specs]})"
@@ -131,16 +144,22 @@ class LabelDependence:
         """Process the next chunk of labels (any length, missing labels allowed)."""
         codes = _encode(self.encoding, _labels_1d(y_chunk, "y_chunk"), "y_chunk")
         n0, n = self.n_seen, codes.shape[0]
+        if n == 0:
+            return
         pos = checkpoints(n0, n0 + n, self.every, last=True)
-        snaps = self._engine.update(codes, mode="stats", ck=pos - n0)
-        # the chunk's last instance is kept only if it is a regular checkpoint or the end (see arrays())
-        # (only the last block can hold one: earlier ones were trimmed when it came)
-        if self._snaps:
-            inst, *stats = self._snaps[-1]
-            keep = inst % self.every == 0
-            if not keep.all():
-                self._snaps[-1] = (inst[keep], *(a[:, keep] for a in stats))
-        self._snaps.append((pos + 1, *snaps))
+        E = len(self.specs)
+        F = n_rows(self._context)
+        outs = self._allocate_rows(pos.size)
+        compiled = use_compiled(E * pos.size)
+        c0 = 0
+        # segments whose tables stay in the cache (the engine continues exactly from segment to segment)
+        for s0, s1, sel in segments(pos - n0, n, E * (F + 1), budget=SEGMENT_BUDGET, max_segment=n):
+            ck = pos[sel] - n0 - s0
+            snap = self._engine.update(codes[s0:s1], mode="stats", ck=ck)[None]
+            self._finaliser.run(snap, self._finaliser.scratch(1, E, ck.size), self._context, outs, c0,
+                                compiled=compiled)  # fmt: skip
+            c0 += ck.size
+        self._rows.store(pos, outs, last=False)
         self.n_seen += n
         self.n_present += int(np.count_nonzero(codes >= 0))
 
@@ -148,28 +167,13 @@ class LabelDependence:
         """Finalised statistics as numpy arrays, dims ``(estimator, time, ...)`` (checkpoints and the last instance)."""
         if self.n_seen == 0:
             raise ValueError("no instance has been seen yet: call update() first")
-        snaps = self._snaps
-        inst = np.concatenate([s[0] for s in snaps]).astype(np.int64, copy=False)
-        cnt, trans, ev_n, ev_h = (np.concatenate([s[i] for s in snaps], axis=1) for i in range(1, 5))
-        return finalise(cnt, trans, ev_n, ev_h, self.max_lag) | {"instance": inst}
+        positions, values = self._rows.collect()
+        return {name: arr[0] for name, arr in values.items()} | {"instance": positions + 1}
 
     # ------------------------------------------------------------------ labelled layer
     def result(self) -> xr.Dataset:
         """The statistics as a labelled :class:`xarray.Dataset` (see :func:`label_dependence`)."""
         return _to_dataset(self.arrays(), self)
-
-
-def finalise(cnt, trans, ev_n, ev_h, max_lag):
-    """The registry's dependence metrics from the sufficient statistics (pure numpy; leading dims ``(...)``).
-
-    ``cnt (..., k)``, ``trans (..., k, k)``, ``ev_n / ev_h (..., k, L+1)`` as produced by
-    :class:`~streamtk.dependence.engine.DependenceEngine`; the formulas are those of
-    :mod:`streamtk._core.metrics.dependence`. Undefined values are NaN: priors with no label in
-    memory, transition rows with no transition out of the class, ``P_l`` with no run of ``l``
-    equal labels of the class.
-    """
-    sums = DependenceSums(cnt, trans, ev_n, ev_h, max_lag)
-    return {m.name: sums.evaluate(m) for m in family("dependence")}
 
 
 #: dims of a dependence metric after ``(estimator, time)``, by the registry's ``shape``

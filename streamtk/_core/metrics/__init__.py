@@ -48,7 +48,7 @@ for _m in _ALL:
     REGISTRY[_m.name] = _m
 
 #: the tables of statistics the formulas read, by name
-TABLES: dict[str, Table] = {t.name: t for t in (_confusion.TABLE, _comparison.TABLE, _auc.TABLE)}
+TABLES: dict[str, Table] = {t.name: t for t in (_confusion.TABLE, _comparison.TABLE, _auc.TABLE, _dependence.TABLE)}
 
 #: the metrics ``streamtk.evaluate`` computes (confusion counts, quantity means, AUC), in output order
 EVALUATION_FAMILIES = ("confusion", "quantity", "auc")

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from ..._kernels.auc.layout import ST_N, ST_U, ST_W
 from .base import Metric, Table
-from .dialect import NAN, formula, full, sqrt, where
+from .dialect import NAN, called_formula, formula, full, sqrt, where
 
 __all__ = ["AucContext", "TABLE", "METRICS", "LAYOUTS"]
 
@@ -49,21 +49,25 @@ def stat(s, m, x, st, c, g):
 
 
 @formula
+def _own_group(x, c):
+    """The positive group of column ``c``: class ``c`` itself (pairwise), else group 1."""
+    return (c - 1) * x.pairwise + 1
+
+
+@called_formula
 def _rest(s, m, x, st, c):
-    """Per column ``c``: group 0 (two groups), or the sum over the classes other than ``c`` (pairwise)."""
-    if not x.pairwise:
-        return stat(s, m, x, st, c, 0)
+    """Per column ``c``: the sum over the groups other than its positive group (group 0 with two groups)."""
+    own = _own_group(x, c)
     total = full(s[0, m], 0.0)
     for j in range(x.ngroups):
-        if j != c:
-            total = total + stat(s, m, x, st, c, j)
+        total = total + where(j == own, 0.0, stat(s, m, x, st, c, j))
     return total
 
 
 @formula
 def _own(s, m, x, st, c):
-    """Per column ``c``: group 1 (two groups), or class ``c`` itself (pairwise)."""
-    return stat(s, m, x, st, c, c if x.pairwise else 1)
+    """Per column ``c``: its positive group."""
+    return stat(s, m, x, st, c, _own_group(x, c))
 
 
 @formula

@@ -144,37 +144,3 @@ class Table:
         if unknown:
             raise ValueError(f"table {self.name!r} has no intermediates {sorted(unknown)}")
         return [i for i, it in enumerate(self.intermediates) if it.name in want]
-
-
-# --- transitional: families not yet on tables ------------------------------------------------
-import numpy as np  # noqa: E402
-
-
-def intermediate(fn):
-    name = fn.__name__
-
-    def get(self):
-        if self._depth == 0 and self.reads is not None:
-            self.reads.add(name)
-        cache = self._cache
-        if name not in cache:
-            self._depth += 1
-            try:
-                with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                    cache[name] = fn(self)
-            finally:
-                self._depth -= 1
-        return cache[name]
-
-    return property(get, doc=fn.__doc__)
-
-
-class Sums:
-    def __init__(self):
-        self._cache = {}
-        self._depth = 0
-        self.reads = None
-
-    def evaluate(self, metric):
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return metric.compute(self)

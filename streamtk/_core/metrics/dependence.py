@@ -10,85 +10,165 @@ class ``i`` (``r`` capped at ``L + 1``), and those of them that continue the run
 
 from __future__ import annotations
 
-import numpy as np
+from typing import NamedTuple
 
-from .base import Metric, Sums, intermediate
+from .base import Intermediate, Metric, Table
+from .dialect import NAN, called_formula, formula, full, maximum, where
 
-__all__ = ["DependenceSums", "METRICS"]
+__all__ = ["DependenceContext", "TABLE", "METRICS", "context"]
 
 _REF = "Zliobaite et al. 2015 (seed 003)"
 
 
-class DependenceSums(Sums):
-    """Counts ``(..., k)``, transitions ``(..., k, k)``, run events ``(..., k, L + 1)`` twice, and ``L``."""
+class DependenceContext(NamedTuple):
+    """Constants of a label-dependence evaluation: ``k`` classes, ``nbins = L + 1`` run-length bins, and the
+    first rows of the transitions ``t0``, the run events ``n0`` and the continued runs ``h0`` (the class
+    counts are rows ``0 .. k - 1``): ``c_i`` row ``i``, ``t_ji`` row ``t0 + j k + i``, ``e_n[i, r]`` row
+    ``n0 + i nbins + r``, ``e_h[i, r]`` row ``h0 + i nbins + r``."""
 
-    def __init__(self, counts, transitions, run_events, run_continued, max_lag):
-        super().__init__()
-        self.counts = counts
-        self.transitions = transitions
-        self.run_events = run_events
-        self.run_continued = run_continued
-        self.max_lag = max_lag
-
-    @intermediate
-    def n(self):
-        """Labels in memory (effective weight under a fading factor)."""
-        return self.counts.sum(-1)
-
-    @intermediate
-    def prior(self):
-        """``P(y = i) = c_i / sum_j c_j``; NaN with no label in memory."""
-        n = self.n[..., None]
-        return np.where(n > 0, self.counts / np.where(n > 0, n, 1.0), np.nan)
-
-    @intermediate
-    def rows(self):
-        """Transitions out of each class ``sum_i t_ji``."""
-        return self.transitions.sum(-1)
-
-    @intermediate
-    def runs(self):
-        """``(N_l, H_l)``, shape ``(..., k, L)``: events after a run of ``>= l`` labels of the class, and continued."""
-        big_n = np.flip(np.cumsum(np.flip(self.run_events, -1), -1), -1)[..., : self.max_lag]
-        big_h = np.flip(np.cumsum(np.flip(self.run_continued, -1), -1), -1)[..., : self.max_lag]
-        return big_n, big_h
-
-    @intermediate
-    def p_run(self):
-        """``P_l(i) = H_l(i) / N_l(i)``, shape ``(..., k, L)``; NaN with no run of length ``>= l``."""
-        big_n, big_h = self.runs
-        return np.where(big_n > 0, big_h / np.where(big_n > 0, big_n, 1.0), np.nan)
+    k: int
+    nbins: int
+    t0: int
+    n0: int
+    h0: int
 
 
-def _lag_major(a):
-    """``(..., k, L)`` -> ``(..., L, k)``, the Dataset's ``(lag, class)`` order."""
-    return np.swapaxes(a, -1, -2)
+def context(k: int, max_lag: int) -> DependenceContext:
+    """The context of ``k`` classes and ``max_lag`` (the rows the kernel writes, :func:`n_rows` of them)."""
+    B = max_lag + 1
+    return DependenceContext(k, B, k, k + k * k, k + k * k + k * B)
 
 
-def _p_m(s):
-    return np.where(s.n > 0, np.max(s.prior, axis=-1, initial=-np.inf), np.nan)
+def n_rows(x: DependenceContext) -> int:
+    """Rows of the statistics of context ``x``."""
+    return x.h0 + x.k * x.nbins
 
 
-def _transition(s):
-    rows = s.rows[..., None]
-    return np.where(rows > 0, s.transitions / np.where(rows > 0, rows, 1.0), np.nan)
+N_LABELS = 0
 
 
-def _p_t(s):
-    total = s.rows.sum(-1)
-    same = np.trace(s.transitions, axis1=-2, axis2=-1)
-    return np.where(total > 0, same / np.where(total > 0, total, 1.0), np.nan)
+@formula
+def _n(s, v, m, x):
+    """Labels in memory (effective weight under a fading factor): ``sum_i c_i``."""
+    total = s[0, m]
+    for i in range(1, x.k):
+        total = total + s[i, m]
+    return total
 
 
-def _evidence(s):
-    p_run = s.p_run
-    lower = np.concatenate((s.prior[..., None], p_run[..., :-1]), axis=-1)
-    return _lag_major(p_run - lower)
+TABLE = Table(
+    "dependence",
+    (Intermediate("n", _n, (), "labels in memory"),),
+    "class counts c_i, transitions t_ji, run events e_n[i, r] and continued runs e_h[i, r] (rows: DependenceContext)",
+    DependenceContext,
+)
 
 
-def _m(name, long_name, formula, compute, reads, **kw):
+@called_formula
+def _prior_of(s, v, m, x, i):
+    """``P(y = i) = c_i / sum_j c_j``; NaN with no label in memory."""
+    n = v[N_LABELS, m]
+    return where(n > 0.0, s[i, m] / where(n > 0.0, n, 1.0), NAN)
+
+
+@called_formula
+def _row_total(s, m, x, j):
+    """Transitions out of class ``j``: ``sum_i t_ji``."""
+    total = s[x.t0 + j * x.k, m]
+    for i in range(1, x.k):
+        total = total + s[x.t0 + j * x.k + i, m]
+    return total
+
+
+@called_formula
+def _suffix(s, m, x, r0, i, lag):
+    """``sum_{r >= lag - 1} e[i, r]`` of the run events from row ``r0`` (``N_l`` or ``H_l`` at ``l = lag``)."""
+    base = r0 + i * x.nbins
+    total = s[base + x.nbins - 1, m]
+    for r in range(x.nbins - 2, lag - 2, -1):
+        total = total + s[base + r, m]
+    return total
+
+
+@called_formula
+def _p_run_of(s, m, x, lag, i):
+    """``P_l(i) = H_l(i) / N_l(i)`` at ``l = lag``; NaN with no run of length ``>= l``."""
+    big_n = _suffix(s, m, x, x.n0, i, lag)
+    return where(big_n > 0.0, _suffix(s, m, x, x.h0, i, lag) / where(big_n > 0.0, big_n, 1.0), NAN)
+
+
+@formula
+def _n_labels(s, v, m, x):
+    return v[N_LABELS, m]
+
+
+@formula
+def _prior(s, v, m, x, i):
+    return _prior_of(s, v, m, x, i)
+
+
+@formula
+def _majority_class(s, v, m, x):
+    best, top = full(s[0, m], 0.0), s[0, m]
+    for i in range(1, x.k):
+        more = s[i, m] > top
+        best = where(more, float(i), best)
+        top = where(more, s[i, m], top)
+    return best
+
+
+@formula
+def _p_m(s, v, m, x):
+    n = v[N_LABELS, m]
+    top = _prior_of(s, v, m, x, 0)
+    for i in range(1, x.k):
+        top = maximum(top, _prior_of(s, v, m, x, i))
+    return where(n > 0.0, top, NAN)
+
+
+@formula
+def _transition(s, v, m, x, j, i):
+    rows = _row_total(s, m, x, j)
+    return where(rows > 0.0, s[x.t0 + j * x.k + i, m] / where(rows > 0.0, rows, 1.0), NAN)
+
+
+@formula
+def _n_transitions(s, v, m, x):
+    total = _row_total(s, m, x, 0)
+    for j in range(1, x.k):
+        total = total + _row_total(s, m, x, j)
+    return total
+
+
+@formula
+def _p_t(s, v, m, x):
+    total = _n_transitions(s, v, m, x)
+    same = s[x.t0, m]
+    for i in range(1, x.k):
+        same = same + s[x.t0 + i * x.k + i, m]
+    return where(total > 0.0, same / where(total > 0.0, total, 1.0), NAN)
+
+
+@formula
+def _n_run(s, v, m, x, lag, i):
+    return _suffix(s, m, x, x.n0, i, lag + 1)
+
+
+@formula
+def _p_run(s, v, m, x, lag, i):
+    return _p_run_of(s, m, x, lag + 1, i)
+
+
+@formula
+def _evidence(s, v, m, x, lag, i):
+    if lag == 0:
+        return _p_run_of(s, m, x, 1, i) - _prior_of(s, v, m, x, i)
+    return _p_run_of(s, m, x, lag + 1, i) - _p_run_of(s, m, x, lag, i)
+
+
+def _m(name, long_name, text, compute, reads, **kw):
     kw.setdefault("higher_is_better", None)
-    return Metric(name, "dependence", long_name, formula, kw.pop("reference", _REF), compute, reads, **kw)
+    return Metric(name, "dependence", long_name, text, kw.pop("reference", _REF), compute, reads, **kw)
 
 
 METRICS = [
@@ -96,24 +176,25 @@ METRICS = [
         "n_labels",
         "labels in memory (effective weight for fading factors)",
         "sum_i c_i",
-        lambda s: s.n,
+        _n_labels,
         ("n",),
     ),
     _m(
         "prior",
         "class prior P(y = i)",
         "c_i / sum_j c_j over the estimator's memory; NaN with no label in memory",
-        lambda s: s.prior,
-        ("prior",),
+        _prior,
+        ("n",),
         shape="class",
     ),
     _m(
         "majority_class",
         "majority class M (lowest class on ties; the first class when no label is in memory)",
         "argmax_i c_i",
-        lambda s: np.argmax(s.counts, axis=-1),
+        _majority_class,
         (),
         units="",
+        dtype="int64",
         extra={"class_label": True},
     ),
     _m(
@@ -121,7 +202,7 @@ METRICS = [
         "P(M), prior of the majority class",
         "max_i P(y = i)",
         _p_m,
-        ("n", "prior"),
+        ("n",),
         reference=_REF + ", Table 3",
         symbol="P(M)",
     ),
@@ -130,7 +211,7 @@ METRICS = [
         "transition probability P(y_t = i | y_{t-1} = j)",
         "t_ji / sum_i t_ji; NaN when no transition out of j",
         _transition,
-        ("rows",),
+        (),
         shape="transition",
         reference=_REF + ", Definition 1",
     ),
@@ -138,15 +219,15 @@ METRICS = [
         "n_transitions",
         "transitions (pairs of consecutive present labels) in memory",
         "sum_ji t_ji",
-        lambda s: s.rows.sum(-1),
-        ("rows",),
+        _n_transitions,
+        (),
     ),
     _m(
         "p_t",
         "P(T), probability that a label repeats the previous one",
         "sum_i t_ii / sum_ji t_ji; NaN with no transition in memory",
         _p_t,
-        ("rows",),
+        (),
         reference=_REF + ", Table 3, Proposition 7",
         symbol="P(T)",
     ),
@@ -154,16 +235,16 @@ METRICS = [
         "n_run",
         "instances preceded by at least l consecutive labels of class i",
         "N_l(i) = sum_{r >= l} e_n[i, r]",
-        lambda s: _lag_major(s.runs[0]),
-        ("runs",),
+        _n_run,
+        (),
         shape="lag",
     ),
     _m(
         "p_run",
         "P_l(i) = P(y_t = i | y_{t-1} = ... = y_{t-l} = i)",
         "H_l(i) / N_l(i), H_l(i) = sum_{r >= l} e_h[i, r]; NaN when no run of length >= l",
-        lambda s: _lag_major(s.p_run),
-        ("p_run",),
+        _p_run,
+        (),
         shape="lag",
     ),
     _m(
@@ -171,7 +252,7 @@ METRICS = [
         "order-l evidence Delta(l) = P_l(i) - P_{l-1}(i), P_0(i) = P(y = i)",
         "P_l(i) - P_{l-1}(i) with P_0(i) = P(y = i)",
         _evidence,
-        ("p_run", "prior"),
+        ("n",),
         shape="lag",
         reference=_REF + ", section 6.8, Figure 5 (index shifted, see label_dependence)",
         symbol="Delta(l)",

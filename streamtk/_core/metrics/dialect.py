@@ -30,6 +30,7 @@ from numba.extending import overload, register_jitable
 
 __all__ = [
     "formula",
+    "called_formula",
     "where",
     "sqrt",
     "log",
@@ -52,6 +53,12 @@ INF = math.inf
 def formula(fn):
     """Decorator of a registry formula (or a helper formulas call): plain Python, inlined by numba into loops."""
     return register_jitable(inline="always")(fn)
+
+
+def called_formula(fn):
+    """Decorator of a helper with a loop that one formula calls more than once: compiled as a function of its
+    own and called (numba's inlining of such a helper at several call sites of one function is unsound)."""
+    return register_jitable(fn)
 
 
 def _elementwise(fn):
@@ -170,12 +177,12 @@ def _isnan_nb(x):
 
 @overload(maximum)
 def _maximum_nb(a, b):
-    return lambda a, b: a if (a != a or a >= b) else b
+    return lambda a, b: a if (a != a or a > b) else b  # as numpy: b when they are equal (-0.0 and 0.0)
 
 
 @overload(minimum)
 def _minimum_nb(a, b):
-    return lambda a, b: a if (a != a or a <= b) else b
+    return lambda a, b: a if (a != a or a < b) else b
 
 
 @overload(fabs)
