@@ -156,6 +156,7 @@ class Comparator:
         self._tvalues, self._tlast = {}, {}
         self._binary = True
         self._loss_kind = None
+        self._check_labels = False  # compare() sets it: a whole stream is judged, a chunk is too short
 
     def __repr__(self) -> str:
         return f"Comparator(n_seen={self.n_seen})"
@@ -184,7 +185,14 @@ class Comparator:
         if a.n == 0:
             return self
         # compact codes: int8 labels that equal their codes are not copied
-        _, (yt, *yps) = encode_labels(a.y_true, *preds, classes=self._classes, compact=True)
+        _, (yt, *yps) = encode_labels(
+            a.y_true,
+            *preds,
+            classes=self._classes,
+            compact=True,
+            names=("y_true", "y_pred_a", "y_pred_b"),
+            check_overlap=self._check_labels and self._classes is None and a.classes is None,
+        )
         present = None
         if min(int(c.min()) for c in [yt, *yps]) < 0:  # a missing label or prediction
             present = (yt >= 0) & np.logical_and.reduce([(c >= 0).all(axis=0) for c in yps])
@@ -337,7 +345,9 @@ def compare(
         Predictions of model A and model B (same leading dims, matched by label). Without
         ``y_pred_b``, ``y_pred_a`` holds all models along its ``model`` dim.
     classes : sequence, optional
-        Class order for the encoding (labels outside it raise).
+        Class order for the encoding (labels outside it raise). Without it, predictions whose
+        labels barely overlap those of ``y_true`` give a
+        :class:`~streamtk._core.labels.LabelMismatchWarning` (see :func:`streamtk.evaluate`).
     <params>
 
     <returns>
@@ -376,6 +386,7 @@ def compare(
         adwin_options=adwin_options,
         **forgetting,
     )
+    cmp._check_labels = True
     return cmp.update(y_true, y_pred_a, y_pred_b).result()
 
 

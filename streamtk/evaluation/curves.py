@@ -121,6 +121,10 @@ def evaluate(
     classes : sequence, optional
         Class order (code 0 first). Default: the inputs' own class order (a ``class``
         coordinate of ``y_score`` or of the log, or a ``classes`` attribute), else sorted labels.
+        With neither, labels of ``y_pred`` that barely overlap those of ``y_true`` (``UP``/``DOWN``
+        against ``up``/``down``: no common label; or under half of the instances matched, see
+        :mod:`streamtk._core.labels`) give a :class:`~streamtk._core.labels.LabelMismatchWarning`
+        naming both label sets; passing ``classes=`` declares the labels as meant and skips it.
     convention : {"streamtk", "moa"}
         ``"moa"`` reproduces MOA's evaluators exactly (see :mod:`streamtk.evaluation.plan`).
     cost : array ``(k, k)`` or ``(n, k, k)``, optional
@@ -216,7 +220,9 @@ class Evaluator:
 
     The result equals :func:`evaluate` on the concatenated stream exactly (same checkpoints,
     same numbers), so streams longer than memory can be evaluated. ``classes`` must be given
-    (the encoding must not change between chunks); ``every`` must be given too, or
+    (the encoding must not change between chunks; as a declared class order, it also means that
+    the labels of ``y_true`` and ``y_pred`` are not checked against each other, unlike
+    :func:`evaluate` without ``classes=``); ``every`` must be given too, or
     ``n_instances`` (the stream length) for the default spacing. Memory: the state plus, for
     sliding windows, the inputs still inside the largest window (ADWIN windows: one sum per
     ADWIN bucket). With ``scores=`` the exact AUC family is computed chunk by chunk too.
@@ -420,7 +426,9 @@ def evaluate_holdout(
     if m == 0:
         raise ValueError("the holdout set is empty (m = 0)")
     flat = arr.reshape((-1, C, m))
-    enc, _ = encode_labels(yt.reshape(-1), flat.reshape(-1), classes=classes)
+    enc, _ = encode_labels(
+        yt.reshape(-1), flat.reshape(flat.shape[0], -1), classes=classes, names=("y_true_holdout", "y_pred_holdout")
+    )
     pieces, plan = [], None
     for c in range(C):
         plan = EvaluationPlan(

@@ -179,7 +179,7 @@ def _fixed_classes(y_true: xr.DataArray, preds: list, classes):
         data = p.data if _is_dask(p) else dsa.from_array(np.asarray(p.values))
         seen.append(np.asarray(dsa.unique(data.reshape(-1)).compute()))
     yt = y_true.values if not _is_dask(y_true) else y_true.compute().values
-    enc, _ = encode_labels(yt, *seen)
+    enc, _ = encode_labels(yt, *seen, check_overlap=False)  # seen: distinct labels, not instances
     return enc.classes.tolist()
 
 
