@@ -23,7 +23,7 @@ import xarray as xr
 from .._core.labels import as_label_array
 from .dims import LeadingDims, split_leading
 
-__all__ = ["Inputs", "labelled_inputs", "align_like", "TIME_DIM"]
+__all__ = ["Inputs", "labelled_inputs", "align_like", "reorder_like", "TIME_DIM"]
 
 TIME_DIM = "time"
 
@@ -92,6 +92,42 @@ def align_like(da, lead: LeadingDims, time_index, n: int, name: str, *, extra_di
         else:
             da = da.expand_dims({dim: size})
     return da.transpose(*lead.names, tdim, *extra_dims).values
+
+
+def _index_of(lead: LeadingDims, dim: str):
+    var = lead.coords.get(dim)
+    return var.to_index() if var is not None and var.dims == (dim,) else None
+
+
+def reorder_like(first: LeadingDims, lead: LeadingDims, *, name: str = "y_pred", ref: str = "the first chunk"):
+    """The rows of a later chunk's series ``(lead.size, ...)`` in ``first``'s order, or None if already in it.
+
+    For chunk-by-chunk processing: a later chunk's leading dims are matched to the first chunk's
+    by their labels (a ``model`` coordinate in another order is put back in order: index the
+    chunk's ``(L, ...)`` arrays with the returned rows); labels that the first chunk does not
+    have, or lacks, are a ``ValueError`` naming the dim and the labels. Dims without labels on
+    either side are matched by position (their sizes must agree).
+    """
+    if (lead.names, lead.shape) != (first.names, first.shape):
+        raise ValueError(
+            f"{name} leading dims changed between chunks: {dict(zip(first.names, first.shape))} "
+            f"then {dict(zip(lead.names, lead.shape))}"
+        )
+    rows = np.arange(lead.size).reshape(lead.shape)
+    moved = False
+    for axis, dim in enumerate(lead.names):
+        want, have = _index_of(first, dim), _index_of(lead, dim)
+        if want is None or have is None or have.equals(want):
+            continue
+        missing, extra = want.difference(have), have.difference(want)
+        if have.has_duplicates or len(missing) or len(extra):
+            raise ValueError(
+                f"{name}'s {dim!r} labels {list(have)[:10]} do not match {ref}'s {list(want)[:10]}: "
+                f"missing {list(missing)[:5]}, unknown {list(extra)[:5]}"
+            )
+        rows = np.take(rows, have.get_indexer(want), axis=axis)
+        moved = True
+    return rows.reshape(-1) if moved else None
 
 
 def _classes_of(*arrays):

@@ -34,7 +34,15 @@ from .._core.mechanisms import build_estimators, estimator_coords, forgetting_pa
 from .._core.metrics import REGISTRY, family
 from .._core.metrics.comparison import PairSums
 from .._core.validation import as_float_array, check_in_open_unit_interval, check_positive_int
-from .._labelled import LeadingDims, align_like, base_attrs, labelled_inputs, split_leading, time_coords
+from .._labelled import (
+    LeadingDims,
+    align_like,
+    base_attrs,
+    labelled_inputs,
+    reorder_like,
+    split_leading,
+    time_coords,
+)
 from ..evaluation.plan import check_adwin_options
 from ..evaluation.sums import SumsEngine
 
@@ -179,9 +187,10 @@ class Comparator:
                 preds.append(
                     align_like(y_pred_b, a.lead, None, a.n, "y_pred_b", ref="y_pred_a").reshape(a.y_pred.shape)
                 )
+                leads.append(a.lead)  # B's rows are now in A's order
             else:
                 preds.append(b.y_pred)
-            leads.append(b.lead)
+                leads.append(b.lead)
         if a.n == 0:
             return self
         # compact codes: int8 labels that equal their codes are not copied
@@ -233,22 +242,32 @@ class Comparator:
             present = ~missing[0]
             loss = np.where(missing, 0.0, loss)
         binary = bool(np.all((loss == 0.0) | (loss == 1.0)))
-        return self._feed(loss, leads, present, n, tcoords, binary=binary)
+        return self._feed(loss, leads, present, n, tcoords, binary=binary, names=("loss_a", "loss_b"))
 
     def _set_kind(self, kind):
         if self._loss_kind is not None and self._loss_kind != kind:
             raise ValueError("a Comparator is fed either predictions (update) or losses (update_losses), not both")
         self._loss_kind = kind
 
-    def _feed(self, loss, leads, present, n, tcoords, *, binary):
+    def _feed(self, loss, leads, present, n, tcoords, *, binary, names=("y_pred_a", "y_pred_b")):
         """Run the sums kernel on the next chunk of losses."""
         if self._pairs is None:
             self._pairs = _Pairs(leads)
-            self._leads = [(ld.names, ld.shape) for ld in leads]
-        elif [(ld.names, ld.shape) for ld in leads] != self._leads:
+            self._leads = list(leads)
+        elif [(ld.names, ld.shape) for ld in leads] != [(ld.names, ld.shape) for ld in self._leads]:
             raise ValueError(
-                f"leading dims changed between chunks: {self._leads} then {[(ld.names, ld.shape) for ld in leads]}"
+                f"leading dims changed between chunks: {[(ld.names, ld.shape) for ld in self._leads]} "
+                f"then {[(ld.names, ld.shape) for ld in leads]}"
             )
+        else:  # series matched to the first chunk's by their labels (a model order may change)
+            order, start, moved = [], 0, False
+            for first, ld, nm in zip(self._leads, leads, names):
+                rows = reorder_like(first, ld, name=nm)
+                moved = moved or rows is not None
+                order.append(start + (np.arange(ld.size) if rows is None else rows))
+                start += ld.size
+            if moved:
+                loss = loss[np.concatenate(order)]
         if n == 0:
             return self
         start = self._engine.n_seen

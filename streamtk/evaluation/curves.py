@@ -9,7 +9,7 @@ from .._core.labels import encode_labels
 from .._core.mechanisms import estimator_coords, forgetting_parameters, mechanism_attrs
 from .._core.metrics import REGISTRY
 from .._core.validation import check_positive_int, check_weights
-from .._labelled import LeadingDims, base_attrs, labelled_inputs, time_coords
+from .._labelled import LeadingDims, base_attrs, labelled_inputs, reorder_like, time_coords
 from .engine import ConfusionEngine
 from .plan import ADWIN_BOUNDS, EvaluationPlan
 from .score_engine import ChunkedAUC, auc_arrays, check_scores, check_scores_evaluated
@@ -298,13 +298,11 @@ class Evaluator:
             score_classes=False,
         )
         lead = inputs.lead
+        rows = None
         if self._lead is None:
             self._lead = lead
-        elif (lead.names, lead.shape) != (self._lead.names, self._lead.shape):
-            raise ValueError(
-                f"y_pred leading dims changed between chunks: {dict(zip(self._lead.names, self._lead.shape))} "
-                f"then {dict(zip(lead.names, lead.shape))}"
-            )
+        else:  # series matched to the first chunk's by their labels (a model order may change)
+            rows = reorder_like(self._lead, lead)
         n = inputs.n
         if n == 0:
             return
@@ -318,8 +316,13 @@ class Evaluator:
             mode, s = check_scores(inputs.y_score, yp.shape[0], n, plan.k)
             if mode != plan.scores:
                 raise ValueError(f"y_score holds {mode} scores but the Evaluator was made with scores={plan.scores!r}")
+        if rows is not None:
+            yp = yp[rows]
+            w = None if w is None else w[rows]
+            s = None if s is None else s[rows]
+        if s is not None:
             check_scores_evaluated(s, yt, yp, w, plan.moa, self._engine.n_seen)
-        elif inputs.y_score is not None:
+        if plan.scores is None and inputs.y_score is not None:
             raise ValueError(
                 "y_score was given but this Evaluator was made without scores=: pass scores='binary' "
                 "or 'multi' when creating it"
