@@ -18,7 +18,9 @@ def _stream(n=60, seed=0):
 
 
 def _da(values, models, start):
-    return xr.DataArray(values, dims=("model", "time"), coords={"model": models, "time": np.arange(values.shape[1]) + start})
+    return xr.DataArray(
+        values, dims=("model", "time"), coords={"model": models, "time": np.arange(values.shape[1]) + start}
+    )
 
 
 def _evaluator():

@@ -400,9 +400,7 @@ def _user_stacklevel() -> int:
     return level
 
 
-def encode_labels(
-    y_true, *predictions, classes=None, names=("y_true", "y_pred"), compact=False, check_overlap=None
-):
+def encode_labels(y_true, *predictions, classes=None, names=("y_true", "y_pred"), compact=False, check_overlap=None):
     """Encode ``y_true`` and predictions to integer codes (missing values: ``MISSING``).
 
     Parameters
