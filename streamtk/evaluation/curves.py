@@ -129,7 +129,8 @@ def evaluate(
         ``"moa"`` reproduces MOA's evaluators exactly (see :mod:`streamtk.evaluation.plan`).
     cost : array ``(k, k)`` or ``(n, k, k)``, optional
         Misclassification costs ``cost[true, predicted]`` for the ``risk`` metric (AMIDST
-        deliverable eqs. 2.2-2.3); per-instance costs for ``(n, k, k)``.
+        deliverable eqs. 2.2-2.3); per-instance costs for ``(n, k, k)``, ``n`` the length of the
+        stream (another length is refused).
     pos_label : label, optional
         Positive class of ``f1`` and of binary scores (default: the second class of two).
     lead_dims : str or sequence of str, optional
@@ -227,6 +228,11 @@ class Evaluator:
     sliding windows, the inputs still inside the largest window (ADWIN windows: one sum per
     ADWIN bucket). With ``scores=`` the exact AUC family is computed chunk by chunk too.
     Evaluators are picklable, and a pickled Evaluator continues identically.
+
+    Per-instance costs ``cost`` of shape ``(n, k, k)``: the stream length is not known up front,
+    so with ``n_instances`` their length must equal it; without it, every chunk must lie within
+    the cost rows (a chunk that passes their end is refused, naming ``cost``), and a stream that
+    stops before the last row is not refused (it cannot be told from one that goes on).
 
     Examples
     --------
