@@ -52,7 +52,8 @@ def split_leading(values, name: str, *, lead_dims=None, time_dim: str | None = N
 
     ``values`` may be a numpy array, anything array-like, or an ``xarray.DataArray``
     whose **last** dimension is time (any name). Leading dims of numpy inputs are
-    named ``("model", "fold", "run")[:k]`` unless ``lead_dims`` names them.
+    named ``("model", "fold", "run")[:k]`` unless ``lead_dims`` names them. No leading dim may
+    have a name of :data:`RESERVED_DIMS` (the outputs' own dims): a ``ValueError`` names it.
 
     Returns ``(array_2d, LeadingDims, time_coords)``; ``time_coords`` holds the
     DataArray's coordinates along its time dimension (empty for numpy input). With ``labels``
@@ -69,6 +70,13 @@ def split_leading(values, name: str, *, lead_dims=None, time_dim: str | None = N
             raise ValueError(f"{name} has no dimension {tdim!r}; its dims are {values.dims}")
         values = values.transpose(..., tdim)
         names = values.dims[:-1]
+        reserved = [d for d in names if d in RESERVED_DIMS]
+        if reserved:
+            raise ValueError(
+                f"{name} has the leading dim {reserved[0]!r} (dims {values.dims}), a name reserved for the output's "
+                f"own dims ({', '.join(RESERVED_DIMS)}): its series would collide with them; rename it, "
+                f"e.g. {name}.rename({{{reserved[0]!r}: 'model'}})"
+            )
         coords = {k: v.variable for k, v in values.coords.items() if tdim not in v.dims and set(v.dims) <= set(names)}
         time_coord = {k: v.variable for k, v in values.coords.items() if v.dims == (tdim,)}
         arr = values.values

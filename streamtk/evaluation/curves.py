@@ -428,10 +428,13 @@ def evaluate_holdout(
         raise ValueError(f"y_pred_holdout has {arr.shape[-2]} checkpoints but instance has {C}")
     m = arr.shape[-1]
     yt = np.asarray(y_true_holdout)
+    if yt.shape not in ((m,), (C, m)):  # checked before broadcasting: numpy's own error names no argument
+        raise ValueError(
+            f"y_true_holdout must have shape ({m},) or ({C}, {m}) (y_pred_holdout has shape {arr.shape}), "
+            f"got {np.shape(y_true_holdout)}"
+        )
     if yt.ndim == 1:
         yt = np.broadcast_to(yt, (C, m))
-    if yt.shape != (C, m):
-        raise ValueError(f"y_true_holdout must have shape ({m},) or ({C}, {m}), got {np.shape(y_true_holdout)}")
     if m == 0:
         raise ValueError("the holdout set is empty (m = 0)")
     flat = arr.reshape((-1, C, m))

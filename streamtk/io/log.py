@@ -262,11 +262,12 @@ def make_log(
         dims = "time" if w.ndim == 1 else ("model", "time")
         if w.shape != ((n,) if w.ndim == 1 else (m, n)):
             raise ValueError(f"weights must have shape ({n},) or ({m}, {n}), got {w.shape}")
-        bad = np.flatnonzero(~(w.reshape(-1) >= 0))
+        bad = np.flatnonzero(~((w.reshape(-1) >= 0) & np.isfinite(w.reshape(-1))))
         if bad.size:
             where = tuple(int(i) for i in np.unravel_index(bad[0], w.shape))
             raise ValueError(
-                f"weights must be non-negative numbers (no NaN), got {w.reshape(-1)[bad[0]]!r} at index {where}"
+                f"weights must be non-negative finite numbers (no NaN or inf), got {w.reshape(-1)[bad[0]].item()!r} "
+                f"at index {where}"
             )
         data["weights"] = (dims, w, {"long_name": "instance weight"})
     if time_s is not None:
