@@ -12,7 +12,7 @@ from .._core.validation import check_positive_int, check_weights
 from .._labelled import LeadingDims, base_attrs, labelled_inputs, reorder_like, time_coords
 from .engine import ConfusionEngine
 from .plan import ADWIN_BOUNDS, EvaluationPlan
-from .score_engine import ChunkedAUC, auc_arrays, check_scores, check_scores_evaluated
+from .score_engine import ChunkedAUC, auc_arrays, check_scores, check_scores_evaluated, moa_no_votes, wants_scores
 
 __all__ = ["evaluate", "Evaluator", "evaluate_holdout"]
 
@@ -72,8 +72,9 @@ def _build_dataset(
     return xr.Dataset(data_vars, coords=coords, attrs=attrs)
 
 
-def _scores(inputs, L, n, k):
-    if inputs.y_score is None:
+def _scores(inputs, L, n, k, metrics):
+    """``(mode, scores)`` of ``y_score``, or ``(None, None)`` when no requested metric reads scores."""
+    if inputs.y_score is None or not wants_scores(metrics):
         return None, None
     return check_scores(inputs.y_score, L, n, k)
 
@@ -139,8 +140,12 @@ def evaluate(
         Recorded scores: the positive class's score, or one column per class (a DataArray's
         ``class`` coordinate is matched to ``classes`` by label). Adds ``log_loss``, ``brier``
         and the exact AUC family (``auc``, ``auc_u1``, ``auc_u0``, ``auc_z``; per class and
-        ``auc_macro`` for class scores). NaN is allowed only where the instance is not evaluated
-        (missing label or prediction, weight 0; e.g. river's first instance); elsewhere an error.
+        ``auc_macro`` for class scores). Read only when a requested metric needs scores
+        (``metrics=None`` asks for every applicable one). NaN is allowed only where the instance is
+        not evaluated (missing label or prediction, weight 0; e.g. river's first instance); elsewhere
+        an error. Under ``convention="moa"`` an instance without a prediction is evaluated (as class
+        index 0, as MOA does); if its scores are NaN too (MOA's learner gave no vote, e.g. on its
+        first instances), they are read as MOA's evaluators read no vote: ``1/k`` for every class.
     adwin_options : dict, optional
         ``max_buckets`` (5), ``clock`` (32), ``min_window`` (5), ``bound`` ("bernstein", MOA's
         rule, or "hoeffding", Theorem 3 of Bifet et al. 2015); see :func:`streamtk.drift.adwin`.
@@ -175,21 +180,17 @@ def evaluate(
         raise ValueError("y_true is empty: there is nothing to evaluate")
     enc, (yt, yp) = encode_labels(inputs.y_true, inputs.y_pred, classes=inputs.classes, compact=True)
     L = yp.shape[0]
-    mode, s = _scores(inputs, L, n, enc.n_classes)
-    plan = EvaluationPlan(
-        encoding=enc,
-        every=every,
-        n_instances=n,
-        metrics=metrics,
-        cost=cost,
-        convention=convention,
-        pos_label=pos_label,
-        scores=mode,
-        adwin_options=adwin_options,
-        **forgetting,
-    )
+    mode, s = _scores(inputs, L, n, enc.n_classes, metrics)
+    options = dict(encoding=enc, every=every, n_instances=n, cost=cost, convention=convention, pos_label=pos_label)
+    plan = EvaluationPlan(metrics=metrics, scores=mode, adwin_options=adwin_options, **options, **forgetting)
+    if metrics is None and plan.moa and mode == "multi" and plan.auc_metrics:
+        # MOA's AUC evaluator is binary only: with class scores the AUC family is not applicable under MOA
+        chosen = [m.name for m in plan.metrics if m.family != "auc"]
+        plan = EvaluationPlan(metrics=chosen, scores=mode, adwin_options=adwin_options, **options, **forgetting)
     w = check_weights(inputs.weights, inputs.lead.shape, n)
     if s is not None:
+        if plan.moa:
+            s = moa_no_votes(s, yp, plan.k)
         check_scores_evaluated(s, yt, yp, w, plan.moa)
     engine = ConfusionEngine(plan)
     q = plan.quantities_for(yt, yp, 0, s) if plan.quantities else None
@@ -327,6 +328,8 @@ class Evaluator:
             w = None if w is None else w[rows]
             s = None if s is None else s[rows]
         if s is not None:
+            if plan.moa:
+                s = moa_no_votes(s, yp, plan.k)
             check_scores_evaluated(s, yt, yp, w, plan.moa, self._engine.n_seen)
         if plan.scores is None and inputs.y_score is not None:
             raise ValueError(

@@ -16,10 +16,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core.metrics import REGISTRY
 from .._core.validation import as_float_array
 from .auc_engine import AucEngine
 
-__all__ = ["check_scores", "check_scores_evaluated", "score_losses", "auc_arrays", "auc_variables", "ChunkedAUC"]
+__all__ = [
+    "check_scores",
+    "check_scores_evaluated",
+    "moa_no_votes",
+    "score_losses",
+    "auc_arrays",
+    "auc_variables",
+    "wants_scores",
+    "ChunkedAUC",
+]
 
 
 def check_scores(y_score, L: int, n: int, k: int) -> tuple[str, np.ndarray]:
@@ -40,12 +50,40 @@ def check_scores(y_score, L: int, n: int, k: int) -> tuple[str, np.ndarray]:
     )
 
 
+def wants_scores(metrics) -> bool:
+    """Whether ``metrics`` (None: every applicable one) asks for a metric of class scores."""
+    if metrics is None:
+        return True
+    names = (metrics,) if isinstance(metrics, str) else metrics
+    return any(REGISTRY[m].needs in ("scores", "multiscores") for m in names if m in REGISTRY)
+
+
+def moa_no_votes(s: np.ndarray, yp: np.ndarray, k: int) -> np.ndarray:
+    """Scores with MOA's reading of "no vote": the uniform distribution ``1/k``.
+
+    A MOA learner gives no vote before it has learnt (an empty or all-zero vote array; a log
+    records a missing prediction and NaN scores there). MOA's evaluators still count the instance:
+    the prediction as class index 0 (``Utils.maxIndex``) and, for log loss and ROC AUC
+    (``BasicClassificationPerformanceEvaluator.getNormalizedProbability``), a class distribution
+    with no positive vote as ``1/numClasses`` for every class. Where a series has no prediction and
+    only NaN scores, the scores become ``1/k``; any other NaN score is left to be refused.
+    """
+    nan = np.isnan(s) if s.ndim == 2 else np.isnan(s).all(axis=-1)
+    fill = nan & (np.asarray(yp) < 0)
+    if not fill.any():
+        return s
+    s = s.copy()
+    s[fill] = 1.0 / k
+    return s
+
+
 def check_scores_evaluated(s, ytrue, ypred, weights, moa: bool, start: int = 0) -> None:
     """Refuse a NaN score at an instance that is evaluated.
 
     An instance is evaluated for a series when its label is present, its weight is > 0 and (under
     streamtk's convention) the series made a prediction; under MOA's convention a missing prediction
-    is evaluated (as class index 0), so it needs scores too. Elsewhere a NaN score (e.g. river's
+    is evaluated (as class index 0), so it needs scores too (:func:`moa_no_votes` first gives the
+    rows without a prediction and without scores MOA's reading of no vote). Elsewhere a NaN score (e.g. river's
     first instance, which has no prediction and no probabilities) is never read.
     """
     nan = np.isnan(s) if s.ndim == 2 else np.isnan(s).any(axis=-1)
