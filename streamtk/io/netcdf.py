@@ -23,7 +23,7 @@ import xarray as xr
 from streamtk._labelled import netcdf_safe
 
 from .atomic import atomic_path
-from .log import LogFormatError
+from .log import LogFormatError, _attr_value
 
 __all__ = ["check_zarr_chunks", "open_dataset", "to_netcdf", "to_zarr"]
 
@@ -339,4 +339,8 @@ def open_dataset(path, *, engine: str | None = None) -> xr.Dataset:
                         column_name=name,
                     ) from None
             ds = src.load()
-    return _decode_strings(ds)
+    ds = _decode_strings(ds)
+    if "y_true" in ds and "y_pred" in ds and "class" in ds.coords:  # a log written before its arrays carried it
+        for var in ("y_true", "y_pred"):
+            ds[var].attrs.setdefault("classes", _attr_value(ds["class"].values))
+    return ds
