@@ -21,7 +21,7 @@ import pandas as pd
 import xarray as xr
 
 from .._core.labels import as_label_array
-from .dims import LeadingDims, split_leading
+from .dims import LeadingDims, plain_labels, split_leading
 
 __all__ = ["Inputs", "labelled_inputs", "align_like", "reorder_like", "TIME_DIM"]
 
@@ -184,6 +184,7 @@ def labelled_inputs(
         tdim = _time_dim(y_pred)
         time_index = y_pred.indexes.get(tdim)
     if isinstance(y_true, xr.DataArray):
+        y_true = plain_labels(y_true, "y_true")
         if y_true.ndim != 1:
             raise ValueError(f"y_true must be one-dimensional (n,), got dims {y_true.dims}")
         tcoords = {**{k: v.variable for k, v in y_true.coords.items() if v.dims == y_true.dims}, **tcoords}

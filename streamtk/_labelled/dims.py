@@ -7,7 +7,7 @@ import xarray as xr
 
 from .._core.labels import as_label_array
 
-__all__ = ["LeadingDims", "split_leading", "check_lead_dims", "DEFAULT_LEADING_NAMES", "RESERVED_DIMS"]
+__all__ = ["LeadingDims", "split_leading", "check_lead_dims", "plain_labels", "DEFAULT_LEADING_NAMES", "RESERVED_DIMS"]
 
 DEFAULT_LEADING_NAMES = ("model", "fold", "run")
 
@@ -47,6 +47,17 @@ def check_lead_dims(lead_dims) -> tuple:
     return names
 
 
+def plain_labels(da: xr.DataArray, name: str) -> xr.DataArray:
+    """``da`` with numpy data when it holds a pandas extension array (xarray keeps them: nullable
+    ``Int64``, ``boolean``, ``string``, ``Float64``...), read by :func:`as_label_array`'s rules
+    (``pandas.NA`` missing, integers kept exact)."""
+    if isinstance(da.dtype, np.dtype):
+        return da
+    data = da.variable.data
+    arr = np.asarray(as_label_array(getattr(data, "array", data), name))
+    return da.copy(data=arr.reshape(da.shape))
+
+
 def split_leading(values, name: str, *, lead_dims=None, time_dim: str | None = None, labels: bool = False):
     """Split an input of shape ``(..., n)`` into ``(L, n)`` and its leading-dim labels.
 
@@ -63,6 +74,8 @@ def split_leading(values, name: str, *, lead_dims=None, time_dim: str | None = N
     """
     time_coord = {}
     if isinstance(values, xr.DataArray):
+        if labels:
+            values = plain_labels(values, name)
         if values.ndim == 0:
             raise ValueError(f"{name} must have a time dimension, got a 0-d DataArray")
         tdim = time_dim if time_dim is not None else ("time" if "time" in values.dims else values.dims[-1])
