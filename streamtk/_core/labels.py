@@ -372,10 +372,10 @@ def check_label_overlap(enc: Encoding, y_codes: np.ndarray, pred_codes: np.ndarr
             what = f"do not overlap at all: no prediction is a label of {names[0]}, so every one counts as wrong"
         else:
             what = (
-                f"overlap in {matched} of the {n_both} instances with a label and a prediction "
-                f"({100.0 * matched / n_both:.1f}%, under half; an instance overlaps when its prediction is a "
-                f"label of {names[0]} and its label one that {where} predicts): {where} predicts the labels "
-                f"{_shown(only_p)} that {names[0]} never has"
+                f"match in only {matched} of the {n_both} instances with a label and a prediction "
+                f"({100.0 * matched / n_both:.1f}%, under half; matched: the prediction is a label of {names[0]} "
+                f"and the label one that {where} predicts): {where} predicts the labels {_shown(only_p)} that "
+                f"{names[0]} never has"
                 + (f", and never predicts {names[0]}'s labels {_shown(only_y)}" if only_y else "")
             )
         warnings.warn(
