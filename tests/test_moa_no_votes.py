@@ -1,9 +1,10 @@
 """A MOA recording (no vote on the first instances: missing prediction, NaN scores) under convention="moa".
 
-Issue 35, item 7. MOA's evaluators count an instance without a vote: the prediction as class index 0
-(``Utils.maxIndex``) and, for log loss and ROC AUC, the class distribution as ``1/numClasses`` per
-class (``BasicClassificationPerformanceEvaluator.getNormalizedProbability`` of MOA as shipped in
-capymoa). Scores are read only when a score metric is asked for.
+Issue 35, item 7. MOA's evaluators (as shipped in capymoa) count an instance without a vote: the
+prediction as class index 0 (``Utils.maxIndex``); for the log loss the class distribution as
+``1/numClasses`` per class (``BasicClassificationPerformanceEvaluator.getNormalizedProbability``); for
+the AUC a positive-class score of 0 (``WindowAUCImbalancedPerformanceEvaluator``: ``v1 / (v0 + v1)``,
+NaN -> 0). Scores are read only when a score metric is asked for.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def test_every_metric_reads_no_vote_as_moa_does():
     ds = streamtk.evaluate(log, convention="moa", windows=50)  # every applicable metric
     assert "log_loss" in ds and "brier" in ds
     assert "auc" not in ds  # MOA's AUC evaluator is binary only: not applicable to class scores
-    # the same as a log in which MOA's reading is written out: class index 0, scores 1/k
+    # the same as a log in which MOA's reading is written out: class index 0, scores 1/k (log loss, Brier)
     spelled = log.copy(deep=True)
     spelled["y_pred"][:, :N_SILENT] = "neg"
     spelled["y_score"][:, :N_SILENT] = 0.5
@@ -52,13 +53,20 @@ def test_every_metric_reads_no_vote_as_moa_does():
     assert first == pytest.approx(np.log(2.0))
 
 
-def test_binary_scores_auc_reads_no_vote_as_one_half():
+def test_binary_scores_auc_reads_no_vote_as_a_zero_score():
     log = _moa_like()
     pos = log.y_score.sel({"class": "pos"}).values
-    ds = streamtk.evaluate(log.y_true, log.y_pred, y_score=pos, convention="moa", metrics=["auc", "accuracy"])
-    filled = np.where(np.isnan(pos), 0.5, pos)
-    ref = streamtk.evaluate(log.y_true, log.y_pred, y_score=filled, convention="moa", metrics=["auc", "accuracy"])
-    np.testing.assert_array_equal(ds.auc.values, ref.auc.values)
+    opts = dict(convention="moa", windows=50, metrics=["auc", "log_loss", "accuracy"])
+    ds = streamtk.evaluate(log.y_true, log.y_pred, y_score=pos, **opts)
+    # WindowAUCImbalancedPerformanceEvaluator: v1 / (v0 + v1), NaN -> 0; the log loss: 1/k
+    auc_ref = streamtk.evaluate(log.y_true, log.y_pred, y_score=np.where(np.isnan(pos), 0.0, pos), **opts)
+    loss_ref = streamtk.evaluate(log.y_true, log.y_pred, y_score=np.where(np.isnan(pos), 0.5, pos), **opts)
+    np.testing.assert_array_equal(ds.auc.values, auc_ref.auc.values)
+    np.testing.assert_array_equal(ds.log_loss.values, loss_ref.log_loss.values)
+    # auc_curves reads MOA's class votes the same way (an all-zero vote array: 0 / 0 -> 0)
+    zero_votes = np.nan_to_num(log.y_score.values[0], nan=0.0)
+    votes = streamtk.auc_curves(log.y_true, zero_votes, convention="moa", windows=50)
+    np.testing.assert_array_equal(ds.auc.values[0], votes.auc.values)
 
 
 def test_other_nan_scores_are_still_refused():

@@ -145,7 +145,9 @@ def evaluate(
         not evaluated (missing label or prediction, weight 0; e.g. river's first instance); elsewhere
         an error. Under ``convention="moa"`` an instance without a prediction is evaluated (as class
         index 0, as MOA does); if its scores are NaN too (MOA's learner gave no vote, e.g. on its
-        first instances), they are read as MOA's evaluators read no vote: ``1/k`` for every class.
+        first instances), they are read as MOA's evaluators read no vote: ``1/k`` for every class
+        in the log loss and Brier score, a positive-class score of 0 in the AUC family
+        (:func:`streamtk.evaluation.score_engine.moa_no_votes`).
     adwin_options : dict, optional
         ``max_buckets`` (5), ``clock`` (32), ``min_window`` (5), ``bound`` ("bernstein", MOA's
         rule, or "hoeffding", Theorem 3 of Bifet et al. 2015); see :func:`streamtk.drift.adwin`.
@@ -188,9 +190,10 @@ def evaluate(
         chosen = [m.name for m in plan.metrics if m.family != "auc"]
         plan = EvaluationPlan(metrics=chosen, scores=mode, adwin_options=adwin_options, **options, **forgetting)
     w = check_weights(inputs.weights, inputs.lead.shape, n)
+    s_auc = s
     if s is not None:
         if plan.moa:
-            s = moa_no_votes(s, yp, plan.k)
+            s, s_auc = moa_no_votes(s, yp, plan.k)
         check_scores_evaluated(s, yt, yp, w, plan.moa)
     engine = ConfusionEngine(plan)
     q = plan.quantities_for(yt, yp, 0, s) if plan.quantities else None
@@ -202,7 +205,7 @@ def evaluate(
             yt.astype(np.int32),
             yp.astype(np.int32),
             w,
-            s,
+            s_auc,
             mode,
             positions,
             ADWIN_BOUNDS[plan.adwin_options["bound"]],
@@ -327,9 +330,10 @@ class Evaluator:
             yp = yp[rows]
             w = None if w is None else w[rows]
             s = None if s is None else s[rows]
+        s_auc = s
         if s is not None:
             if plan.moa:
-                s = moa_no_votes(s, yp, plan.k)
+                s, s_auc = moa_no_votes(s, yp, plan.k)
             check_scores_evaluated(s, yt, yp, w, plan.moa, self._engine.n_seen)
         if plan.scores is None and inputs.y_score is not None:
             raise ValueError(
@@ -340,7 +344,7 @@ class Evaluator:
         self._engine.update(yt, yp, w, q)
         self._weighted = w is not None
         if self._auc is not None:
-            self._auc.update(yt.astype(np.int32), yp.astype(np.int32), w, s)
+            self._auc.update(yt.astype(np.int32), yp.astype(np.int32), w, s_auc)
 
     @property
     def n_seen(self) -> int:

@@ -58,23 +58,30 @@ def wants_scores(metrics) -> bool:
     return any(REGISTRY[m].needs in ("scores", "multiscores") for m in names if m in REGISTRY)
 
 
-def moa_no_votes(s: np.ndarray, yp: np.ndarray, k: int) -> np.ndarray:
-    """Scores with MOA's reading of "no vote": the uniform distribution ``1/k``.
+def moa_no_votes(s: np.ndarray, yp: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Scores with MOA's reading of "no vote": ``(for log loss and Brier, for the AUC family)``.
 
     A MOA learner gives no vote before it has learnt (an empty or all-zero vote array; a log
-    records a missing prediction and NaN scores there). MOA's evaluators still count the instance:
-    the prediction as class index 0 (``Utils.maxIndex``) and, for log loss and ROC AUC
-    (``BasicClassificationPerformanceEvaluator.getNormalizedProbability``), a class distribution
-    with no positive vote as ``1/numClasses`` for every class. Where a series has no prediction and
-    only NaN scores, the scores become ``1/k``; any other NaN score is left to be refused.
+    records a missing prediction and NaN scores there). MOA's evaluators still count the instance,
+    the prediction as class index 0 (``Utils.maxIndex``), and read its class distribution as
+
+    * ``1/numClasses`` for every class in ``BasicClassificationPerformanceEvaluator``'s log loss
+      (``getNormalizedProbability``: no positive vote); streamtk's Brier score reads it alike;
+    * a positive-class score of 0 in ``WindowAUCImbalancedPerformanceEvaluator`` and
+      ``BasicAUCImbalancedPerformanceEvaluator`` (``v1 / (v0 + v1)``, NaN or an empty array -> 0;
+      :func:`streamtk.evaluation.scores.auc_curves` reads MOA votes alike).
+
+    Only the scores of a series without a prediction whose scores are all NaN are replaced; any
+    other NaN is left to be refused (:func:`check_scores_evaluated`).
     """
     nan = np.isnan(s) if s.ndim == 2 else np.isnan(s).all(axis=-1)
     fill = nan & (np.asarray(yp) < 0)
     if not fill.any():
-        return s
-    s = s.copy()
-    s[fill] = 1.0 / k
-    return s
+        return s, s
+    losses, auc = s.copy(), s.copy()
+    losses[fill] = 1.0 / k
+    auc[fill] = 0.0
+    return losses, auc
 
 
 def check_scores_evaluated(s, ytrue, ypred, weights, moa: bool, start: int = 0) -> None:
