@@ -179,8 +179,10 @@ def test_nan_score_at_an_evaluated_instance_is_an_error():
     pm = p.astype(float)
     pm[33] = np.nan  # not evaluated under streamtk's convention; evaluated (as class index 0) under MOA's
     streamtk.evaluate(y, pm, y_score=s, metrics=["log_loss"])
-    with pytest.raises(ValueError, match="NaN at instance 33"):
-        streamtk.evaluate(y, pm, y_score=s, metrics=["log_loss"], convention="moa")
+    # under MOA's convention no prediction and no score is MOA's "no vote": its scores are read as 1/k (issue 35)
+    moa = streamtk.evaluate(y, pm, y_score=s, metrics=["log_loss"], convention="moa")
+    spelled = streamtk.evaluate(y, pm, y_score=np.where(np.isnan(s), 0.5, s), metrics=["log_loss"], convention="moa")
+    np.testing.assert_array_equal(moa.log_loss.values, spelled.log_loss.values)
     ev = streamtk.Evaluator(classes=[0, 1], scores="binary", metrics=["brier"], every=10)
     ev.update(y[:30], p[:30], y_score=s[:30])
     with pytest.raises(ValueError, match="NaN at instance 33"):

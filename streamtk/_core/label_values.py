@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["as_label_array", "check_unmasked", "is_missing_label"]
+__all__ = ["as_label_array", "check_unmasked", "from_pandas_extension", "is_missing_label"]
 
 
 def is_missing_label(value) -> bool:
@@ -123,6 +123,30 @@ def _scan_objects(flat: list, name: str):
     return examples, missing, lo, hi
 
 
+def from_pandas_extension(values):
+    """A pandas extension array or Series (nullable ``Int64``, ``boolean``, ``string``, ``Float64``,
+    categorical, ...) as numpy; anything else unchanged.
+
+    ``pandas.NA`` is a missing value: integers and booleans with one become an object array (Python
+    values, None missing: float64 would round integers above 2**53), floats become float64 with
+    NaN, other kinds (text, categories) Python objects with None, read by :func:`as_label_array`'s
+    rules for sequences. Without a missing value the numbers keep their numpy dtype.
+    """
+    dt = getattr(values, "dtype", None)
+    if dt is None or isinstance(dt, np.dtype) or not hasattr(values, "to_numpy") or not hasattr(values, "isna"):
+        return values
+    na = np.asarray(values.isna(), dtype=bool)
+    base = getattr(dt, "numpy_dtype", None)  # masked numeric dtypes: Int64 -> int64, boolean -> bool, Float64 -> ...
+    if base is not None and np.dtype(base).kind in "biuf":
+        base = np.dtype(base)
+        if base.kind == "f":
+            return values.to_numpy(dtype=np.float64, na_value=np.nan)
+        if not na.any():
+            return values.to_numpy(dtype=base)
+        return values.to_numpy(dtype=object, na_value=None)
+    return values.to_numpy(dtype=object, na_value=None).tolist()
+
+
 def as_label_array(values, name: str, *, allow_missing: bool = True):
     """An array of labels with nothing lost: ``values`` as numpy would read them, minus its silent casts.
 
@@ -138,9 +162,13 @@ def as_label_array(values, name: str, *, allow_missing: bool = True):
     * With ``allow_missing=False`` a masked entry (``numpy.ma``) is refused naming ``name``
       and its index (a mask must never be ignored, leaving the value under it in use).
 
+    * pandas extension arrays (nullable ``Int64``, ``boolean``, ``string``, ``Float64``, ...)
+      are read with ``pandas.NA`` as a missing value (:func:`from_pandas_extension`).
+
     Returns the same kind of object it was given for arrays (a DataArray stays a DataArray,
     a masked array stays masked); a new numpy array for sequences.
     """
+    values = from_pandas_extension(values)
     if hasattr(values, "dtype") and hasattr(values, "shape"):
         if not allow_missing:
             check_unmasked(values, name)

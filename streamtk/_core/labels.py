@@ -23,9 +23,32 @@ Label types (nothing is cast silently)
     the two types. Python sequences are read through :func:`as_label_array`, which applies
     these rules before numpy sees them. Big-endian arrays are converted to native order.
     Numbers compare by value (``1 == 1.0 == True``), as in numpy and Python.
+
+Labels that do not match (:class:`LabelMismatchWarning`)
+    When the class order is inferred from the labels themselves (no ``classes=``), ``y_true`` and
+    the predictions are checked for labels spelled or coded differently (``UP``/``DOWN``
+    against ``up``/``down``, ``1``/``2`` against ``0``/``1``), which would otherwise be
+    evaluated as different classes without a word. For each series of predictions (one row of
+    the leading dims), with ``Y`` the labels occurring in ``y_true`` and ``P`` those the series
+    predicts, a warning is given when ``P`` holds a label that ``Y`` does not and
+
+    * ``Y`` and ``P`` share no label, or
+    * fewer than half of the instances with both a label and a prediction are *matched*: an
+      instance is matched when its prediction is in ``Y`` and its true label is in ``P``.
+
+    A model that never predicts some classes of ``y_true`` (a constant or majority predictor)
+    is not warned about: all its predictions are labels of ``y_true``. Weights are not looked at,
+    and a series with fewer than 30 instances holding both a label and a prediction is not judged
+    (too few to tell two codings from a poor model; a chunk of a longer stream is never judged).
+    A relabelling that keeps most labels in common (``1 .. 7`` against ``0 .. 6``) cannot be
+    told from a poor model by the labels alone and is not detected. A class order that is given
+    (``classes=``, or the inputs' own: a ``class`` coordinate or a ``classes`` attribute, as on a
+    log whose source declares its classes) declares every label a class: then nothing is checked.
 """
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 
@@ -42,7 +65,16 @@ from .label_values import (
     is_missing_label,
 )
 
-__all__ = ["MISSING", "Encoding", "as_label_array", "check_unmasked", "encode_labels", "is_missing_label"]
+__all__ = [
+    "MISSING",
+    "Encoding",
+    "LabelMismatchWarning",
+    "as_label_array",
+    "check_label_overlap",
+    "check_unmasked",
+    "encode_labels",
+    "is_missing_label",
+]
 
 MISSING = -1
 
@@ -288,7 +320,87 @@ def _observed(values, name):
     return np.unique(present).tolist()
 
 
-def encode_labels(y_true, *predictions, classes=None, names=("y_true", "y_pred"), compact=False):
+#: the fewest instances with a label and a prediction on which :func:`check_label_overlap` judges a series
+MIN_JUDGED = 30
+
+
+class LabelMismatchWarning(UserWarning):
+    """The true and the predicted labels barely overlap: probably two codings of the same classes."""
+
+
+def _shown(labels: list) -> str:
+    return repr(labels if len(labels) <= 10 else labels[:10] + ["..."])
+
+
+def check_label_overlap(enc: Encoding, y_codes: np.ndarray, pred_codes: np.ndarray, names=("y_true", "y_pred")):
+    """Warn (:class:`LabelMismatchWarning`) when predictions and true labels look like two codings.
+
+    The rule is stated in the module docstring ("Labels that do not match"). ``y_codes``: codes
+    ``(n,)`` of ``y_true``; ``pred_codes``: codes ``(..., n)`` of one prediction argument (every
+    row is a series). Returns True when a warning was given.
+    """
+    y_codes = np.asarray(y_codes).reshape(-1)
+    pred_codes = np.asarray(pred_codes)
+    n = y_codes.shape[0]
+    if pred_codes.ndim == 0 or pred_codes.shape[-1] != n or n == 0:
+        return False
+    k = enc.n_classes
+    y_present = y_codes >= 0
+    in_y = np.bincount(y_codes[y_present].astype(np.intp), minlength=k) > 0
+    rows = pred_codes.reshape(-1, n)
+    for r, row in enumerate(rows):
+        present = row >= 0
+        in_p = np.bincount(row[present].astype(np.intp), minlength=k) > 0
+        if not (in_p & ~in_y).any():  # every prediction is a label of y_true: nothing to say
+            continue
+        both = present & y_present
+        n_both = int(both.sum())
+        if n_both < MIN_JUDGED:  # too few to tell two codings from a poor model
+            continue
+        matched = int((in_y[row[both]] & in_p[y_codes[both]]).sum())
+        shared = bool((in_p & in_y).any())
+        if shared and 2 * matched >= n_both:
+            continue
+        classes = enc.classes.tolist()
+        y_labels = [c for c, f in zip(classes, in_y.tolist()) if f]
+        p_labels = [c for c, f in zip(classes, in_p.tolist()) if f]
+        only_p = [c for c, f, g in zip(classes, in_p.tolist(), in_y.tolist()) if f and not g]
+        only_y = [c for c, f, g in zip(classes, in_y.tolist(), in_p.tolist()) if f and not g]
+        at = tuple(int(i) for i in np.unravel_index(r, pred_codes.shape[:-1]))
+        where = names[1] if rows.shape[0] == 1 else f"{names[1]} (series at index {at})"
+        if not shared:
+            what = f"do not overlap at all: no prediction is a label of {names[0]}, so every one counts as wrong"
+        else:
+            what = (
+                f"match in only {matched} of the {n_both} instances with a label and a prediction "
+                f"({100.0 * matched / n_both:.1f}%, under half; matched: the prediction is a label of {names[0]} "
+                f"and the label one that {where} predicts): {where} predicts the labels {_shown(only_p)} that "
+                f"{names[0]} never has"
+                + (f", and never predicts {names[0]}'s labels {_shown(only_y)}" if only_y else "")
+            )
+        warnings.warn(
+            f"the labels of {where} {_shown(p_labels)} and of {names[0]} {_shown(y_labels)} {what}. "
+            "Labels spelled or coded differently are different classes (e.g. 'UP' and 'up', or 1/2 and 0/1): "
+            f"recode one of them; if the labels are meant as they are, pass classes=[...] listing every class "
+            "(code 0 first) to say so and silence this warning",
+            LabelMismatchWarning,
+            stacklevel=_user_stacklevel(),
+        )
+        return True
+    return False
+
+
+def _user_stacklevel() -> int:
+    """The stack level of the first frame outside streamtk (so a warning points at the caller's line)."""
+    import sys
+
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] == "streamtk":
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def encode_labels(y_true, *predictions, classes=None, names=("y_true", "y_pred"), compact=False, check_overlap=None):
     """Encode ``y_true`` and predictions to integer codes (missing values: ``MISSING``).
 
     Parameters
@@ -304,6 +416,11 @@ def encode_labels(y_true, *predictions, classes=None, names=("y_true", "y_pred")
         Return codes in :attr:`Encoding.compact_dtype` (int8 for up to 127 classes)
         instead of int32; 8-bit integer labels that equal their codes are then
         returned as views, without a copy.
+    check_overlap : bool, optional
+        Check every prediction argument against ``y_true`` with :func:`check_label_overlap`
+        (a :class:`LabelMismatchWarning` when they look like two codings of the classes).
+        Default: when ``classes`` is None (the class order is inferred from the labels). Pass
+        False for a chunk of a longer stream (a chunk is too short to judge).
 
     Returns
     -------
@@ -344,4 +461,7 @@ def encode_labels(y_true, *predictions, classes=None, names=("y_true", "y_pred")
     codes = [enc.encode(y_true, names[0], allow_missing=True, dtype=dtype)]
     for i, p in enumerate(predictions):
         codes.append(enc.encode(p, names[min(i + 1, len(names) - 1)], allow_missing=True, dtype=dtype))
+    if classes is None if check_overlap is None else check_overlap:
+        for i, c in enumerate(codes[1:]):
+            check_label_overlap(enc, codes[0], c, (names[0], names[min(i + 1, len(names) - 1)]))
     return enc, codes

@@ -121,8 +121,8 @@ def as_tuple_of(values, name: str, check) -> tuple:
 
 
 def as_float_array(values, name: str, *, allow_nan: bool = False, ndim_min: int = 1) -> np.ndarray:
-    """Convert to a float64 array, refusing non-numeric input and (by default) NaN."""
-    arr = np.asarray(values)
+    """Convert to a float64 array, refusing non-numeric input and (by default) NaN (``pandas.NA`` is NaN)."""
+    arr = np.asarray(_numeric_extension(values))
     if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.bool_)):
         raise TypeError(f"{name} must be numeric, got an array of dtype {arr.dtype}")
     if np.issubdtype(arr.dtype, np.complexfloating):
@@ -138,6 +138,17 @@ def as_float_array(values, name: str, *, allow_nan: bool = False, ndim_min: int 
                 f"{name} contains a non-finite value {arr[idx].item()!r} at index {tuple(int(i) for i in idx)}"
             )
     return arr
+
+
+def _numeric_extension(values):
+    """A pandas nullable numeric array or Series (``Float64``, ``Int64``, ``boolean``) as float64, NA as NaN."""
+    dt = getattr(values, "dtype", None)
+    base = getattr(dt, "numpy_dtype", None)
+    if base is None or isinstance(dt, np.dtype) or not hasattr(values, "to_numpy"):
+        return values
+    if np.dtype(base).kind not in "biuf":
+        return values
+    return values.to_numpy(dtype=np.float64, na_value=np.nan)
 
 
 def check_nonnegative_weights(weights: np.ndarray, name: str = "weights") -> np.ndarray:

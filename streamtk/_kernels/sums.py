@@ -27,7 +27,8 @@ Arguments: ``x (R, T)``, ``groups (G, 2)`` row indices, ``member (T,)`` uint8 (e
 position is a member), ``mech = (kinds, sizes, fading, marks, mark_off, limits (G, EA, T - t_begin),
 aslot)``, ``state = (sf (G, E, 6) float64: S_A, S_B, U, V, N, scale; si (G, E, 7) int64: tail,
 held, cursor, non-zero counts of S_A, S_B, U, V)``, ``span = (base, t_begin)``, ``ck`` checkpoint
-indices, ``snap (G, E, 5, C)`` (rows :data:`FIELDS`, one column per checkpoint), ``paths = (fast, binary)`` (:func:`run`).
+indices, ``snap (G, E, 5, C)`` (rows :data:`FIELDS`, one column per checkpoint), ``paths = (fast,
+binary)`` (:func:`run`).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 xarray objects. Leading dims (:mod:`.dims`), alignment by labels (:mod:`.align`), coordinates and
 attrs of outputs (:mod:`.attrs`)."""
 
-from .align import Inputs, align_like, labelled_inputs
+from .align import Inputs, align_like, labelled_inputs, reorder_like
 from .attrs import base_attrs, netcdf_safe, time_coords
 from .dims import DEFAULT_LEADING_NAMES, LeadingDims, check_lead_dims, split_leading
 
@@ -15,6 +15,7 @@ __all__ = [
     "check_lead_dims",
     "labelled_inputs",
     "netcdf_safe",
+    "reorder_like",
     "split_leading",
     "time_coords",
 ]

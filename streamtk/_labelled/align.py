@@ -21,9 +21,9 @@ import pandas as pd
 import xarray as xr
 
 from .._core.labels import as_label_array
-from .dims import LeadingDims, split_leading
+from .dims import LeadingDims, plain_labels, split_leading
 
-__all__ = ["Inputs", "labelled_inputs", "align_like", "TIME_DIM"]
+__all__ = ["Inputs", "labelled_inputs", "align_like", "reorder_like", "TIME_DIM"]
 
 TIME_DIM = "time"
 
@@ -94,6 +94,42 @@ def align_like(da, lead: LeadingDims, time_index, n: int, name: str, *, extra_di
     return da.transpose(*lead.names, tdim, *extra_dims).values
 
 
+def _index_of(lead: LeadingDims, dim: str):
+    var = lead.coords.get(dim)
+    return var.to_index() if var is not None and var.dims == (dim,) else None
+
+
+def reorder_like(first: LeadingDims, lead: LeadingDims, *, name: str = "y_pred", ref: str = "the first chunk"):
+    """The rows of a later chunk's series ``(lead.size, ...)`` in ``first``'s order, or None if already in it.
+
+    For chunk-by-chunk processing: a later chunk's leading dims are matched to the first chunk's
+    by their labels (a ``model`` coordinate in another order is put back in order: index the
+    chunk's ``(L, ...)`` arrays with the returned rows); labels that the first chunk does not
+    have, or lacks, are a ``ValueError`` naming the dim and the labels. Dims without labels on
+    either side are matched by position (their sizes must agree).
+    """
+    if (lead.names, lead.shape) != (first.names, first.shape):
+        raise ValueError(
+            f"{name} leading dims changed between chunks: {dict(zip(first.names, first.shape))} "
+            f"then {dict(zip(lead.names, lead.shape))}"
+        )
+    rows = np.arange(lead.size).reshape(lead.shape)
+    moved = False
+    for axis, dim in enumerate(lead.names):
+        want, have = _index_of(first, dim), _index_of(lead, dim)
+        if want is None or have is None or have.equals(want):
+            continue
+        missing, extra = want.difference(have), have.difference(want)
+        if have.has_duplicates or len(missing) or len(extra):
+            raise ValueError(
+                f"{name}'s {dim!r} labels {list(have)[:10]} do not match {ref}'s {list(want)[:10]}: "
+                f"missing {list(missing)[:5]}, unknown {list(extra)[:5]}"
+            )
+        rows = np.take(rows, have.get_indexer(want), axis=axis)
+        moved = True
+    return rows.reshape(-1) if moved else None
+
+
 def _classes_of(*arrays):
     """The class order a labelled input carries (a ``class`` coordinate or a ``classes`` attr), else None."""
     for a in arrays:
@@ -148,6 +184,7 @@ def labelled_inputs(
         tdim = _time_dim(y_pred)
         time_index = y_pred.indexes.get(tdim)
     if isinstance(y_true, xr.DataArray):
+        y_true = plain_labels(y_true, "y_true")
         if y_true.ndim != 1:
             raise ValueError(f"y_true must be one-dimensional (n,), got dims {y_true.dims}")
         tcoords = {**{k: v.variable for k, v in y_true.coords.items() if v.dims == y_true.dims}, **tcoords}

@@ -7,7 +7,7 @@ import xarray as xr
 
 from .._core.labels import as_label_array
 
-__all__ = ["LeadingDims", "split_leading", "check_lead_dims", "DEFAULT_LEADING_NAMES", "RESERVED_DIMS"]
+__all__ = ["LeadingDims", "split_leading", "check_lead_dims", "plain_labels", "DEFAULT_LEADING_NAMES", "RESERVED_DIMS"]
 
 DEFAULT_LEADING_NAMES = ("model", "fold", "run")
 
@@ -47,12 +47,24 @@ def check_lead_dims(lead_dims) -> tuple:
     return names
 
 
+def plain_labels(da: xr.DataArray, name: str) -> xr.DataArray:
+    """``da`` with numpy data when it holds a pandas extension array (xarray keeps them: nullable
+    ``Int64``, ``boolean``, ``string``, ``Float64``...), read by :func:`as_label_array`'s rules
+    (``pandas.NA`` missing, integers kept exact)."""
+    if isinstance(da.dtype, np.dtype):
+        return da
+    data = da.variable.data
+    arr = np.asarray(as_label_array(getattr(data, "array", data), name))
+    return da.copy(data=arr.reshape(da.shape))
+
+
 def split_leading(values, name: str, *, lead_dims=None, time_dim: str | None = None, labels: bool = False):
     """Split an input of shape ``(..., n)`` into ``(L, n)`` and its leading-dim labels.
 
     ``values`` may be a numpy array, anything array-like, or an ``xarray.DataArray``
     whose **last** dimension is time (any name). Leading dims of numpy inputs are
-    named ``("model", "fold", "run")[:k]`` unless ``lead_dims`` names them.
+    named ``("model", "fold", "run")[:k]`` unless ``lead_dims`` names them. No leading dim may
+    have a name of :data:`RESERVED_DIMS` (the outputs' own dims): a ``ValueError`` names it.
 
     Returns ``(array_2d, LeadingDims, time_coords)``; ``time_coords`` holds the
     DataArray's coordinates along its time dimension (empty for numpy input). With ``labels``
@@ -62,6 +74,8 @@ def split_leading(values, name: str, *, lead_dims=None, time_dim: str | None = N
     """
     time_coord = {}
     if isinstance(values, xr.DataArray):
+        if labels:
+            values = plain_labels(values, name)
         if values.ndim == 0:
             raise ValueError(f"{name} must have a time dimension, got a 0-d DataArray")
         tdim = time_dim if time_dim is not None else ("time" if "time" in values.dims else values.dims[-1])
@@ -69,6 +83,13 @@ def split_leading(values, name: str, *, lead_dims=None, time_dim: str | None = N
             raise ValueError(f"{name} has no dimension {tdim!r}; its dims are {values.dims}")
         values = values.transpose(..., tdim)
         names = values.dims[:-1]
+        reserved = [d for d in names if d in RESERVED_DIMS]
+        if reserved:
+            raise ValueError(
+                f"{name} has the leading dim {reserved[0]!r} (dims {values.dims}), a name reserved for the output's "
+                f"own dims ({', '.join(RESERVED_DIMS)}): its series would collide with them; rename it, "
+                f"e.g. {name}.rename({{{reserved[0]!r}: 'model'}})"
+            )
         coords = {k: v.variable for k, v in values.coords.items() if tdim not in v.dims and set(v.dims) <= set(names)}
         time_coord = {k: v.variable for k, v in values.coords.items() if v.dims == (tdim,)}
         arr = values.values

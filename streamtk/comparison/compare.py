@@ -35,7 +35,15 @@ from .._core.mechanisms import build_estimators, estimator_coords, forgetting_pa
 from .._core.metrics import REGISTRY, family
 from .._core.validation import as_float_array, check_in_open_unit_interval, check_positive_int
 from .._kernels.sums import SN
-from .._labelled import LeadingDims, align_like, base_attrs, labelled_inputs, split_leading, time_coords
+from .._labelled import (
+    LeadingDims,
+    align_like,
+    base_attrs,
+    labelled_inputs,
+    reorder_like,
+    split_leading,
+    time_coords,
+)
 from ..evaluation.sums import SumsEngine, sums_job
 
 __all__ = ["compare", "compare_losses", "Comparator", "mcnemar_threshold"]
@@ -173,6 +181,7 @@ class Comparator:
         self._tvalues, self._tlast = {}, {}
         self._binary = True
         self._loss_kind = None
+        self._check_labels = False  # compare() sets it: a whole stream is judged, a chunk is too short
 
     def __repr__(self) -> str:
         return f"Comparator(n_seen={self.n_seen})"
@@ -195,13 +204,21 @@ class Comparator:
                 preds.append(
                     align_like(y_pred_b, a.lead, None, a.n, "y_pred_b", ref="y_pred_a").reshape(a.y_pred.shape)
                 )
+                leads.append(a.lead)  # B's rows are now in A's order
             else:
                 preds.append(b.y_pred)
-            leads.append(b.lead)
+                leads.append(b.lead)
         if a.n == 0:
             return self
         # compact codes: int8 labels that equal their codes are not copied
-        _, (yt, *yps) = encode_labels(a.y_true, *preds, classes=self._classes, compact=True)
+        _, (yt, *yps) = encode_labels(
+            a.y_true,
+            *preds,
+            classes=self._classes,
+            compact=True,
+            names=("y_true", "y_pred_a", "y_pred_b"),
+            check_overlap=self._check_labels and self._classes is None and a.classes is None,
+        )
         present = None
         if min(int(c.min()) for c in [yt, *yps]) < 0:  # a missing label or prediction
             present = (yt >= 0) & np.logical_and.reduce([(c >= 0).all(axis=0) for c in yps])
@@ -242,18 +259,18 @@ class Comparator:
             present = ~missing[0]
             loss = np.where(missing, 0.0, loss)
         binary = bool(np.all((loss == 0.0) | (loss == 1.0)))
-        return self._feed(loss, leads, present, n, tcoords, binary=binary)
+        return self._feed(loss, leads, present, n, tcoords, binary=binary, names=("loss_a", "loss_b"))
 
     def _set_kind(self, kind):
         if self._loss_kind is not None and self._loss_kind != kind:
             raise ValueError("a Comparator is fed either predictions (update) or losses (update_losses), not both")
         self._loss_kind = kind
 
-    def _feed(self, loss, leads, present, n, tcoords, *, binary):
+    def _feed(self, loss, leads, present, n, tcoords, *, binary, names=("y_pred_a", "y_pred_b")):
         """Run the sums kernel on the next chunk of losses."""
         if self._pairs is None:
             self._pairs = _Pairs(leads)
-            self._leads = [(ld.names, ld.shape) for ld in leads]
+            self._leads = list(leads)
             metrics = family("comparison")
             outputs = {m.name: (self._pairs.n_rows, np.dtype(m.dtype)) for m in metrics}
             outputs["n_instances"] = (self._pairs.n_rows, np.dtype(np.float64))
@@ -266,10 +283,20 @@ class Comparator:
                 threshold=self._threshold,
             )
             self._positions = []
-        elif [(ld.names, ld.shape) for ld in leads] != self._leads:
+        elif [(ld.names, ld.shape) for ld in leads] != [(ld.names, ld.shape) for ld in self._leads]:
             raise ValueError(
-                f"leading dims changed between chunks: {self._leads} then {[(ld.names, ld.shape) for ld in leads]}"
+                f"leading dims changed between chunks: {[(ld.names, ld.shape) for ld in self._leads]} "
+                f"then {[(ld.names, ld.shape) for ld in leads]}"
             )
+        else:  # series matched to the first chunk's by their labels (a model order may change)
+            order, start, moved = [], 0, False
+            for first, ld, nm in zip(self._leads, leads, names):
+                rows = reorder_like(first, ld, name=nm)
+                moved = moved or rows is not None
+                order.append(start + (np.arange(ld.size) if rows is None else rows))
+                start += ld.size
+            if moved:
+                loss = loss[np.concatenate(order)]
         if n == 0:
             return self
         start = self._engine.n_seen
@@ -362,7 +389,9 @@ def compare(
         Predictions of model A and model B (same leading dims, matched by label). Without
         ``y_pred_b``, ``y_pred_a`` holds all models along its ``model`` dim.
     classes : sequence, optional
-        Class order for the encoding (labels outside it raise).
+        Class order for the encoding (labels outside it raise). Without it, predictions whose
+        labels barely overlap those of ``y_true`` give a
+        :class:`~streamtk._core.labels.LabelMismatchWarning` (see :func:`streamtk.evaluate`).
     <params>
 
     <returns>
@@ -401,6 +430,7 @@ def compare(
         adwin_options=adwin_options,
         **forgetting,
     )
+    cmp._check_labels = True
     return cmp.update(y_true, y_pred_a, y_pred_b).result()
 
 

@@ -14,6 +14,7 @@ import numpy as np
 import xarray as xr
 
 from .._core.adwin import ADWIN_DEFAULTS, check_adwin_delta, check_adwin_params
+from .._core.validation import check_choice
 from .._kernels import adwin as _k
 from .._labelled import base_attrs, time_coords
 from ._common import ChunkReader, check_bool, run_rows

@@ -10,10 +10,10 @@ from .._core.labels import encode_labels
 from .._core.mechanisms import estimator_coords, forgetting_parameters, mechanism_attrs
 from .._core.metrics import REGISTRY
 from .._core.validation import check_positive_int, check_weights
-from .._labelled import LeadingDims, base_attrs, labelled_inputs, time_coords
+from .._labelled import LeadingDims, base_attrs, labelled_inputs, reorder_like, time_coords
 from .engine import ConfusionEngine
 from .plan import EvaluationPlan
-from .score_engine import ChunkedAUC, auc_arrays, check_scores, check_scores_evaluated
+from .score_engine import ChunkedAUC, auc_arrays, check_scores, check_scores_evaluated, moa_no_votes, wants_scores
 
 __all__ = ["evaluate", "Evaluator", "evaluate_holdout"]
 
@@ -73,8 +73,9 @@ def _build_dataset(
     return xr.Dataset(data_vars, coords=coords, attrs=attrs)
 
 
-def _scores(inputs, L, n, k):
-    if inputs.y_score is None:
+def _scores(inputs, L, n, k, metrics):
+    """``(mode, scores)`` of ``y_score``, or ``(None, None)`` when no requested metric reads scores."""
+    if inputs.y_score is None or not wants_scores(metrics):
         return None, None
     return check_scores(inputs.y_score, L, n, k)
 
@@ -122,11 +123,16 @@ def evaluate(
     classes : sequence, optional
         Class order (code 0 first). Default: the inputs' own class order (a ``class``
         coordinate of ``y_score`` or of the log, or a ``classes`` attribute), else sorted labels.
+        With neither, labels of ``y_pred`` that barely overlap those of ``y_true`` (``UP``/``DOWN``
+        against ``up``/``down``: no common label; or under half of the instances matched, see
+        :mod:`streamtk._core.labels`) give a :class:`~streamtk._core.labels.LabelMismatchWarning`
+        naming both label sets; passing ``classes=`` declares the labels as meant and skips it.
     convention : {"streamtk", "moa"}
         ``"moa"`` reproduces MOA's evaluators exactly (see :mod:`streamtk.evaluation.plan`).
     cost : array ``(k, k)`` or ``(n, k, k)``, optional
         Misclassification costs ``cost[true, predicted]`` for the ``risk`` metric (AMIDST
-        deliverable eqs. 2.2-2.3); per-instance costs for ``(n, k, k)``.
+        deliverable eqs. 2.2-2.3); per-instance costs for ``(n, k, k)``, ``n`` the length of the
+        stream (another length is refused).
     pos_label : label, optional
         Positive class of ``f1`` and of binary scores (default: the second class of two).
     lead_dims : str or sequence of str, optional
@@ -135,8 +141,14 @@ def evaluate(
         Recorded scores: the positive class's score, or one column per class (a DataArray's
         ``class`` coordinate is matched to ``classes`` by label). Adds ``log_loss``, ``brier``
         and the exact AUC family (``auc``, ``auc_u1``, ``auc_u0``, ``auc_z``; per class and
-        ``auc_macro`` for class scores). NaN is allowed only where the instance is not evaluated
-        (missing label or prediction, weight 0; e.g. river's first instance); elsewhere an error.
+        ``auc_macro`` for class scores). Read only when a requested metric needs scores
+        (``metrics=None`` asks for every applicable one). NaN is allowed only where the instance is
+        not evaluated (missing label or prediction, weight 0; e.g. river's first instance); elsewhere
+        an error. Under ``convention="moa"`` an instance without a prediction is evaluated (as class
+        index 0, as MOA does); if its scores are NaN too (MOA's learner gave no vote, e.g. on its
+        first instances), they are read as MOA's evaluators read no vote: ``1/k`` for every class
+        in the log loss and Brier score, a positive-class score of 0 in the AUC family
+        (:func:`streamtk.evaluation.score_engine.moa_no_votes`).
     adwin_options : dict, optional
         ``max_buckets`` (5), ``clock`` (32), ``min_window`` (5), ``bound`` ("bernstein", MOA's
         rule, or "hoeffding", Theorem 3 of Bifet et al. 2015); see :func:`streamtk.drift.adwin`.
@@ -171,21 +183,18 @@ def evaluate(
         raise ValueError("y_true is empty: there is nothing to evaluate")
     enc, (yt, yp) = encode_labels(inputs.y_true, inputs.y_pred, classes=inputs.classes, compact=True)
     L = yp.shape[0]
-    mode, s = _scores(inputs, L, n, enc.n_classes)
-    plan = EvaluationPlan(
-        encoding=enc,
-        every=every,
-        n_instances=n,
-        metrics=metrics,
-        cost=cost,
-        convention=convention,
-        pos_label=pos_label,
-        scores=mode,
-        adwin_options=adwin_options,
-        **forgetting,
-    )
+    mode, s = _scores(inputs, L, n, enc.n_classes, metrics)
+    options = dict(encoding=enc, every=every, n_instances=n, cost=cost, convention=convention, pos_label=pos_label)
+    plan = EvaluationPlan(metrics=metrics, scores=mode, adwin_options=adwin_options, **options, **forgetting)
+    if metrics is None and plan.moa and mode == "multi" and plan.auc_metrics:
+        # MOA's AUC evaluator is binary only: with class scores the AUC family is not applicable under MOA
+        chosen = [m.name for m in plan.metrics if m.family != "auc"]
+        plan = EvaluationPlan(metrics=chosen, scores=mode, adwin_options=adwin_options, **options, **forgetting)
     w = check_weights(inputs.weights, inputs.lead.shape, n)
+    s_auc = s
     if s is not None:
+        if plan.moa:
+            s, s_auc = moa_no_votes(s, yp, plan.k)
         check_scores_evaluated(s, yt, yp, w, plan.moa)
     engine = ConfusionEngine(plan)
     q = plan.quantities_for(yt, yp, 0, s) if plan.quantities else None
@@ -197,7 +206,7 @@ def evaluate(
             yt.astype(np.int32),
             yp.astype(np.int32),
             w,
-            s,
+            s_auc,
             mode,
             positions,
             ADWIN_BOUNDS[plan.adwin_options["bound"]],
@@ -217,11 +226,18 @@ class Evaluator:
 
     The result equals :func:`evaluate` on the concatenated stream exactly (same checkpoints,
     same numbers), so streams longer than memory can be evaluated. ``classes`` must be given
-    (the encoding must not change between chunks); ``every`` must be given too, or
+    (the encoding must not change between chunks; as a declared class order, it also means that
+    the labels of ``y_true`` and ``y_pred`` are not checked against each other, unlike
+    :func:`evaluate` without ``classes=``); ``every`` must be given too, or
     ``n_instances`` (the stream length) for the default spacing. Memory: the state plus, for
     sliding windows, the inputs still inside the largest window (ADWIN windows: one sum per
     ADWIN bucket). With ``scores=`` the exact AUC family is computed chunk by chunk too.
     Evaluators are picklable, and a pickled Evaluator continues identically.
+
+    Per-instance costs ``cost`` of shape ``(n, k, k)``: the stream length is not known up front,
+    so with ``n_instances`` their length must equal it; without it, every chunk must lie within
+    the cost rows (a chunk that passes their end is refused, naming ``cost``), and a stream that
+    stops before the last row is not refused (it cannot be told from one that goes on).
 
     Examples
     --------
@@ -293,13 +309,11 @@ class Evaluator:
             score_classes=False,
         )
         lead = inputs.lead
+        rows = None
         if self._lead is None:
             self._lead = lead
-        elif (lead.names, lead.shape) != (self._lead.names, self._lead.shape):
-            raise ValueError(
-                f"y_pred leading dims changed between chunks: {dict(zip(self._lead.names, self._lead.shape))} "
-                f"then {dict(zip(lead.names, lead.shape))}"
-            )
+        else:  # series matched to the first chunk's by their labels (a model order may change)
+            rows = reorder_like(self._lead, lead)
         n = inputs.n
         if n == 0:
             return
@@ -313,8 +327,16 @@ class Evaluator:
             mode, s = check_scores(inputs.y_score, yp.shape[0], n, plan.k)
             if mode != plan.scores:
                 raise ValueError(f"y_score holds {mode} scores but the Evaluator was made with scores={plan.scores!r}")
+        if rows is not None:
+            yp = yp[rows]
+            w = None if w is None else w[rows]
+            s = None if s is None else s[rows]
+        s_auc = s
+        if s is not None:
+            if plan.moa:
+                s, s_auc = moa_no_votes(s, yp, plan.k)
             check_scores_evaluated(s, yt, yp, w, plan.moa, self._engine.n_seen)
-        elif inputs.y_score is not None:
+        if plan.scores is None and inputs.y_score is not None:
             raise ValueError(
                 "y_score was given but this Evaluator was made without scores=: pass scores='binary' "
                 "or 'multi' when creating it"
@@ -323,7 +345,7 @@ class Evaluator:
         self._engine.update(yt, yp, w, q)
         self._weighted = w is not None
         if self._auc is not None:
-            self._auc.update(yt.astype(np.int32), yp.astype(np.int32), w, s)
+            self._auc.update(yt.astype(np.int32), yp.astype(np.int32), w, s_auc)
 
     @property
     def n_seen(self) -> int:
@@ -414,14 +436,19 @@ def evaluate_holdout(
         raise ValueError(f"y_pred_holdout has {arr.shape[-2]} checkpoints but instance has {C}")
     m = arr.shape[-1]
     yt = np.asarray(y_true_holdout)
+    if yt.shape not in ((m,), (C, m)):  # checked before broadcasting: numpy's own error names no argument
+        raise ValueError(
+            f"y_true_holdout must have shape ({m},) or ({C}, {m}) (y_pred_holdout has shape {arr.shape}), "
+            f"got {np.shape(y_true_holdout)}"
+        )
     if yt.ndim == 1:
         yt = np.broadcast_to(yt, (C, m))
-    if yt.shape != (C, m):
-        raise ValueError(f"y_true_holdout must have shape ({m},) or ({C}, {m}), got {np.shape(y_true_holdout)}")
     if m == 0:
         raise ValueError("the holdout set is empty (m = 0)")
     flat = arr.reshape((-1, C, m))
-    enc, _ = encode_labels(yt.reshape(-1), flat.reshape(-1), classes=classes)
+    enc, _ = encode_labels(
+        yt.reshape(-1), flat.reshape(flat.shape[0], -1), classes=classes, names=("y_true_holdout", "y_pred_holdout")
+    )
     pieces, plan = [], None
     for c in range(C):
         plan = EvaluationPlan(

@@ -76,7 +76,7 @@ class EvaluationPlan:
         self.adwin_options = check_adwin_options(adwin_options)
         if self.moa and self.adwin_options["bound"] != "bernstein" and any(s.kind == "adwin" for s in self.specs):
             raise ValueError("convention='moa' runs MOA's ADWIN: adwin_options['bound'] must be 'bernstein'")
-        self.cost = self._check_cost(cost)
+        self.cost = self._check_cost(cost, n_instances)
         self.pos = self._check_pos_label(pos_label)
         chosen = _metrics.resolve_metrics(metrics, n_classes=self.k, has_cost=self.cost is not None, scores=scores)
         if self.k != 2 and pos_label is None:
@@ -93,7 +93,13 @@ class EvaluationPlan:
         values = len(self.specs) * (len(self.metrics) - per_class + per_class * self.k)
         self.every = resolve_every(every, n_instances, per_checkpoint=values)
 
-    def _check_cost(self, cost):
+    def _check_cost(self, cost, n_instances=None):
+        """``(k, k)`` costs, or ``(n, k, k)`` per-instance costs with ``n`` the stream length when it is known.
+
+        A one-pass evaluation knows ``n``: per-instance costs of another length are refused. Chunk by
+        chunk, ``n_instances`` (when given) is the stream length; without it each chunk is checked
+        to lie within the cost rows (:meth:`quantities_for`).
+        """
         if cost is None:
             return None
         arr = as_float_array(cost, "cost")
@@ -102,6 +108,11 @@ class EvaluationPlan:
             raise ValueError(
                 f"cost must have shape ({k}, {k}) (cost[true, predicted]) or (n, {k}, {k}) for per-instance costs, "
                 f"got shape {arr.shape}"
+            )
+        if arr.ndim == 3 and n_instances is not None and arr.shape[0] != n_instances:
+            raise ValueError(
+                f"cost holds per-instance costs for {arr.shape[0]} instances (shape {arr.shape}) but the stream "
+                f"has {n_instances} instances: give one ({k}, {k}) cost matrix per instance"
             )
         return arr
 

@@ -16,10 +16,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core.metrics import REGISTRY
 from .._core.validation import as_float_array
 from .auc_engine import AucEngine
 
-__all__ = ["check_scores", "check_scores_evaluated", "score_losses", "auc_arrays", "auc_variables", "ChunkedAUC"]
+__all__ = [
+    "check_scores",
+    "check_scores_evaluated",
+    "moa_no_votes",
+    "score_losses",
+    "auc_arrays",
+    "auc_variables",
+    "wants_scores",
+    "ChunkedAUC",
+]
 
 
 def check_scores(y_score, L: int, n: int, k: int) -> tuple[str, np.ndarray]:
@@ -40,12 +50,47 @@ def check_scores(y_score, L: int, n: int, k: int) -> tuple[str, np.ndarray]:
     )
 
 
+def wants_scores(metrics) -> bool:
+    """Whether ``metrics`` (None: every applicable one) asks for a metric of class scores."""
+    if metrics is None:
+        return True
+    names = (metrics,) if isinstance(metrics, str) else metrics
+    return any(REGISTRY[m].needs in ("scores", "multiscores") for m in names if m in REGISTRY)
+
+
+def moa_no_votes(s: np.ndarray, yp: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Scores with MOA's reading of "no vote": ``(for log loss and Brier, for the AUC family)``.
+
+    A MOA learner gives no vote before it has learnt (an empty or all-zero vote array; a log
+    records a missing prediction and NaN scores there). MOA's evaluators still count the instance,
+    the prediction as class index 0 (``Utils.maxIndex``), and read its class distribution as
+
+    * ``1/numClasses`` for every class in ``BasicClassificationPerformanceEvaluator``'s log loss
+      (``getNormalizedProbability``: no positive vote); streamtk's Brier score reads it alike;
+    * a positive-class score of 0 in ``WindowAUCImbalancedPerformanceEvaluator`` and
+      ``BasicAUCImbalancedPerformanceEvaluator`` (``v1 / (v0 + v1)``, NaN or an empty array -> 0;
+      :func:`streamtk.evaluation.scores.auc_curves` reads MOA votes alike).
+
+    Only the scores of a series without a prediction whose scores are all NaN are replaced; any
+    other NaN is left to be refused (:func:`check_scores_evaluated`).
+    """
+    nan = np.isnan(s) if s.ndim == 2 else np.isnan(s).all(axis=-1)
+    fill = nan & (np.asarray(yp) < 0)
+    if not fill.any():
+        return s, s
+    losses, auc = s.copy(), s.copy()
+    losses[fill] = 1.0 / k
+    auc[fill] = 0.0
+    return losses, auc
+
+
 def check_scores_evaluated(s, ytrue, ypred, weights, moa: bool, start: int = 0) -> None:
     """Refuse a NaN score at an instance that is evaluated.
 
     An instance is evaluated for a series when its label is present, its weight is > 0 and (under
     streamtk's convention) the series made a prediction; under MOA's convention a missing prediction
-    is evaluated (as class index 0), so it needs scores too. Elsewhere a NaN score (e.g. river's
+    is evaluated (as class index 0), so it needs scores too (:func:`moa_no_votes` first gives the
+    rows without a prediction and without scores MOA's reading of no vote). Elsewhere a NaN score (e.g. river's
     first instance, which has no prediction and no probabilities) is never read.
     """
     nan = np.isnan(s) if s.ndim == 2 else np.isnan(s).any(axis=-1)

@@ -10,18 +10,9 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from .log import _as_labels
+from .log import _as_labels, _attr_value  # noqa: F401 (_attr_value: also for streamtk.recorders._log)
 
 __all__ = ["with_class_order", "class_order_of"]
-
-
-def _attr_value(cls: np.ndarray):
-    """The class order as an attribute value netCDF and zarr store (numbers or a list of text)."""
-    if cls.dtype.kind in "iuf":
-        return cls.copy()
-    if cls.dtype.kind == "b":
-        return cls.astype(np.int8)
-    return [str(c) for c in cls.tolist()]
 
 
 def with_class_order(log: xr.Dataset, classes) -> xr.Dataset:

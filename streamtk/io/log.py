@@ -171,6 +171,15 @@ def _parse_labels(strings: list, name: str) -> np.ndarray:
 # --------------------------------------------------------------------------- the log
 
 
+def _attr_value(cls: np.ndarray):
+    """The class order as an attribute value netCDF and zarr store (numbers or a list of text)."""
+    if cls.dtype.kind in "iuf":
+        return cls.copy()
+    if cls.dtype.kind == "b":
+        return cls.astype(np.int8)
+    return [str(c) for c in cls.tolist()]
+
+
 def _per_model(values, name, m, n, dtype=np.float64):
     arr = np.asarray(values, dtype=dtype)
     if arr.ndim == 1:
@@ -206,8 +215,10 @@ def make_log(
     y_score : array-like, shape ``(n, k)`` or ``(n_models, n, k)``, optional
         Class scores, column ``j`` for ``classes[j]``.
     classes : sequence, optional
-        The class order of ``y_score`` (required with it, unless the sorted set of observed
-        labels has exactly ``k`` members).
+        The class order of the log (code 0 first) and of ``y_score`` (required with it, unless the
+        sorted set of observed labels has exactly ``k`` members). Kept as the ``class`` coordinate
+        and as ``attrs["classes"]`` of ``y_true`` and ``y_pred``, so that
+        ``streamtk.evaluate(log.y_true, log.y_pred)`` (which sees only the arrays) keeps it.
     weights : array-like ``(n,)`` or ``(n_models, n)``, optional
     time_s, memory_bytes : array-like ``(n,)`` or ``(n_models, n)``, optional
     attrs : dict, optional
@@ -262,11 +273,12 @@ def make_log(
         dims = "time" if w.ndim == 1 else ("model", "time")
         if w.shape != ((n,) if w.ndim == 1 else (m, n)):
             raise ValueError(f"weights must have shape ({n},) or ({m}, {n}), got {w.shape}")
-        bad = np.flatnonzero(~(w.reshape(-1) >= 0))
+        bad = np.flatnonzero(~((w.reshape(-1) >= 0) & np.isfinite(w.reshape(-1))))
         if bad.size:
             where = tuple(int(i) for i in np.unravel_index(bad[0], w.shape))
             raise ValueError(
-                f"weights must be non-negative numbers (no NaN), got {w.reshape(-1)[bad[0]]!r} at index {where}"
+                f"weights must be non-negative finite numbers (no NaN or inf), got {w.reshape(-1)[bad[0]].item()!r} "
+                f"at index {where}"
             )
         data["weights"] = (dims, w, {"long_name": "instance weight"})
     if time_s is not None:
@@ -281,6 +293,10 @@ def make_log(
             _per_model(memory_bytes, "memory_bytes", m, n),
             {"long_name": "model memory", "units": "bytes"},
         )
+    if "class" in coords:  # the class order on both label arrays too (streamtk.io._classes)
+        order = _attr_value(coords["class"][1])
+        data["y_true"][2]["classes"] = order
+        data["y_pred"][2]["classes"] = order
     all_attrs = base_attrs("streamtk log", n_instances=n, n_models=m)
     for key, val in (attrs or {}).items():
         all_attrs[key] = netcdf_safe(val)

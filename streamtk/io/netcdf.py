@@ -23,7 +23,7 @@ import xarray as xr
 from streamtk._labelled import netcdf_safe
 
 from .atomic import atomic_path
-from .log import LogFormatError
+from .log import LogFormatError, _attr_value
 
 __all__ = ["check_zarr_chunks", "open_dataset", "to_netcdf", "to_zarr"]
 
@@ -42,6 +42,7 @@ _KEEP_ENCODING = (
 )
 
 _MISSING_ATTR = "streamtk_missing_label"
+_BOOL_ATTR = "streamtk_missing_bool_label"  # boolean labels with missing ones: int8 0/1, this value missing
 _ARRAY_ATTRS = "streamtk_length1_array_attrs"  # netCDF reads length-1 array attributes back as scalars
 
 
@@ -54,7 +55,11 @@ def _encode_strings(ds: xr.Dataset) -> xr.Dataset:
             continue
         flat = var.values.reshape(-1).tolist()
         miss = [v is None or (isinstance(v, float) and v != v) for v in flat]
-        if not all(isinstance(v, str) for v, m in zip(flat, miss) if not m):
+        present = [v for v, m in zip(flat, miss) if not m]
+        if present and all(isinstance(v, (bool, np.bool_)) for v in present):
+            ds = _with_variable(ds, name, _encode_bools(var, flat, miss))
+            continue
+        if not all(isinstance(v, str) for v in present):
             raise TypeError(f"variable {name!r} holds objects that are not strings; cannot store it")
         if any(miss):
             if "" in flat:
@@ -63,15 +68,34 @@ def _encode_strings(ds: xr.Dataset) -> xr.Dataset:
             attrs = {**var.attrs, _MISSING_ATTR: ""}
         else:
             values, attrs = np.array(flat, dtype=str).reshape(var.shape), var.attrs
-        new = xr.Variable(var.dims, values, attrs)
-        if name in ds.coords:
-            ds = ds.assign_coords({name: new})
-        else:
-            ds[name] = new
+        ds = _with_variable(ds, name, xr.Variable(var.dims, values, attrs))
     ds.attrs = _mark_arrays({k: netcdf_safe(v) for k, v in ds.attrs.items()})
     for name in list(ds.variables):
         ds[name].attrs = _mark_arrays(ds[name].attrs)
     return ds
+
+
+def _with_variable(ds: xr.Dataset, name, new: xr.Variable) -> xr.Dataset:
+    if name in ds.coords:
+        return ds.assign_coords({name: new})
+    ds[name] = new
+    return ds
+
+
+def _encode_bools(var: xr.Variable, flat: list, miss: list) -> xr.Variable:
+    """Boolean labels held as objects (with None missing): int8 0/1, missing -1, and a marker attribute."""
+    values = np.array([-1 if m else int(bool(v)) for v, m in zip(flat, miss)], dtype=np.int8).reshape(var.shape)
+    new = xr.Variable(var.dims, values, {**var.attrs, _BOOL_ATTR: -1})
+    new.encoding = {"_FillValue": None}  # -1 is a label state of ours, not a fill value to mask
+    return new
+
+
+def _decode_bools(var: xr.Variable) -> xr.Variable:
+    vals = np.asarray(var.values)
+    out = np.empty(vals.shape, dtype=object)
+    out[...] = vals.astype(bool)
+    out[vals == var.attrs[_BOOL_ATTR]] = None
+    return xr.Variable(var.dims, out, {k: v for k, v in var.attrs.items() if k != _BOOL_ATTR})
 
 
 def _mark_arrays(attrs: dict) -> dict:
@@ -96,6 +120,9 @@ def _decode_strings(ds: xr.Dataset) -> xr.Dataset:
     for name in list(ds.variables):
         ds[name].attrs = _unmark_arrays(ds[name].attrs)
         var = ds[name].variable
+        if _BOOL_ATTR in var.attrs:
+            ds = _with_variable(ds, name, _decode_bools(var))
+            continue
         vals = var.values
         if vals.dtype.kind == "T":
             vals = vals.astype(str)
@@ -107,11 +134,7 @@ def _decode_strings(ds: xr.Dataset) -> xr.Dataset:
             continue
         else:
             attrs = var.attrs
-        new = xr.Variable(var.dims, vals, attrs)
-        if name in ds.coords:
-            ds = ds.assign_coords({name: new})
-        else:
-            ds[name] = new
+        ds = _with_variable(ds, name, xr.Variable(var.dims, vals, attrs))
     return ds
 
 
@@ -120,7 +143,9 @@ def to_netcdf(ds: xr.Dataset, path, *, engine: str | None = None) -> Path:
 
     Object-dtype string variables and coordinates are stored as text; missing labels are
     stored as empty strings with a marker attribute that :func:`open_dataset` undoes (a
-    variable holding both missing labels and empty strings is refused). Length-1 array
+    variable holding both missing labels and empty strings is refused). Boolean labels with
+    missing ones (e.g. a river log's predictions, None before the first) are stored as int8
+    (0, 1; -1 missing) with a marker attribute, and read back as booleans and None. Length-1 array
     attributes, which netCDF reads back as scalars, are marked and restored as well.
     Numeric arrays carry HDF5's Fletcher-32 checksum (verified when read). The file is written
     under a temporary name beside ``path`` and renamed over it when complete: on any failure
@@ -314,4 +339,8 @@ def open_dataset(path, *, engine: str | None = None) -> xr.Dataset:
                         column_name=name,
                     ) from None
             ds = src.load()
-    return _decode_strings(ds)
+    ds = _decode_strings(ds)
+    if "y_true" in ds and "y_pred" in ds and "class" in ds.coords:  # a log written before its arrays carried it
+        for var in ("y_true", "y_pred"):
+            ds[var].attrs.setdefault("classes", _attr_value(ds["class"].values))
+    return ds

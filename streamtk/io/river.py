@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as _dt
+import math
+import warnings
 from collections.abc import Mapping
 
 import numpy as np
@@ -44,7 +46,9 @@ def from_river(steps, *, y_true, model="river", classes=None) -> xr.Dataset:
     river spent between two reports (prediction, metric update and learning). From
     probability dicts, ``y_pred`` is what river's ``predict_one`` returns: the first class of
     highest probability in the dict's order. A ``None`` or ``{}`` prediction (river skips it
-    in its metrics) stays missing.
+    in its metrics) stays missing. A probability dict holding a NaN has no argmax (river's
+    ``max`` would return whichever class comes first): its prediction is missing and its scores
+    are NaN, with a ``UserWarning`` counting such steps.
 
     See Also
     --------
@@ -90,13 +94,26 @@ def from_river(steps, *, y_true, model="river", classes=None) -> xr.Dataset:
     kw = {}
     if any(pr is not None for prob in probas for pr in prob):
         scores = np.full((len(runs), n, len(classes)), np.nan)
-        for i, prob in enumerate(probas):
+        for i, (name, prob) in enumerate(zip(runs, probas)):
+            nan_steps = []
             for t_, pr in enumerate(prob):
                 if not pr:  # None or {}: the model could not predict yet
                     preds[i][t_] = None
                     continue
-                scores[i, t_] = [float(pr.get(c, 0.0)) for c in classes]
+                row = [float(pr.get(c, 0.0)) for c in classes]
+                if any(math.isnan(v) for v in row) or any(math.isnan(float(v)) for v in pr.values()):
+                    preds[i][t_] = None  # no argmax of NaN: no prediction, no scores
+                    nan_steps.append(t_ + 1)
+                    continue
+                scores[i, t_] = row
                 preds[i][t_] = max(pr, key=pr.get)  # river's predict_one
+            if nan_steps:
+                warnings.warn(
+                    f"river output for {name!r} has NaN class probabilities at {len(nan_steps)} step(s) (Step "
+                    f"{nan_steps[:5]}{' ...' if len(nan_steps) > 5 else ''}): those predictions are missing (no "
+                    "prediction, NaN scores), not the argmax of NaN",
+                    stacklevel=2,
+                )
         kw = {"y_score": scores, "classes": classes}
     if not all(np.isnan(t).all() for t in times):
         kw["time_s"] = np.array(times)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core.labels import encode_labels
 from .._core.validation import as_rng, check_choice, check_positive_int, check_probability
 
 __all__ = ["noise_filter", "expected_noisy_accuracy"]
@@ -34,6 +35,12 @@ def noise_filter(y_pred, p_noise: float, *, classes, seed):
         the integer codes ``0 .. c-1``. Explicit on purpose: the classes present in
         ``y_pred`` need not be all classes.
     seed : int, numpy.random.SeedSequence or numpy.random.Generator
+
+    Raises
+    ------
+    ValueError
+        When a prediction is not one of ``classes`` (naming ``y_pred``, the label and the classes).
+        A missing prediction (None, NaN) is no label: it stays missing and is never redrawn.
 
     Returns
     -------
@@ -72,9 +79,12 @@ def noise_filter(y_pred, p_noise: float, *, classes, seed):
             f"classes (dtype {pool.dtype}) and y_pred (dtype {values.dtype}) must both be numeric "
             "or both be non-numeric labels"
         )
+    # every prediction must be one of the classes (a label outside them would pass through unflipped and
+    # bias the experiment); a missing one (None, NaN) stays missing: no prediction does not become a random one
+    _, (codes,) = encode_labels(values, classes=pool.tolist(), names=("y_pred",))
     flip = rng.random(values.shape) < p_noise
     draw = pool[rng.integers(0, pool.size, size=values.shape)]
-    out = np.where(flip, draw, values)
+    out = np.where(flip & (codes >= 0), draw, values)
     if is_xr:
         res = y_pred.copy(data=out)
         res.attrs = dict(y_pred.attrs, noise_p=p_noise, noise_seed=str(seed) if not isinstance(seed, int) else seed)

@@ -28,7 +28,16 @@ __all__ = ["as_learner", "ClassIndex"]
 
 
 class ClassIndex:
-    """Label -> code (code 0 first). Fixed (labels outside it are refused) or growing as labels appear."""
+    """Label -> code (code 0 first). Fixed (labels outside it are refused) or growing as labels appear.
+
+    Labels compare by value, as in Python (``0 == False``, ``1 == 1.0``): a model's ``False`` and
+    the stream's ``0`` are one class (river's binary models predict ``True``/``False`` on 0/1
+    labels, and river's own metrics count ``False == 0`` as a hit). The stream's labels decide
+    how the class is written in the log: a class first met as a prediction (``what`` other than
+    ``"the label"``) takes the stream's label when that arrives; booleans still beside integers at
+    the end are written as integers (:attr:`log_labels`). Text met beside numbers is refused at
+    once, naming the label (the log could not hold both), rather than after the whole run.
+    """
 
     def __init__(self, classes=None):
         self.fixed = classes is not None
@@ -36,21 +45,59 @@ class ClassIndex:
         self.codes = {c: i for i, c in enumerate(self.labels)}
         if len(self.codes) != len(self.labels):
             raise ValueError(f"classes must be distinct labels, got {self.labels!r}")
+        self._provisional: dict = {}  # code -> True for a class met only as a prediction so far
 
     def __len__(self):
         return len(self.labels)
 
     def code(self, label, what="a label"):
         c = self.codes.get(label)
-        if c is None:
-            if isinstance(label, np.generic):
-                return self.code(label.item(), what)
-            if self.fixed:
-                raise ValueError(f"{what} {label!r} is not in classes {self.labels!r}")
-            c = len(self.labels)
-            self.labels.append(label)
-            self.codes[label] = c
+        if c is not None:
+            if self._provisional and what == "the label" and c in self._provisional:
+                self._take_stream_label(c, label.item() if isinstance(label, np.generic) else label)
+            return c
+        if isinstance(label, np.generic):
+            return self.code(label.item(), what)
+        if self.fixed:
+            raise ValueError(f"{what} {label!r} is not in classes {self.labels!r}")
+        self._check_kind(label, what)
+        c = len(self.labels)
+        self.labels.append(label)
+        self.codes[label] = c
+        if what != "the label":
+            self._provisional[c] = True
         return c
+
+    def _take_stream_label(self, c: int, label) -> None:
+        old = self.labels[c]
+        del self._provisional[c]
+        if type(old) is not type(label):  # e.g. a predicted False, now the stream's 0
+            del self.codes[old]
+            self.labels[c] = label
+            self.codes[label] = c
+
+    def _check_kind(self, label, what) -> None:
+        from streamtk._core.label_values import _kind
+
+        group = {"bool": "number", "int": "number", "float": "number"}.get(_kind(label), _kind(label))
+        for other in self.labels:
+            kind = _kind(other)
+            if {"bool": "number", "int": "number", "float": "number"}.get(kind, kind) != group and (
+                "text" in (group, kind) or "bytes" in (group, kind)
+            ):
+                raise TypeError(
+                    f"{what} {label!r} ({type(label).__name__}) is not of the kind of the classes met so far "
+                    f"{self.labels[:10]!r} ({type(other).__name__}): a log holds labels of one kind (numbers or "
+                    "text); make the model predict the stream's labels, or convert the labels first"
+                )
+
+    @property
+    def log_labels(self) -> list:
+        """:attr:`labels` as the log writes them: booleans as integers when integers are among them."""
+        kinds = {type(v) for v in self.labels}
+        if bool in kinds and any(isinstance(v, int) and not isinstance(v, bool) for v in self.labels):
+            return [int(v) if isinstance(v, bool) else v for v in self.labels]
+        return self.labels
 
 
 class _Base:

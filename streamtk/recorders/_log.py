@@ -37,7 +37,8 @@ def in_final_order(index: ClassIndex, y, pred, sc):
     """``(labels, y, pred, sc)`` with the codes and score columns renumbered to :func:`final_order`."""
     k = len(index)
     order = final_order(index)
-    labels = [index.labels[i] for i in order]
+    written = index.log_labels
+    labels = [written[i] for i in order]
     if order != list(range(k)):
         rank = np.empty(k, np.int32)
         rank[order] = np.arange(k, dtype=np.int32)

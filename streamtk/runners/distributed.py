@@ -166,6 +166,41 @@ def _template(call, ds_in: xr.Dataset, dummies: dict, lead: tuple, time_dim: str
     return xr.Dataset(data_vars, coords=coords, attrs=out_small.attrs)
 
 
+def _aligned_to(ref_name: str, ref: xr.DataArray, inputs: dict) -> dict:
+    """``inputs`` (name -> DataArray or None) on ``ref``'s dims, matched by label, sizes checked.
+
+    ``xarray.Dataset`` would align them itself with an outer join (an input of another length, or
+    with other time labels, would silently add rows of NaN) or fail with an error naming no
+    argument. Here a dim shared with ``ref`` must have ``ref``'s length (a ``ValueError`` naming the
+    argument, the dim and both shapes) and, when both have labels on it, the same labels, taken in
+    ``ref``'s order.
+    """
+    out = {}
+    for name, da in inputs.items():
+        if da is None:
+            out[name] = None
+            continue
+        for dim in da.dims:
+            if dim not in ref.dims:
+                continue
+            if da.sizes[dim] != ref.sizes[dim]:
+                raise ValueError(
+                    f"{name} has {da.sizes[dim]} entries along {dim!r} (dims {da.dims}, shape {da.shape}) but "
+                    f"{ref_name} has {ref.sizes[dim]} (dims {ref.dims}, shape {ref.shape})"
+                )
+            want, have = ref.indexes.get(dim), da.indexes.get(dim)
+            if want is None or have is None or have.equals(want):
+                continue
+            if have.has_duplicates or len(want.difference(have)) or len(have.difference(want)):
+                raise ValueError(
+                    f"{name}'s {dim!r} labels do not match {ref_name}'s: missing {list(want.difference(have))[:5]}, "
+                    f"extra {list(have.difference(want))[:5]}"
+                )
+            da = da.reindex({dim: want})
+        out[name] = da
+    return out
+
+
 def _fixed_classes(y_true: xr.DataArray, preds: list, classes):
     """The class list every block uses: ``classes`` or the sorted labels of y_true and the predictions."""
     if classes is not None:
@@ -179,7 +214,7 @@ def _fixed_classes(y_true: xr.DataArray, preds: list, classes):
         data = p.data if _is_dask(p) else dsa.from_array(np.asarray(p.values))
         seen.append(np.asarray(dsa.unique(data.reshape(-1)).compute()))
     yt = y_true.values if not _is_dask(y_true) else y_true.compute().values
-    enc, _ = encode_labels(yt, *seen)
+    enc, _ = encode_labels(yt, *seen, check_overlap=False)  # seen: distinct labels, not instances
     return enc.classes.tolist()
 
 
@@ -244,8 +279,9 @@ def evaluate_dask(y_true, y_pred, *, weights=None, classes=None, **options) -> x
         raise TypeError("evaluate_dask takes y_pred as a DataArray whose dims name the leading dims; drop lead_dims")
     tdim = _time_dim(y_pred)
     y_true = _as_dataarray(y_true, "y_true", tdim)
-    cls = _fixed_classes(y_true, [y_pred], classes)
     w = None if weights is None else _as_dataarray(weights, "weights", tdim)
+    y_true, w = _aligned_to("y_pred", y_pred, {"y_true": y_true, "weights": w}).values()
+    cls = _fixed_classes(y_true, [y_pred], classes)
     lead = tuple(d for d in y_pred.dims if d != tdim)
     return map_leading(
         _evaluate_block,
@@ -287,6 +323,7 @@ def auc_dask(y_true, y_score, *, weights=None, classes=None, **options) -> xr.Da
         raise ValueError(f"y_score is chunked along its class dimension {core[-1]!r}; use .chunk({{{core[-1]!r}: -1}})")
     y_true = _as_dataarray(y_true, "y_true", tdim)
     w = None if weights is None else _as_dataarray(weights, "weights", tdim)
+    y_true, w = _aligned_to("y_score", y_score, {"y_true": y_true, "weights": w}).values()
     lead = tuple(d for d in y_score.dims if d not in core)
     return map_leading(
         _auc_block,
@@ -323,6 +360,7 @@ def compare_dask(y_true, y_pred_a, y_pred_b=None, *, classes=None, **options) ->
                 f"every model in one block: use .chunk({{{model_dim!r}: -1}})"
             )
     y_true = _as_dataarray(y_true, "y_true", tdim)
+    y_true, y_pred_b = _aligned_to("y_pred_a", y_pred_a, {"y_true": y_true, "y_pred_b": y_pred_b}).values()
     cls = _fixed_classes(y_true, [y_pred_a, y_pred_b], classes)
     lead = tuple(d for d in y_pred_a.dims if d not in (tdim, model_dim))
     return map_leading(

@@ -158,7 +158,7 @@ def _scan_classes(source, log, y_true, y_pred, tdim, chunk):
         if yt.dtype.kind in "iub" and yp.dtype.kind in "iub":
             labels = np.union1d(np.unique(yt), np.unique(yp)).tolist()
         else:  # the project's rules for missing labels and mixed types
-            labels = encode_labels(yt, yp, names=(y_true, y_pred))[0].classes.tolist()
+            labels = encode_labels(yt, yp, names=(y_true, y_pred), check_overlap=False)[0].classes.tolist()
         seen.update(dict.fromkeys(labels))
     enc, _ = encode_labels(np.array(list(seen), dtype=object), names=(y_true,))
     return enc.classes.tolist()
