@@ -15,9 +15,13 @@ path, one run right after the other::
     PYTHONPATH=. python benchmarks/bench_versions.py evaluate1000 2000000
 
 Jobs: evaluate1000, evaluate_preq, evaluate_windows, evaluate_fading, evaluate_adwin, compare,
-label_dependence, auc, adwin, ddm, page_hinkley, loss_curves, loss_prequential (``all``: every job,
-with ``--against``). Versions before the core rebuild kept compare, label_dependence, auc_curves
-and loss_curves in flat modules; both layouts are found.
+label_dependence, auc, adwin, ddm, page_hinkley, loss_curves, loss_prequential, and the dense jobs
+(``every=1``) evaluate_dense, evaluate2_dense, compare_dense, loss_dense, auc_dense,
+label_dependence_dense, baselines (``all``: every job, with ``--against``). Versions before the core
+rebuild kept compare, label_dependence, auc_curves and loss_curves in flat modules; both layouts are found.
+
+With ``--against``, each line also gives each version's peak memory: the resident set above the process
+before one call (sampled every millisecond, one fresh process per version and job, after a warm-up call).
 """
 
 from __future__ import annotations
@@ -51,6 +55,13 @@ SIZES = {
     "page_hinkley": 4_000_000,
     "loss_curves": 4_000_000,
     "loss_prequential": 4_000_000,
+    "evaluate_dense": 1_000_000,
+    "evaluate2_dense": 1_000_000,
+    "compare_dense": 1_000_000,
+    "loss_dense": 1_000_000,
+    "auc_dense": 200_000,
+    "label_dependence_dense": 1_000_000,
+    "baselines": 1_000_000,
 }
 
 
@@ -76,6 +87,9 @@ def jobs(pkg: str, n: int):
         loss_curves = importlib.import_module(f"{pkg}.losses").loss_curves
         auc_curves = importlib.import_module(f"{pkg}.scores").auc_curves
         label_dependence = importlib.import_module(f"{pkg}.temporal").label_dependence
+        baselines = importlib.import_module(f"{pkg}.baselines").baselines
+    else:
+        baselines = importlib.import_module(f"{pkg}.dependence.baselines").baselines
     y, p, p2, err, s = data(n)
     W, F = [100, 1000, 10000], [0.99, 0.999]
     M = ["accuracy", "kappa", "kappa_m", "kappa_per", "kappa_plus", "f1", "mcc", "geometric_mean"]
@@ -95,6 +109,14 @@ def jobs(pkg: str, n: int):
         "page_hinkley": lambda m: d.page_hinkley(err[:m], trace=False),
         "loss_curves": lambda m: loss_curves(err[:m], windows=W, fading=F, every=1000),
         "loss_prequential": lambda m: loss_curves(err[:m], every=1000),
+        # dense curves (every=1): what issue 31 is about
+        "evaluate_dense": lambda m: st.evaluate(y[:m], p[:m], windows=W, fading=F, metrics=M, every=1),
+        "evaluate2_dense": lambda m: st.evaluate(y[:m], p[:m], windows=[1000], fading=[0.999], metrics=M[:2], every=1),
+        "compare_dense": lambda m: compare(y[:m], p[:m], p2[:m], windows=[1000, 10000], fading=F, every=1),
+        "loss_dense": lambda m: loss_curves(err[:m], windows=W, fading=F, every=1),
+        "auc_dense": lambda m: auc_curves(y[:m], s[:m], windows=[1000], fading=[0.999], every=1),
+        "label_dependence_dense": lambda m: label_dependence(y[:m], windows=[1000], fading=[0.999], max_lag=5, every=1),
+        "baselines": lambda m: baselines(y[:m], windows=[1000], fading=[0.999]),
     }
 
 
@@ -162,6 +184,47 @@ def both_versions(which, n, pairs):
     )
 
 
+def _rss() -> int:
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def peak_rss(pkg, which, n) -> float:
+    """MB of resident memory above the process before one call of ``which`` (after a warm-up call)."""
+    import threading
+
+    f = jobs(pkg, n)[which]
+    f(20000)
+    start = peak = _rss()
+    done = threading.Event()
+
+    def sample():
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _rss())
+            time.sleep(0.001)
+
+    th = threading.Thread(target=sample, daemon=True)
+    th.start()
+    f(n)
+    done.set()
+    th.join()
+    return (max(peak, _rss()) - start) / 2**20
+
+
+def _peak_in_child(pkg, which, n, path) -> float:
+    import subprocess
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    code = (
+        f"import sys; sys.path.insert(0, {str(path)!r}); sys.path.insert(0, {here!r}); import bench_versions as b; "
+        f"print(b.peak_rss({pkg!r}, {which!r}, {n}))"
+    )
+    env = dict(os.environ, NUMBA_NUM_THREADS="1")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
 def main(argv=None):
     # one numba thread, set before streamtk (and numba) are imported: importing this module sets nothing
     os.environ.setdefault("NUMBA_NUM_THREADS", "1")
@@ -170,6 +233,7 @@ def main(argv=None):
     ap.add_argument("n", type=int, nargs="?", help="stream length (default: the job's size in SIZES)")
     ap.add_argument("--against", type=Path, help="a checkout of the old version: run both in this process")
     ap.add_argument("--pairs", type=int, default=7, help="alternating old/new calls (with --against)")
+    ap.add_argument("--no-memory", action="store_true", help="skip the peak-memory measurement (with --against)")
     args = ap.parse_args(argv)
     names = list(SIZES) if args.job == "all" else [args.job]
     unknown = [j for j in names if j not in SIZES]
@@ -180,9 +244,17 @@ def main(argv=None):
             raise SystemExit("job 'all' needs --against (one version per process runs one job)")
         one_version(names[0], args.n or SIZES[names[0]])
         return
-    sys.path.insert(0, str(importable_copy(args.against.resolve())))
+    old_path = importable_copy(args.against.resolve())
+    sys.path.insert(0, str(old_path))
     for which in names:
-        both_versions(which, args.n or SIZES[which], args.pairs)
+        n = args.n or SIZES[which]
+        both_versions(which, n, args.pairs)
+        if not args.no_memory:
+            here = Path(__file__).resolve().parent.parent
+            mb = [
+                _peak_in_child(pkg, which, n, path) for pkg, path in (("streamtk_before", old_path), ("streamtk", here))
+            ]
+            print(f"{'':<18}peak memory above the process: old {mb[0]:8.0f} MB  new {mb[1]:8.0f} MB", flush=True)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,8 @@ from .._core.adwin import LossAdwins
 from .._core.chunks import ChunkHistory, CurveRows, oldest
 from .._core.finalise import Finaliser, use_compiled
 from .._core.mechanisms import checkpoints, segments
-from .._core.metrics.confusion_sums import QUANTITIES, TABLE, ConfusionContext
+from .._core.metrics.confusion_sums import TABLE, ConfusionContext
+from .._core.metrics.quantity import QUANTITIES
 from .._kernels.confusion import layout as LY
 from .._kernels.forgetting import ADWIN, WINDOW
 from ._segments import compress, segment_capacity

@@ -131,11 +131,12 @@ class EvaluationPlan:
         L, T = ypred.shape
         q = np.zeros((L, len(self.quantities), T), dtype=np.float64)
         for j, name in enumerate(self.quantities):
-            if name in ("log_loss", "brier"):
+            needs = _metrics.REGISTRY[name].needs
+            if needs == "scores":
                 if y_score is None:
                     raise ValueError(f"metric {name!r} needs y_score for every chunk")
                 q[:, j, :] = score_losses(name, ytrue, y_score, self.scores, self.k, self.pos)
-            elif name == "risk":
+            elif needs == "cost":
                 yt = np.where(ytrue >= 0, ytrue, 0)
                 yp = np.where(ypred >= 0, ypred, 0)
                 if self.cost.ndim == 2:
@@ -148,4 +149,6 @@ class EvaluationPlan:
                         )
                     rows = np.arange(start, start + T)
                     q[:, j, :] = self.cost[rows[None, :], yt[None, :], yp]
+            else:  # pragma: no cover - a quantity metric the pass does not know how to compute
+                raise ValueError(f"metric {name!r} needs {needs!r}, which the confusion pass does not provide")
         return q

@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from .._core.metrics import REGISTRY
+
 __all__ = [
     "new_axes",
     "require",
@@ -21,8 +23,8 @@ __all__ = [
     "x_of",
     "draw_drifts",
     "TRUE_DRIFT_STYLE",
-    "SYMBOLS",
     "axis_label",
+    "natural_range",
     "place_legend",
     "covered_points",
     "robust_ylim",
@@ -30,70 +32,11 @@ __all__ = [
 
 TRUE_DRIFT_STYLE = {"color": "0.35", "ls": ":", "lw": 1.0}
 
-#: metric name -> the symbol the papers use (matplotlib mathtext)
-SYMBOLS = {
-    "accuracy": r"accuracy $p_0$",
-    "error": r"error $1 - p_0$",
-    "kappa": r"$\kappa$",
-    "kappa_m": r"$\kappa_m$",
-    "kappa_per": r"$\kappa_{per}$",
-    "kappa_plus": r"$\kappa^{+}$",
-    "p_ran": r"$p_{ran}$",
-    "p_maj": r"$p_{maj}$",
-    "p_per": r"$p_{per}$",
-    "p_no_info": r"$p_{no\,info}$",
-    "kappa_se": r"SE($\kappa$)",
-    "kappa_z": r"$z_\kappa$",
-    "arithmetic_mean": "A (mean recall)",
-    "geometric_mean": "G (geometric mean recall)",
-    "harmonic_mean": "H (harmonic mean recall)",
-    "f1": r"$F_1$",
-    "macro_f1": r"macro $F_1$",
-    "mcc": "MCC",
-    "cmd": "CMD",
-    "risk": "risk",
-    "log_loss": "log loss",
-    "brier": "Brier score",
-    "auc": "AUC",
-    "auc_u1": r"$U_1$",
-    "auc_u0": r"$U_0$",
-    "auc_z": r"$z_{U}$",
-    "auc_macro": "macro AUC",
-    "n_instances": "instances held",
-    "recall": "recall",
-    "precision": "precision",
-    "class_f1": r"class $F_1$",
-    "q": r"$Q = \log(S_A / S_B)$",
-    "mcnemar": r"signed McNemar $M$",
-}
 
-#: metrics that cannot leave these bounds (limits never go beyond them)
-NATURAL_RANGE = {
-    "accuracy": (0.0, 1.0),
-    "error": (0.0, 1.0),
-    "kappa": (None, 1.0),
-    "kappa_m": (None, 1.0),
-    "kappa_per": (None, 1.0),
-    "kappa_plus": (None, 1.0),
-    "p_ran": (0.0, 1.0),
-    "p_maj": (0.0, 1.0),
-    "p_per": (0.0, 1.0),
-    "p_no_info": (0.0, 1.0),
-    "arithmetic_mean": (0.0, 1.0),
-    "geometric_mean": (0.0, 1.0),
-    "harmonic_mean": (0.0, 1.0),
-    "f1": (0.0, 1.0),
-    "macro_f1": (0.0, 1.0),
-    "mcc": (-1.0, 1.0),
-    "brier": (0.0, None),
-    "log_loss": (0.0, None),
-    "auc": (0.0, 1.0),
-    "auc_macro": (0.0, 1.0),
-    "recall": (0.0, 1.0),
-    "precision": (0.0, 1.0),
-    "class_f1": (0.0, 1.0),
-    "n_instances": (0.0, None),
-}
+def natural_range(name) -> tuple:
+    """The bounds the values of metric ``name`` cannot leave (the registry's ``limits``; none outside it)."""
+    m = REGISTRY.get(str(name))
+    return m.limits if m is not None else (None, None)
 
 
 def new_axes(ax, figsize=(7.0, 3.5)):
@@ -150,7 +93,8 @@ def draw_drifts(ax, drifts, artists: list) -> None:
 
 def axis_label(name: str, da=None) -> str:
     """The metric's symbol (``$\\kappa_m$``) and its units when they are not the plain ratio ``1``."""
-    label = SYMBOLS.get(name) or (da.attrs.get("long_name", name) if da is not None else name)
+    m = REGISTRY.get(str(name))
+    label = m.label if m is not None else (da.attrs.get("long_name", name) if da is not None else name)
     units = da.attrs.get("units", "1") if da is not None else "1"
     return label if units in ("1", "", None) else f"{label} ({units})"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ._common import NATURAL_RANGE, axis_label, draw_drifts, new_axes, place_legend, require, robust_ylim, select, x_of
+from ._common import axis_label, draw_drifts, natural_range, new_axes, place_legend, require, robust_ylim, select, x_of
 
 __all__ = ["plot_curves", "plot_baselines"]
 
@@ -185,7 +185,7 @@ def plot_curves(
         drifts = np.atleast_1d(ds.attrs["drifts"]).astype(float)
     _draw_markers(ax, drifts, detections, artists)
     if robust or ylim is not None:
-        artists += robust_ylim(ax, series, natural=NATURAL_RANGE.get(metric, (None, None)), lo_hi=ylim)
+        artists += robust_ylim(ax, series, natural=natural_range(metric), lo_hi=ylim)
     w = _width_array(ds, width, _lead_sel(names[0] if len(names) == 1 else None, sel))
     if w is not None:
         ax2 = ax.twinx()

@@ -225,7 +225,7 @@ def facet_curves(
     """
     import matplotlib.pyplot as plt
 
-    from ._common import NATURAL_RANGE, axis_label, robust_limits
+    from ._common import axis_label, natural_range, robust_limits
     from .curves import plot_curves
 
     facets = _as_facets(curves)
@@ -272,7 +272,7 @@ def facet_curves(
             values.append(da.values.ravel())
         lo_hi = None
         if robust:
-            lo, hi, _ = robust_limits(np.concatenate(values), NATURAL_RANGE.get(metric, (None, None)))
+            lo, hi, _ = robust_limits(np.concatenate(values), natural_range(metric))
             lo_hi = (lo, hi) if lo is not None else None
         for ax, (name, e) in zip(row_axes, panels):
             ds = facets[name]

@@ -168,6 +168,8 @@ METRICS = [
         shape="column",
         symbol="AUC",
         notes="one value per class (one-vs-rest) with class scores",
+        label="AUC",
+        limits=(0.0, 1.0),
     ),
     Metric(
         "auc_u1",
@@ -181,6 +183,7 @@ METRICS = [
         shape="column",
         higher_is_better=None,
         symbol="U_1",
+        label="$U_1$",
     ),
     Metric(
         "auc_u0",
@@ -194,6 +197,7 @@ METRICS = [
         shape="column",
         higher_is_better=None,
         symbol="U_0",
+        label="$U_0$",
     ),
     Metric(
         "auc_z",
@@ -207,6 +211,7 @@ METRICS = [
         shape="column",
         higher_is_better=None,
         symbol="z",
+        label="$z_{U}$",
     ),
     Metric(
         "auc_macro",
@@ -217,6 +222,8 @@ METRICS = [
         _macro,
         (),
         needs="multiscores",
+        label="macro AUC",
+        limits=(0.0, 1.0),
     ),
     Metric(
         "auc_ovo",

@@ -42,7 +42,8 @@ class Metric:
     ``binary`` (two classes), ``cost``, ``scores`` or ``multiscores`` (evaluation families),
     ``binary_losses`` (comparison), ``targets`` (regression), ``seconds``, ``memory`` or
     ``seconds_and_memory`` (resources). ``symbol``: the papers' symbol (matplotlib mathtext, without
-    ``$``); ``limits``: the range of the metric's values when it has one (plots use it); ``quantity``:
+    ``$``); ``label``: its axis label in plots (mathtext; default the symbol, else the name); ``limits``: the
+    range its values cannot leave, ``(low or None, high or None)`` (plots never draw beyond it); ``quantity``:
     the per-instance quantity whose sums a formula of the sums table reads (regression, resources).
     """
 
@@ -61,7 +62,8 @@ class Metric:
     notes: str = ""
     table: str = ""
     dtype: str = "float64"
-    limits: tuple | None = None
+    label: str = ""
+    limits: tuple = (None, None)
     quantity: str = ""
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
@@ -70,6 +72,8 @@ class Metric:
             raise ValueError(f"metric {self.name!r}: shape must be one of {tuple(EXTRA_DIMS)}, got {self.shape!r}")
         if not self.table:
             object.__setattr__(self, "table", self.family)
+        if not self.label:
+            object.__setattr__(self, "label", f"${self.symbol}$" if self.symbol else self.name)
 
     @property
     def extra_dims(self) -> tuple:

@@ -124,6 +124,7 @@ METRICS = [
         (),
         symbol="Q",
         needs="labels",
+        label="$Q = \\log(S_A / S_B)$",
     ),
     _m(
         "loss_a",
@@ -159,6 +160,7 @@ METRICS = [
         _mcnemar,
         ("mcnemar",),
         symbol="M",
+        label="signed McNemar $M$",
     ),
     _m(
         "p_value",

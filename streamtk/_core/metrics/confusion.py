@@ -217,8 +217,21 @@ METRICS = [
         _accuracy,
         ("p0",),
         symbol="p_0",
+        label="accuracy $p_0$",
+        limits=(0.0, 1.0),
     ),
-    Metric("error", "confusion", "error rate", "1 - p0", f"{_GA} sec. 3", _error, ("p0",), higher_is_better=False),
+    Metric(
+        "error",
+        "confusion",
+        "error rate",
+        "1 - p0",
+        f"{_GA} sec. 3",
+        _error,
+        ("p0",),
+        higher_is_better=False,
+        label="error $1 - p_0$",
+        limits=(0.0, 1.0),
+    ),
     Metric(
         "kappa",
         "confusion",
@@ -228,6 +241,8 @@ METRICS = [
         _kappa,
         ("kappa",),
         symbol="\\kappa",
+        label="$\\kappa$",
+        limits=(None, 1.0),
     ),
     Metric(
         "kappa_m",
@@ -238,6 +253,8 @@ METRICS = [
         _kappa_m,
         ("nothing_yet", "p0", "p_maj"),
         symbol="\\kappa_m",
+        label="$\\kappa_m$",
+        limits=(None, 1.0),
     ),
     Metric(
         "kappa_per",
@@ -248,6 +265,8 @@ METRICS = [
         _kappa_per,
         ("kappa_per",),
         symbol="\\kappa_{per}",
+        label="$\\kappa_{per}$",
+        limits=(None, 1.0),
     ),
     Metric(
         "kappa_plus",
@@ -258,6 +277,8 @@ METRICS = [
         _kappa_plus,
         ("kappa", "kappa_per"),
         symbol="\\kappa^+",
+        label="$\\kappa^{+}$",
+        limits=(None, 1.0),
     ),
     Metric(
         "p_ran",
@@ -268,6 +289,8 @@ METRICS = [
         _p_ran,
         ("p_ran",),
         symbol="p_{ran}",
+        label="$p_{ran}$",
+        limits=(0.0, 1.0),
     ),
     Metric(
         "p_maj",
@@ -278,6 +301,8 @@ METRICS = [
         _p_maj,
         ("p_maj",),
         symbol="p_{maj}",
+        label="$p_{maj}$",
+        limits=(0.0, 1.0),
     ),
     Metric(
         "p_per",
@@ -288,6 +313,8 @@ METRICS = [
         _p_per,
         ("p_per",),
         symbol="p_{per}",
+        label="$p_{per}$",
+        limits=(0.0, 1.0),
     ),
     Metric(
         "p_no_info",
@@ -298,6 +325,8 @@ METRICS = [
         _p_no_info,
         (),
         symbol="p_0^{rand}",
+        label="$p_{no\\,info}$",
+        limits=(0.0, 1.0),
     ),
     Metric(
         "kappa_se",
@@ -308,6 +337,7 @@ METRICS = [
         _kappa_se,
         ("p0", "p_ran"),
         higher_is_better=False,
+        label="SE($\\kappa$)",
     ),
     Metric(
         "kappa_z",
@@ -318,6 +348,7 @@ METRICS = [
         _kappa_z,
         ("kappa", "p_ran"),
         higher_is_better=None,
+        label="$z_\\kappa$",
     ),
     Metric(
         "arithmetic_mean",
@@ -327,6 +358,8 @@ METRICS = [
         f"{_BI} sec. 5.2",
         _arithmetic_mean,
         (),
+        label="A (mean recall)",
+        limits=(0.0, 1.0),
     ),
     Metric(
         "geometric_mean",
@@ -336,6 +369,8 @@ METRICS = [
         f"{_BI} sec. 5.2",
         _geometric_mean,
         (),
+        label="G (geometric mean recall)",
+        limits=(0.0, 1.0),
     ),
     Metric(
         "harmonic_mean",
@@ -345,6 +380,8 @@ METRICS = [
         f"{_BI} sec. 5.2 eq. 1",
         _harmonic_mean,
         (),
+        label="H (harmonic mean recall)",
+        limits=(0.0, 1.0),
     ),
     Metric(
         "f1",
@@ -354,6 +391,8 @@ METRICS = [
         f"{_BI} sec. 5.2 eq. 2",
         _f1,
         (),
+        label="$F_1$",
+        limits=(0.0, 1.0),
     ),
     Metric(
         "macro_f1",
@@ -363,6 +402,8 @@ METRICS = [
         "Sokolova & Lapalme 2009",
         _macro_f1,
         (),
+        label="macro $F_1$",
+        limits=(0.0, 1.0),
     ),
     Metric(
         "mcc",
@@ -372,6 +413,8 @@ METRICS = [
         f"{_BI} sec. 5.1 (binary); Gorodkin 2004 (multi-class)",
         _mcc,
         ("sq_col", "sq_row", "tot_diag", "tot_row", "rq"),
+        label="MCC",
+        limits=(-1.0, 1.0),
     ),
     Metric(
         "cmd",
@@ -382,6 +425,7 @@ METRICS = [
         _cmd,
         ("tot_row",),
         needs="binary",
+        label="CMD",
     ),
     Metric(
         "n_instances",
@@ -394,6 +438,8 @@ METRICS = [
         (),
         units="1",
         higher_is_better=None,
+        label="instances held",
+        limits=(0.0, None),
     ),
     Metric(
         "recall",
@@ -404,6 +450,8 @@ METRICS = [
         _recall,
         (),
         shape="class",
+        label="recall",
+        limits=(0.0, 1.0),
     ),
     Metric(
         "precision",
@@ -414,6 +462,8 @@ METRICS = [
         _precision,
         (),
         shape="class",
+        label="precision",
+        limits=(0.0, 1.0),
     ),
     Metric(
         "class_f1",
@@ -424,5 +474,7 @@ METRICS = [
         _class_f1,
         (),
         shape="class",
+        label="class $F_1$",
+        limits=(0.0, 1.0),
     ),
 ]

@@ -17,17 +17,16 @@ from ..._kernels.confusion.layout import F_BM, F_BMW, F_BP, F_BPW, F_C, F_DEN, F
 from .base import Intermediate, Table
 from .dialect import NAN, formula, full, where
 
-__all__ = ["ConfusionContext", "TABLE", "QUANTITIES"]
+__all__ = ["ConfusionContext", "TABLE"]
 
 W, N, DEN, C, BM, BMW, BP, BPW, EMPTY = F_W, F_N, F_DEN, F_C, F_BM, F_BMW, F_BP, F_BPW, F_EMPTY
-#: the extra per-instance quantities the pass can carry (their sums: rows ``x.q[j]``, -1 when absent)
-QUANTITIES = ("risk", "log_loss", "brier")
 
 
 class ConfusionContext(NamedTuple):
     """Constants of a confusion evaluation: ``k`` classes, the positive class ``pos``, the first rows of
     the class vectors ``r0`` (ROW at ``r0``, COL at ``r0 + k``, DIAG at ``r0 + 2 k``), the row of each
-    quantity of :data:`QUANTITIES` (-1 when not carried), and MOA's convention."""
+    extra quantity of the pass (:data:`streamtk._core.metrics.quantity.QUANTITIES`; -1 when not carried),
+    and MOA's convention."""
 
     k: int
     pos: int

@@ -10,14 +10,17 @@ metric's name. Seeds: ``001`` AMIDST deliverable.
 from __future__ import annotations
 
 from .base import Metric
-from .confusion_sums import DEN, QUANTITIES
+from .confusion_sums import DEN
 from .dialect import NAN, formula, where
 
-__all__ = ["METRICS"]
+__all__ = ["METRICS", "QUANTITIES"]
 
 _AM = "AMIDST deliverable (seed 001)"
 
-_RISK, _LOG_LOSS, _BRIER = (QUANTITIES.index(q) for q in ("risk", "log_loss", "brier"))
+#: the extra per-instance quantities the confusion pass can carry, one per metric of this family (in ``METRICS``
+#: order): the sum of quantity ``j`` is row ``x.q[j]`` of the confusion table (-1 when not carried)
+QUANTITIES = ("risk", "log_loss", "brier")
+_RISK, _LOG_LOSS, _BRIER = range(3)
 
 
 @formula
@@ -57,6 +60,7 @@ METRICS = [
         needs="cost",
         table="confusion",
         higher_is_better=False,
+        label="risk",
     ),
     Metric(
         "log_loss",
@@ -69,6 +73,8 @@ METRICS = [
         needs="scores",
         table="confusion",
         higher_is_better=False,
+        label="log loss",
+        limits=(0.0, None),
     ),
     Metric(
         "brier",
@@ -81,5 +87,9 @@ METRICS = [
         needs="scores",
         table="confusion",
         higher_is_better=False,
+        label="Brier score",
+        limits=(0.0, None),
     ),
 ]
+if tuple(m.name for m in METRICS) != QUANTITIES:  # pragma: no cover - a declaration error, caught on import
+    raise RuntimeError("the quantity family's METRICS must follow QUANTITIES")
