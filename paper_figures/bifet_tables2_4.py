@@ -32,11 +32,14 @@ import numpy as np  # noqa: E402
 
 from . import _streams  # noqa: E402
 from ._common import script_main  # noqa: E402
+from ._data import mode  # noqa: E402
 from ._producers import Learner, Source, dataset_source, produce  # noqa: E402
 
 SCHEMES = ("bootstrap", "cv", "split")
 CONDITIONS = ("no change", "pn=0.05", "pn=0.10")
 K = 10
+#: the streams read from data files (streamtk.datasets names); the others are MOA generators
+DATASETS = {"COVTYPE": "covertype", "ELECTRICITY": "electricity"}
 COLS = [(c, s) for c in CONDITIONS for s in SCHEMES]
 #: Table 2 (over all datasets): (test, version) -> 9 columns (no change, pn 0.05, pn 0.10) x (bootstrap, cv, split)
 PAPER_T2 = {
@@ -98,9 +101,14 @@ def settings(ctx):
     return tuple(k for k in PAPER_T3 if k != "Poker"), 2000, 10
 
 
+def data_needed(quick):
+    """The data sets this script reads in quick or full mode (:mod:`paper_figures._data`)."""
+    return tuple(DATASETS[s] for s in settings(mode(quick))[0] if s in DATASETS)
+
+
 def make_source(ctx, name, n, run):
     if name in ("COVTYPE", "ELECTRICITY"):
-        return dataset_source(ctx, {"COVTYPE": "covertype", "ELECTRICITY": "electricity"}[name], n)
+        return dataset_source(ctx, DATASETS[name], n)
     seed = run + 1
     q = n // 4
 

@@ -21,6 +21,7 @@ if __package__ in (None, ""):  # run as a file: make the package-relative import
 import numpy as np  # noqa: E402
 
 from ._common import script_main  # noqa: E402
+from ._data import mode  # noqa: E402
 from ._logs import FIVE, dataset_log  # noqa: E402
 from ._plot import legend_outside, new_figure  # noqa: E402
 
@@ -36,6 +37,11 @@ def datasets(ctx):
     if ctx.quick:
         return [("electricity", 3000), ("ozone", 2536)]
     return [("electricity", 45312), ("covertype", 581012), ("kdd99", 494021), ("ozone", 2536)]
+
+
+def data_needed(quick):
+    """The data sets this script reads in quick or full mode (:mod:`paper_figures._data`)."""
+    return tuple(name for name, _ in datasets(mode(quick)))
 
 
 def evaluate_log(log, metrics=METRICS, windows=(), every=None):

@@ -27,6 +27,11 @@ ITEM = "zliobaite.fig5"
 MAX_LAG = 10
 
 
+def data_needed(quick):
+    """The data sets this script reads (:mod:`paper_figures._data`), in either mode."""
+    return ("electricity", "covertype")
+
+
 def compute(ctx):
     from streamtk.dependence.label_dependence import label_dependence
 

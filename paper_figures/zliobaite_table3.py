@@ -26,6 +26,11 @@ PAPER = [
 ]
 
 
+def data_needed(quick):
+    """The data sets this script reads (:mod:`paper_figures._data`), in either mode."""
+    return tuple(name for name, *_ in PAPER)
+
+
 def compute(ctx):
     """``{paper name: (n, k, P(M), P(T))}`` (used by the tests)."""
     from streamtk.dependence.label_dependence import label_dependence

@@ -494,6 +494,59 @@ def test_make_all_rejects_unknown_script_and_lists(tmp_path, capsys):
         Context(tmp_path, producer="weka")
 
 
+def test_figures_without_data_name_the_missing_data_sets_before_running_anything(tmp_path):
+    # issue 35: without data, `streamtk figures --quick` ran every script for minutes and exited 1 with a list of
+    # failed scripts. Now it stops before running anything, naming each missing data set, the scripts that need
+    # it, where it was looked for and where to put it. Empty $STREAMTK_DATA, an empty cache, no ../shared/data.
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("STREAMTK_DATA", "PYTHONPATH")}
+    env.update(STREAMTK_DATA="", STREAMTK_CACHE=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
+    work = tmp_path / "elsewhere"  # no shared/data beside it
+    work.mkdir()
+    r = subprocess.run(
+        [sys.executable, "-m", "streamtk", "figures", "--quick", "-o", "figs"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert r.returncode == 2, (r.returncode, r.stderr[-3000:])
+    assert "[make_all]" not in r.stdout and not (work / "figs").exists()  # nothing ran, nothing was written
+    from paper_figures import _data
+    from streamtk.datasets import info
+
+    needed = _data.needed(make_all.available(), True)
+    assert set(needed) == {"electricity", "covertype", "kdd99", "ozone"}
+    for name, scripts in needed.items():
+        line = next(x for x in r.stderr.splitlines() if x.strip().startswith(f"- {name}:"))
+        assert info(name).relpath in line and all(s in line for s in scripts), line
+    assert "nothing was run" in r.stderr and "$STREAMTK_DATA (not set)" in r.stderr and "--data DIR" in r.stderr
+    runnable = r.stderr.split("--only ")[-1].split()
+    assert "bifet_table1" in runnable and not set(runnable) & {s for v in needed.values() for s in v}
+
+
+def test_scripts_declare_the_data_they_read(tmp_path, data_dir):
+    # make_all's up-front check is only as good as the declarations: a script reading an undeclared data set fails
+    from paper_figures import _data, zliobaite_fig5
+
+    assert _data.declared("zliobaite_fig5", True) == ("electricity", "covertype")
+    assert _data.declared("zliobaite_fig2", False) == ("electricity", "covertype", "kdd99", "ozone")
+    assert _data.declared("bifet_tables2_4", False) == ("covertype", "electricity")
+    assert _data.declared("gama_fig8", True) == ()
+    ctx = Context(tmp_path, quick=True, data=data_dir)
+    assert run_script(zliobaite_fig5.run, ctx, name="zliobaite_fig5")
+    assert ctx.data_read == {"electricity", "covertype"}
+
+    def sneaky(c):
+        c.section("gama_fig8", "x", "y")
+        c.labels("ozone")
+
+    assert not run_script(sneaky, ctx, name="gama_fig8")
+    assert "does not declare" in ctx.report.sections["gama_fig8"].error
+
+
 def test_script_runs_standalone_as_a_file(tmp_path):
     r = subprocess.run(
         [sys.executable, str(ROOT / "paper_figures" / "bifet_table1.py"), "--out", str(tmp_path)],
