@@ -320,21 +320,33 @@ def _claims(ctx, sec, streams, n, runs, res, avg):
         float(np.mean(t4i)) <= 0.1,
         f"mean no-change rate (bootstrap, cv) {np.mean(t4i):.3f}",
     )
-    perf = [
-        s
-        for s in streams
-        if not s.startswith("SEA")
-        and all(
-            res[s][("wilcoxon", "prequential", c, sc)] >= 0.95 for c in CONDITIONS[1:] for sc in ("bootstrap", "cv")
-        )
-    ]
+
+    # "near perfect Type II accuracy except on SEA" is two statements: the non-SEA streams reject (almost) always
+    # under noise, and the SEA streams do not (the paper's SEA cells, cv and bootstrap: 0.21-0.49)
+    def type2(s):
+        return [res[s][("wilcoxon", "prequential", c, sc)] for c in CONDITIONS[1:] for sc in ("bootstrap", "cv")]
+
     nonsea = [s for s in streams if not s.startswith("SEA")]
+    sea = [s for s in streams if s.startswith("SEA")]
+    perf = [s for s in nonsea if all(v >= 0.95 for v in type2(s))]
     sec.claim(
         "bifet.table4",
-        "Wilcoxon: (near) perfect Type II accuracy with cv and bootstrap except on SEA",
+        "Wilcoxon: (near) perfect Type II accuracy with cv and bootstrap on every stream but SEA",
         len(perf) >= 0.8 * len(nonsea),
         f"{len(perf)} of {len(nonsea)} non-SEA streams reject in >= 95 % of the noisy runs",
     )
+    if sea:
+        low = [s for s in sea if max(type2(s)) < 0.95]
+        sec.claim(
+            "bifet.table4",
+            "Wilcoxon: ... except on SEA, where Type II accuracy with cv and bootstrap stays far from perfect "
+            "(the paper: 0.21-0.49)",
+            len(low) == len(sea),
+            "SEA Type II rejection rates (cv, bootstrap): "
+            + "; ".join(f"{s} " + ", ".join(f"{v:.2f}" for v in type2(s)) for s in sea),
+        )
+    else:
+        sec.note("The SEA part of Table 4's claim ('... except on SEA') is not tested: no SEA stream was run.")
     close4 = [
         abs(res[s][("wilcoxon", "prequential", c, sc)] - PAPER_T4[s][j]) <= 0.2
         for s in streams

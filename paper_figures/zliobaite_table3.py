@@ -55,8 +55,7 @@ def run(ctx):
     for _, label, n, k, pm, pt in PAPER:
         on, ok, opm, opt = ours[label]
         rows = (
-            "the UCI 10% file here (md5 as UCI's) has one row more: the paper may have used another version of the "
-            "file"
+            "the UCI 10% file here (md5 as UCI's) has one row more: the paper may have used another version of the file"
         )
         sec.check(ITEM, f"{label}: # instances", n, on, decimals=0, note=rows if on == n + 1 else "")
         sec.check(ITEM, f"{label}: # classes", k, ok, decimals=0)
