@@ -185,6 +185,19 @@ def test_slides_fading_delay_figure_is_judged_with_the_table(tmp_path):
     assert VERDICTS.index(v["slides.fading_delay_fig"]) >= VERDICTS.index(v["slides.fading_delay_table"]), v
 
 
+def test_zliobaite_fig5_states_its_delta_definition(data_ctx):
+    # issue 35: the printed formula (l against l + 1 past labels) gives -0.0023 at l = 48, ours (l against l - 1)
+    # 0.0222; REPORT.md must say which one is used
+    from paper_figures import zliobaite_fig5
+
+    ctx = Context(data_ctx.out / "fig5", quick=True, data=data_ctx.data)
+    assert run_script(zliobaite_fig5.run, ctx, name="zliobaite_fig5")
+    text = ctx.report.markdown()
+    assert "Definition of Delta(l) used here" in text
+    assert "l against l - 1" in text and "compares l with l + 1" in text
+    assert "ours Delta(48) = 0.0222" in text and "the printed formula -0.0023" in text
+
+
 # ----------------------------------------------------------------------------- the report
 def _section_with(checks=(), claims=()):
     s = Section("k", "t", "s")
