@@ -15,7 +15,15 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["new_figure", "legend_outside", "mark_clipped", "legend_overlaps", "figure_problems", "finish"]
+__all__ = [
+    "new_figure",
+    "legend_outside",
+    "mark_clipped",
+    "legend_overlaps",
+    "figure_problems",
+    "finish",
+    "estimator_label",
+]
 
 
 def _plt():
@@ -221,3 +229,16 @@ def finish(fig, out_dir, name):
         tmp.replace(path)
     plt.close(fig)
     return png, pdf, n_clipped
+
+
+def estimator_label(est):
+    """A legend label for an estimator coordinate (``fading=0.999`` -> ``fading alpha = 0.999``, ...)."""
+    if est.startswith("fading_ratio="):
+        a, b = est.split("=")[1].split("/")
+        return f"$M_{{{b}}} / M_{{{a}}}$ (fading)"
+    if est.startswith("window_ratio="):
+        a, b = est.split("=")[1].split("/")
+        return f"window {b} / window {a}"
+    if est.startswith("fading="):
+        return rf"fading $\alpha$ = {est.split('=')[1]}"
+    return est.replace("=", " ")

@@ -26,7 +26,7 @@ if __package__ in (None, ""):  # run as a file: make the package-relative import
 import numpy as np  # noqa: E402
 
 from ._common import nanmean, script_main  # noqa: E402
-from ._plot import legend_outside, new_figure  # noqa: E402
+from ._plot import estimator_label, legend_outside, new_figure  # noqa: E402
 
 FADING = (0.5, 0.8, 0.95, 0.99)
 LABELS = ("50%", "80%", "95%", "99%", "without")
@@ -207,7 +207,7 @@ def _figure(ctx, x, ph, drifts, seg, d, keys, runs):
         classes=[0, 1],
     )["error"]
     for k, e in enumerate(est["estimator"].values):
-        ax.plot(est["instance"], est.sel(estimator=e), lw=0.8, color=f"C{k}", label=_label(str(e)))
+        ax.plot(est["instance"], est.sel(estimator=e), lw=0.8, color=f"C{k}", label=estimator_label(str(e)))
     for dd in drifts:
         ax.axvline(dd, color="k", ls="--", lw=0.7, gid="guide")
     ax.set_xlabel("instances")
@@ -237,10 +237,6 @@ def _figure(ctx, x, ph, drifts, seg, d, keys, runs):
         "runs per drift and fading factor (bars; a missing bar = missed in every run) with the slides' "
         "values (black ticks)",
     )
-
-
-def _label(est):
-    return rf"fading $\alpha$ = {est.split('=')[1]}" if est.startswith("fading=") else est
 
 
 if __name__ == "__main__":

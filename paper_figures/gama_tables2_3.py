@@ -28,8 +28,9 @@ import numpy as np  # noqa: E402
 
 from . import _streams  # noqa: E402
 from ._common import nanmean, script_main  # noqa: E402
-from ._plot import legend_outside, new_figure  # noqa: E402
+from ._plot import estimator_label, legend_outside, new_figure  # noqa: E402
 from ._producers import LEARNERS, Source, produce  # noqa: E402
+from ._vfdt import block_error, led_spike_note  # noqa: E402
 
 STREAMS = ("LED", "RBF", "RT", "Waveform")
 MODELS = ("MC", "NBa")
@@ -421,6 +422,8 @@ def _figures(ctx, streams, res):
             f"Gama et al. 2013 — Figure {col} (VFDT-NBa: {title} and PH detections)",
             f"seed 004, sec. 5.{2 if col == 9 else 3}, Figure {col}",
         )
+        led = block_error(res["LED"][1].sel(model="NBa").values) if "LED" in res else (None, None)
+        sec.note(led_spike_note(f"Fig. {col}, VFDT-NBa", *led, absent="LED is run in full mode only"))
         fig, axes = new_figure(1, len(streams), size=(3.6, 2.9))
         first = {}
         for ax, name in zip(axes[0], streams):
@@ -430,7 +433,7 @@ def _figures(ctx, streams, res):
             step = max(len(x) // 2000, 1)
             for k, e in enumerate(ph["estimator"].values):
                 mon = ph["monitored"].sel(estimator=e).values.ravel()
-                (line,) = ax.plot(x[::step], mon[::step], lw=0.9, color=f"C{k}", label=_label(str(e)))
+                (line,) = ax.plot(x[::step], mon[::step], lw=0.9, color=f"C{k}", label=estimator_label(str(e)))
                 det = ph["detection_index"].sel(estimator=e).values.ravel()
                 after = det[det >= drift]
                 first[(name, str(e))] = int(after[0]) - drift if after.size else None
@@ -482,18 +485,6 @@ def _figures(ctx, streams, res):
             reason="one run of other random streams than the paper's; the delays of all runs are in Table "
             f"{2 if col == 9 else 3}",
         )
-
-
-def _label(est):
-    if est.startswith("fading_ratio="):
-        a, b = est.split("=")[1].split("/")
-        return f"$M_{{{b}}} / M_{{{a}}}$ (fading)"
-    if est.startswith("window_ratio="):
-        a, b = est.split("=")[1].split("/")
-        return f"window {b} / window {a}"
-    if est.startswith("fading="):
-        return rf"fading $\alpha$ = {est.split('=')[1]}"
-    return est.replace("=", " ")
 
 
 if __name__ == "__main__":

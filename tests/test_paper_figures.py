@@ -347,6 +347,15 @@ def moa():
     return _moa
 
 
+def test_led_spike_is_vfdt_first_split_at_the_tie_threshold(moa):
+    # issue 35: the LED error spike near 36,000 (Gama Figs. 3, 9, 10) is MOA's Hoeffding tree splitting its root on
+    # the tie threshold: the Hoeffding bound with R = log2(10), delta = 1e-7 drops below 0.05 at n = 35,573
+    from paper_figures import _vfdt
+
+    assert _vfdt.tie_split_instance(10) == 35_600
+    assert _vfdt.first_split("generators.LEDGenerator -i 1", 36_000) == 35_600
+
+
 def test_java_loop_equals_its_python_twin(moa, tmp_path):
     # the in-JVM loop and the line-by-line Python loop give the same predictions and scores, with resets
     # and fractional / zero training weights
@@ -474,6 +483,26 @@ def test_every_exact_item_matches_the_paper_to_its_printed_precision(quick_run):
         reduced = math.floor(o * 10**d + 1e-9) / 10**d if "truncated" in match else round(o, d)
         assert reduced == pytest.approx(p, abs=10 ** -(d + 3)), (item, quantity, paper, ours)
     assert ids  # the summary's labels map back to inventory ids
+
+
+@pytest.mark.slow
+def test_report_states_the_methods_behind_the_numbers(quick_run):
+    # issue 35: the Delta(l) definition, the McNemar variant, the scale and the Type II cells at 1.00, the LED spike
+    _, _, text = quick_run
+
+    def section(key):
+        start = text.index(f'<a id="{key}"></a>')
+        nxt = text.find('<a id="', start + 1)
+        return text[start : nxt if nxt > 0 else len(text)]
+
+    assert "**Definition of Delta(l) used here**" in section("zliobaite_fig5")
+    t24 = section("bifet_tables2_4")
+    assert "**McNemar variant**" in t24 and "without continuity correction" in t24 and "alpha = 0.05" in t24
+    assert "pooled over the ten folds" in t24
+    assert "**Scale**" in t24 and "the full mode: 12 streams, 2,000 instances, 10 runs" in t24 and "3 members" in t24
+    assert "**Type II cells at 1.00**" in t24 and "not an effect of the reduced scale" in t24
+    for key in ("gama_fig2_3", "gama_fig9", "gama_fig10"):
+        assert "**LED spike near 36,000**" in section(key) and "35,600" in section(key), key
 
 
 @pytest.mark.slow
