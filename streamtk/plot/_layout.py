@@ -78,12 +78,17 @@ def covered_points(ax, legend=None) -> int:
     n = 0
     gx, gy = np.meshgrid(np.linspace(box.x0, box.x1, 7)[1:-1], np.linspace(box.y0, box.y1, 7)[1:-1])
     grid = np.column_stack([gx.ravel(), gy.ravel()])
+    # only what is drawn: the axes clip lines and areas (a band filled down to 0 below the y limit is not seen);
+    # markers on the edges (clip_on=False) stick out by a few pixels
+    area, edge = ax.bbox, ax.bbox.padded(8.0)
+    grid = grid[(grid[:, 0] >= area.x0) & (grid[:, 0] <= area.x1) & (grid[:, 1] >= area.y0) & (grid[:, 1] <= area.y1)]
     for other in fig.axes:
         if other is ax or other.bbox.bounds == ax.bbox.bounds:
             pts = _display_points(other)
             inside = (pts[:, 0] > box.x0) & (pts[:, 0] < box.x1) & (pts[:, 1] > box.y0) & (pts[:, 1] < box.y1)
+            inside &= (pts[:, 0] >= edge.x0) & (pts[:, 0] <= edge.x1) & (pts[:, 1] >= edge.y0) & (pts[:, 1] <= edge.y1)
             n += int(inside.sum())
-            n += _filled_hits(other, grid)
+            n += _filled_hits(other, grid) if len(grid) else 0
     return n
 
 
@@ -146,10 +151,17 @@ def place_legend(ax, handles=None, labels=None, *, fontsize="small", ncol=1, out
         legend.remove()
     below = outside == "below"
     ncol = max(ncol, min(len(handles), 4)) if below else ncol
-    for _ in range(3):  # the layout moves the axes once the legend is in: measure again until nothing overlaps
-        anchor = (0.5, _beyond_labels(ax, "y") - 0.02) if below else (_beyond_labels(ax, "x") + 0.02, 1.0)
-        legend = ax.legend(handles, labels, loc="upper center" if below else "upper left", bbox_to_anchor=anchor,
-                           fontsize=fontsize, frameon=False, ncol=ncol, borderaxespad=0.0, **kw)  # fmt: skip
+    renderer = ax.figure.canvas.get_renderer()
+    for _ in range(ncol + 3):  # the layout moves the axes once the legend is in: measure again until clear
+        # anchored at the axes' edge plus the labels' extent in inches: the figure's layout may still move and
+        # resize the axes (other panels' legends), the labels' extent stays
+        where = _anchor_past_labels(ax, below)
+        legend = ax.legend(handles, labels, loc="upper center" if below else "upper left", fontsize=fontsize,
+                           frameon=False, ncol=ncol, borderaxespad=0.0, **where, **kw)  # fmt: skip
+        if below and ncol > 1 and legend.get_window_extent(renderer).width > ax.bbox.width:
+            legend.remove()  # wider than its axes, it would widen the column and squeeze the axes: fewer columns
+            ncol -= 1
+            continue
         if not _over_own_labels(ax, legend):
             break
     fit_title(ax)  # the legend set the axes' final width
@@ -162,19 +174,24 @@ def _own_texts(ax):
     return [t for _, other, t in _axis_texts(fig) if other is ax or other.bbox.bounds == ax.bbox.bounds]
 
 
-def _beyond_labels(ax, which):
-    """Axes fraction just right of (``"x"``) or below (``"y"``) the tick labels and axis labels of ``ax``
-    and its twins: where a legend outside the axes starts."""
+def _anchor_past_labels(ax, below):
+    """``bbox_to_anchor`` / ``bbox_transform`` of a legend just right of (or below) the tick labels and axis
+    labels of ``ax`` and its twins, as an offset in inches from the axes' edge."""
+    from matplotlib.transforms import ScaledTranslation
+
     fig = ax.figure
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     box = ax.bbox
     boxes = [t.get_window_extent(renderer) for t in _own_texts(ax)]
-    if which == "x":
-        right = max([box.x1] + [b.x1 for b in boxes if b.x0 >= box.x0 + 0.5 * box.width])
-        return (right - box.x0) / box.width
-    bottom = min([box.y0] + [b.y0 for b in boxes if b.y1 <= box.y0 + 0.5 * box.height])
-    return (bottom - box.y0) / box.height
+    pad = 4.0 * fig.dpi / 72.0  # 4 points
+    if below:
+        bottom = min([box.y0] + [b.y0 for b in boxes if b.y1 <= box.y0 + 0.5 * box.height])
+        shift = ScaledTranslation(0.0, -(box.y0 - bottom + pad) / fig.dpi, fig.dpi_scale_trans)
+        return {"bbox_to_anchor": (0.5, 0.0), "bbox_transform": ax.transAxes + shift}
+    right = max([box.x1] + [b.x1 for b in boxes if b.x0 >= box.x0 + 0.5 * box.width])
+    shift = ScaledTranslation((right - box.x1 + pad) / fig.dpi, 0.0, fig.dpi_scale_trans)
+    return {"bbox_to_anchor": (1.0, 1.0), "bbox_transform": ax.transAxes + shift}
 
 
 def _over_own_labels(ax, legend) -> bool:
@@ -191,28 +208,33 @@ def fit_title(ax) -> None:
     title = ax.title
     if not _shown(title):
         return
+    # the title as given (its own line breaks kept), so that a second call re-fits to a wider axes too
+    given = title._streamtk_given if getattr(title, "_streamtk_shown", None) == title.get_text() else None
+    given = title.get_text() if given is None else given
     fig = ax.figure
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     width = ax.bbox.width
-    if title.get_window_extent(renderer).width <= width:
-        return
-    words = []
-    for w in title.get_text().replace("\n", " ").split(" "):
-        if words and words[-1].count("$") % 2:  # inside $...$: keep the formula whole
-            words[-1] += " " + w
-        else:
-            words.append(w)
-    lines, line = [], ""
-    for w in words:
-        trial = f"{line} {w}".strip()
-        title.set_text(trial)
-        if line and title.get_window_extent(renderer).width > width:
-            lines.append(line)
-            line = w
-        else:
-            line = trial
-    title.set_text("\n".join(lines + [line]))
+    out = []
+    for hard in given.split("\n"):
+        words = []
+        for w in hard.split(" "):
+            if words and words[-1].count("$") % 2:  # inside $...$: keep the formula whole
+                words[-1] += " " + w
+            else:
+                words.append(w)
+        line = ""
+        for w in words:
+            trial = f"{line} {w}".strip()
+            title.set_text(trial)
+            if line and title.get_window_extent(renderer).width > width:
+                out.append(line)
+                line = w
+            else:
+                line = trial
+        out.append(line)
+    title.set_text("\n".join(out))
+    title._streamtk_given, title._streamtk_shown = given, title.get_text()
 
 
 # --------------------------------------------------------------------------- text layout
