@@ -26,7 +26,7 @@ if __package__ in (None, ""):  # run as a file: make the package-relative import
 import numpy as np  # noqa: E402
 
 from ._common import nanmean, script_main  # noqa: E402
-from ._plot import estimator_label, legend_outside, new_figure  # noqa: E402
+from ._plot import estimator_label, legend_outside, new_figure, vlines  # noqa: E402
 
 FADING = (0.5, 0.8, 0.95, 0.99)
 LABELS = ("50%", "80%", "95%", "99%", "without")
@@ -208,8 +208,7 @@ def _figure(ctx, x, ph, drifts, seg, d, keys, runs):
     )["error"]
     for k, e in enumerate(est["estimator"].values):
         ax.plot(est["instance"], est.sel(estimator=e), lw=0.8, color=f"C{k}", label=estimator_label(str(e)))
-    for dd in drifts:
-        ax.axvline(dd, color="k", ls="--", lw=0.7, gid="guide")
+    vlines(ax, drifts, "drift", lw=0.7)
     ax.set_xlabel("instances")
     ax.set_ylabel("error estimate (run 0)")
     legend_outside(ax)

@@ -32,7 +32,7 @@ from paper_figures import (  # noqa: E402
 )
 from paper_figures._common import Context, run_script  # noqa: E402
 from paper_figures._inventory import INVENTORY  # noqa: E402
-from paper_figures._plot import figure_problems, legend_outside, mark_clipped, new_figure  # noqa: E402
+from paper_figures._plot import figure_problems, legend_outside, mark_clipped, new_figure, vlines  # noqa: E402
 from paper_figures._report import VERDICTS, Report, Section  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -331,6 +331,62 @@ def test_clipped_values_are_marked_at_the_limit():
     marks = [ln for ln in ax.lines if ln.get_gid() == "clip-marker"]
     ys = sorted(float(v) for m in marks for v in m.get_ydata())
     assert ys == [-1.0, 1.0] and {m.get_marker() for m in marks} == {"^", "v"}
+
+
+def test_marks_in_no_legend_are_refused():
+    # issue 35: Gama Fig. 4 drew concept changes and DDM detections as lines that no legend named
+    fig, axes = new_figure(1, 1)
+    ax = axes[0, 0]
+    ax.plot([0, 1, 2], [0.0, 0.2, 0.1], color="C0")
+    ax.axhline(0, color="k", lw=0.5)  # the zero line needs no name
+    ax.axvline(1.0, color="k", ls="--")
+    ax.set_xlabel("instances")
+    ax.set_ylabel("Q")
+    assert len([p for p in figure_problems(fig) if "is in no legend" in p]) == 2
+    fig, axes = new_figure(1, 1)
+    ax = axes[0, 0]
+    ax.plot([0, 1, 2], [0.0, 0.2, 0.1], color="C0", label="Q")
+    vlines(ax, [1.0, 1.5], "change of concept")
+    ax.set_xlabel("instances")
+    ax.set_ylabel("Q")
+    legend_outside(ax)
+    assert figure_problems(fig) == []
+
+
+def test_vertical_lines_hiding_each_other_are_refused():
+    # issue 35: Gama Figs. 9-10 drew each detection as a vertical line, hidden under the drift's a few instances away
+    fig, axes = new_figure(1, 1)
+    ax = axes[0, 0]
+    ax.plot([0, 64_000], [0.2, 0.3], label="error")
+    vlines(ax, [32_000], "drift")
+    vlines(ax, [32_030], "detection", color="C1", ls="-")
+    ax.set_xlabel("instances")
+    ax.set_ylabel("error")
+    legend_outside(ax)
+    assert any("hide each other" in p for p in figure_problems(fig))
+
+
+def test_text_under_a_legend_or_beyond_the_edge_is_refused():
+    fig, axes = new_figure(1, 2, size=(2.5, 2.0))
+    for ax in axes[0]:
+        ax.plot([0, 1], [0, 1], label="a line")
+        ax.set_xlabel("instances")
+        ax.set_ylabel("y")
+    axes[0, 0].set_title("a title much wider than its little axes, running off the figure's edge")
+    axes[0, 1].legend(loc="upper left", bbox_to_anchor=(-0.3, 0.5))  # over the tick labels of its axes
+    problems = figure_problems(fig)
+    assert any("the figure's edge cuts the title" in p for p in problems), problems
+    assert any("overlaps the tick label" in p for p in problems), problems
+
+
+def test_bars_on_a_raised_axis_are_not_clipped():
+    # issue 35: Zliobaite Fig. 3 had a "clipped" triangle under every bar: the bars' base 0 lies below the y limit,
+    # but a bar's value is its top
+    fig, axes = new_figure(1, 1)
+    ax = axes[0, 0]
+    ax.bar([0, 1, 2], [0.81, 0.88, 1.2])
+    ax.set_ylim(0.75, 1.0)
+    assert mark_clipped(ax) == 1  # only the bar above the limit
 
 
 # ----------------------------------------------------------------------------- the MOA producer
