@@ -49,7 +49,10 @@ def compute(ctx):
 
 def _marks(ax, seg, det, thr=None):
     vlines(ax, (seg, 2 * seg, 3 * seg), "change of concept")
-    vlines(ax, det + 1, "DDM detection (NB + DDM)", color="C3", ls="-", lw=0.6, alpha=0.7)
+    # detections as triangles on the top edge: as lines they would hide under the changes' lines at full scale
+    if len(det):
+        ax.plot(det + 1, np.ones(len(det)), ls="none", marker="v", ms=5, color="C3", clip_on=False, zorder=5,
+                transform=ax.get_xaxis_transform(), label="DDM detection (NB + DDM)")  # fmt: skip
     if thr is not None:  # the rejection thresholds of the signed McNemar test
         for v, lab in ((thr, f"±{thr:.3f} (McNemar, 99 %)"), (-thr, "_nolegend_")):
             ax.axhline(v, color="k", ls=":", lw=0.8, gid="guide", label=lab)
@@ -74,7 +77,7 @@ def run(ctx):
         e: ds["mcnemar"].sel(estimator=e).values
         for e in ("prequential", "window=1000", "window=100", "fading=0.999", "fading=0.99")
     }
-    drift_txt = f"dashed: changes of concept every {seg:,}; red: DDM detections"
+    drift_txt = f"dashed: changes of concept every {seg:,}; red triangles: DDM detections"
     # --- Fig. 4 (and slide 'Accumulated Loss'): cumulative Q
     fig, axes = new_figure(1, 1, size=(6.5, 2.8))
     ax = axes[0, 0]
