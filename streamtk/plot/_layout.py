@@ -66,6 +66,22 @@ def _display_points(ax):
     return np.concatenate(pts) if pts else np.empty((0, 2))
 
 
+def _renderer(fig):
+    """The figure's renderer; a figure made without pyplot (``Figure()``) gets an Agg canvas to measure with."""
+    if not hasattr(fig.canvas, "get_renderer"):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(fig)
+    return fig.canvas.get_renderer()
+
+
+def _drawn(fig):
+    """Draw ``fig`` (its layout applied, text placed) and return its renderer."""
+    renderer = _renderer(fig)
+    fig.canvas.draw()
+    return renderer
+
+
 def covered_points(ax, legend=None) -> int:
     """How many plotted points of ``ax`` (and of axes sharing its area, e.g. a twin) lie inside the
     legend's box. 0 means the legend covers no data."""
@@ -73,7 +89,7 @@ def covered_points(ax, legend=None) -> int:
     if legend is None:
         return 0
     fig = ax.figure
-    renderer = fig.canvas.get_renderer()
+    renderer = _renderer(fig)
     box = legend.get_window_extent(renderer)
     n = 0
     gx, gy = np.meshgrid(np.linspace(box.x0, box.x1, 7)[1:-1], np.linspace(box.y0, box.y1, 7)[1:-1])
@@ -141,7 +157,7 @@ def place_legend(ax, handles=None, labels=None, *, fontsize="small", ncol=1, out
         labels = [h.get_label() for h in handles]
     if not handles:
         return None
-    ax.figure.canvas.draw()  # final layout and limits before measuring
+    _drawn(ax.figure)  # final layout and limits before measuring
     for loc in _INSIDE:
         legend = ax.legend(handles, labels, loc=loc, fontsize=fontsize, frameon=True, framealpha=0.9, ncol=ncol,
                            **kw)  # fmt: skip
@@ -151,7 +167,7 @@ def place_legend(ax, handles=None, labels=None, *, fontsize="small", ncol=1, out
         legend.remove()
     below = outside == "below"
     ncol = max(ncol, min(len(handles), 4)) if below else ncol
-    renderer = ax.figure.canvas.get_renderer()
+    renderer = _renderer(ax.figure)
     for _ in range(ncol + 3):  # the layout moves the axes once the legend is in: measure again until clear
         # anchored at the axes' edge plus the labels' extent in inches: the figure's layout may still move and
         # resize the axes (other panels' legends), the labels' extent stays
@@ -180,8 +196,7 @@ def _anchor_past_labels(ax, below):
     from matplotlib.transforms import ScaledTranslation
 
     fig = ax.figure
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
+    renderer = _drawn(fig)
     box = ax.bbox
     boxes = [t.get_window_extent(renderer) for t in _own_texts(ax)]
     pad = 4.0 * fig.dpi / 72.0  # 4 points
@@ -196,8 +211,7 @@ def _anchor_past_labels(ax, below):
 
 def _over_own_labels(ax, legend) -> bool:
     fig = ax.figure
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
+    renderer = _drawn(fig)
     box = legend.get_window_extent(renderer).padded(-1.0)
     return any(box.overlaps(t.get_window_extent(renderer)) for t in _own_texts(ax))
 
@@ -212,8 +226,7 @@ def fit_title(ax) -> None:
     given = title._streamtk_given if getattr(title, "_streamtk_shown", None) == title.get_text() else None
     given = title.get_text() if given is None else given
     fig = ax.figure
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
+    renderer = _drawn(fig)
     width = ax.bbox.width
     out = []
     for hard in given.split("\n"):
@@ -282,8 +295,7 @@ def layout_problems(fig) -> list:
 
     Legends over data are :func:`covered_points`' business. The figure is drawn first.
     """
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
+    renderer = _drawn(fig)
     legends = [(f"figure legend {i}", leg) for i, leg in enumerate(fig.legends)]
     legends += [(f"legend of axes {ax.get_title()!r}", ax.get_legend()) for ax in fig.axes if ax.get_legend()]
     titles = _titles(fig)
