@@ -60,6 +60,7 @@ class Context:
     current: Section | None = None
     producer_reason: str = ""
     _last_dataset: tuple = field(default=(None, None), repr=False)  # (name, Dataset) of the last load
+    data_read: set = field(default_factory=set)  # data sets read by the script running now (run_script)
 
     def __post_init__(self):
         self.out = Path(self.out)
@@ -82,6 +83,7 @@ class Context:
         (Bifet Tables 2-4: 30 logs per stream) parses Covertype's CSV once, not 30 times."""
         from streamtk import datasets
 
+        self.data_read.add(name)
         if self._last_dataset[0] != name:
             self._last_dataset = (None, None)  # free the previous one before loading the next
             self._last_dataset = (name, datasets.load(name, path=self.data))
@@ -90,6 +92,7 @@ class Context:
     def labels(self, name):
         from streamtk import datasets
 
+        self.data_read.add(name)
         return datasets.load_labels(name, path=self.data)
 
     def section(self, key, title, source) -> Section:
@@ -159,10 +162,16 @@ def run_script(run, ctx: Context, name=None):
     """Run one script's ``run(ctx)``; a failure is recorded in its section rather than raised."""
     import traceback
 
+    from ._data import undeclared
+
     t0 = time.perf_counter()
     before = set(ctx.report.sections)
+    ctx.data_read = set()
     try:
         run(ctx)
+        extra = undeclared(name, ctx.quick, ctx.data_read) if name else []
+        if extra:  # make_all checks the declared data sets before running anything: keep them complete
+            raise RuntimeError(f"script {name!r} read data set(s) {extra} that its data_needed() does not declare")
         ok = True
     except Exception:  # noqa: BLE001 - the report shows the traceback
         ok = False

@@ -15,7 +15,16 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["new_figure", "legend_outside", "mark_clipped", "legend_overlaps", "figure_problems", "finish"]
+__all__ = [
+    "new_figure",
+    "legend_outside",
+    "mark_clipped",
+    "legend_overlaps",
+    "figure_problems",
+    "finish",
+    "estimator_label",
+    "vlines",
+]
 
 
 def _plt():
@@ -99,9 +108,8 @@ def mark_clipped(ax) -> int:
     for p in list(ax.patches):
         if not hasattr(p, "get_height") or p.get_gid() == "clip-marker":
             continue
-        y0, h = p.get_y(), p.get_height()
-        top = y0 + h
-        for v, lim, marker in ((max(y0, top), hi, "^"), (min(y0, top), lo, "v")):
+        v = p.get_y() + p.get_height()  # a bar's value is its end; its base (0) below a raised limit is no value
+        for lim, marker in ((hi, "^"), (lo, "v")):
             if (marker == "^" and v > hi) or (marker == "v" and v < lo):
                 count += 1
                 (mk,) = ax.plot([p.get_x() + p.get_width() / 2], [lim], ls="none", marker=marker, ms=4, color="k")
@@ -176,8 +184,70 @@ def legend_overlaps(fig) -> list:
     return problems
 
 
+def _kind(artist):
+    """What tells a mark apart in a legend: colour, line style and marker of a line; colour of an area or bar."""
+    from matplotlib.colors import to_rgb
+    from matplotlib.lines import Line2D
+
+    if isinstance(artist, Line2D):
+        return ("line", tuple(round(c, 3) for c in to_rgb(artist.get_color())), artist.get_linestyle(),
+                str(artist.get_marker()))  # fmt: skip
+    face = np.asarray(artist.get_facecolor(), dtype=float).reshape(-1, 4)
+    return ("area", tuple(round(c, 3) for c in face[0, :3])) if len(face) else ("area", ())
+
+
+def _zero_line(line, ax) -> bool:
+    """A horizontal reference line at y = 0 (``axhline(0)``): it needs no legend entry."""
+    y = np.asarray(line.get_ydata(orig=False), dtype=float)
+    return line.get_transform() != ax.transData and y.size > 0 and np.all(y == 0) and line.get_xdata()[0] == 0
+
+
+def unexplained_marks(fig) -> list:
+    """Marks a reader cannot name: in an axes with more than one kind of mark (colour, line style, marker,
+    bar or area colour), every kind must be in a legend of the figure; a horizontal zero line and the clip
+    markers (the caption names them) are exempt."""
+    shown = set()
+    for leg in _legends(fig):
+        shown |= {_kind(h) for h in leg.legend_handles if h is not None}
+    problems = []
+    for ax in fig.axes:
+        if not ax.axison or not ax.get_visible():
+            continue
+        kinds = {}
+        for line in ax.lines:
+            if line.get_visible() and line.get_gid() != "clip-marker" and not _zero_line(line, ax):
+                kinds.setdefault(_kind(line), line)
+        for art in list(ax.patches) + list(ax.collections):
+            if art.get_visible() and art.get_gid() not in ("clip-marker", "guide"):
+                kinds.setdefault(_kind(art), art)
+        if len(kinds) > 1:
+            missing = [k for k in kinds if k not in shown]
+            problems += [f"axes {ax.get_title()!r}: a {k[0]} of colour {k[1]} is in no legend" for k in missing]
+    return problems
+
+
+def hidden_lines(fig) -> list:
+    """Vertical lines drawn within 3 pixels of each other in one axes: the top one hides the other."""
+    fig.canvas.draw()
+    problems = []
+    for ax in fig.axes:
+        xs = []
+        for line in ax.lines:
+            x = np.asarray(line.get_xdata(orig=False), dtype=float)
+            if line.get_visible() and x.size == 2 and x[0] == x[1] and line.get_transform() != ax.transData:
+                xs.append((ax.transData.transform((x[0], 0.0))[0], x[0], _kind(line)))
+        xs.sort()
+        for (p0, x0, k0), (p1, x1, k1) in zip(xs, xs[1:]):
+            if p1 - p0 < 3.0 and k0 != k1:
+                problems.append(f"axes {ax.get_title()!r}: vertical lines at {x0:g} and {x1:g} hide each other")
+    return problems
+
+
 def figure_problems(fig) -> list:
-    """Missing axis labels (on axes whose axis is on) and legends over data."""
+    """Missing axis labels (on axes whose axis is on), legends over data or over text, titles cut by the
+    figure's edge or over another axes, marks in no legend, and vertical lines hiding each other."""
+    from streamtk.plot._layout import layout_problems
+
     problems = []
     for ax in fig.axes:
         if not ax.axison or not ax.get_visible():
@@ -186,7 +256,7 @@ def figure_problems(fig) -> list:
             problems.append(f"axes {ax.get_title()!r} has no x label")
         if not ax.get_ylabel().strip():
             problems.append(f"axes {ax.get_title()!r} has no y label")
-    return problems + legend_overlaps(fig)
+    return problems + legend_overlaps(fig) + layout_problems(fig) + unexplained_marks(fig) + hidden_lines(fig)
 
 
 def _count_label(v, _pos=None):
@@ -221,3 +291,22 @@ def finish(fig, out_dir, name):
         tmp.replace(path)
     plt.close(fig)
     return png, pdf, n_clipped
+
+
+def estimator_label(est):
+    """A legend label for an estimator coordinate (``fading=0.999`` -> ``fading alpha = 0.999``, ...)."""
+    if est.startswith("fading_ratio="):
+        a, b = est.split("=")[1].split("/")
+        return f"$M_{{{b}}} / M_{{{a}}}$ (fading)"
+    if est.startswith("window_ratio="):
+        a, b = est.split("=")[1].split("/")
+        return f"window {b} / window {a}"
+    if est.startswith("fading="):
+        return rf"fading $\alpha$ = {est.split('=')[1]}"
+    return est.replace("=", " ")
+
+
+def vlines(ax, xs, label, **style):
+    """Vertical guide lines at ``xs`` (changes of concept, detections), the first one labelled for the legend."""
+    style = {"color": "k", "ls": "--", "lw": 0.8, **style}
+    return [ax.axvline(x, gid="guide", label=label if i == 0 else "_nolegend_", **style) for i, x in enumerate(xs)]

@@ -9,9 +9,10 @@ A script fills one or more :class:`Section` objects:
 * :meth:`Section.claim` -- a statement the paper makes (marked as the paper's), our evidence in
   numbers, and whether it holds on our data.
 * :meth:`Section.result` -- the verdict of one inventory item (``_inventory.py``): ``exact``,
-  ``qualitative match``, ``partial``, ``contradicts`` or ``not reproduced``; derived from the
-  item's checks and claims unless the script states it, always with the paper's numbers or claim
-  beside ours and the reason for any deviation.
+  ``qualitative match``, ``partial``, ``contradicts``, ``not comparable`` (regenerated, but the seed
+  keeps nothing of the original -- no number, picture or testable claim -- to compare it with) or
+  ``not reproduced``; derived from the item's checks and claims unless the script states it, always
+  with the paper's numbers or claim beside ours and the reason for any deviation.
 
 :class:`Report` writes the summary table (every inventory item, run or not), the "Not reproduced"
 list, and each section's checks, claims, tables, logs with their producers, and figures.
@@ -27,7 +28,7 @@ import numpy as np
 
 __all__ = ["VERDICTS", "Check", "Claim", "ItemResult", "Section", "Report", "fmt"]
 
-VERDICTS = ("exact", "qualitative match", "partial", "contradicts", "not reproduced")
+VERDICTS = ("exact", "qualitative match", "partial", "contradicts", "not comparable", "not reproduced")
 
 
 def fmt(v, decimals=None):
@@ -171,7 +172,7 @@ class Section:
         if cap is not None:
             if cap not in VERDICTS:
                 raise ValueError(f"cap must be one of {VERDICTS}, got {cap!r}")
-            order = {"exact": 0, "qualitative match": 1, "partial": 2, "contradicts": 3, "not reproduced": 4}
+            order = {v: i for i, v in enumerate(VERDICTS)}
             v = v if order[v] >= order[cap] else cap
         if v != "exact" and not reason:
             raise ValueError(f"item {item!r}: a verdict other than 'exact' needs a reason")
@@ -211,7 +212,9 @@ class Report:
             "Verdicts: **exact** (every printed number matches to its printed precision), **qualitative "
             "match** (every claim of the paper we could test holds on our data, no printed number to match or "
             "a different scale), **partial** (some claims hold, or only part of the item could be run), "
-            "**contradicts** (our data contradict the paper's claim), **not reproduced** (see below). The "
+            "**contradicts** (our data contradict the paper's claim), **not comparable** (regenerated, but the seed "
+            "keeps nothing of the original -- no number, picture or testable claim -- to compare it with), **not "
+            "reproduced** (see below). The "
             "paper's column is the paper's; ours are measured here.",
             "",
             "| seed | item | verdict | paper | streamtk | why it differs | details |",

@@ -22,7 +22,7 @@ import numpy as np  # noqa: E402
 
 from ._common import script_main  # noqa: E402
 from ._logs import sea_nb_log  # noqa: E402
-from ._plot import legend_outside, new_figure  # noqa: E402
+from ._plot import legend_outside, new_figure, vlines  # noqa: E402
 
 ITEM = "amidst.eq2.12"
 
@@ -56,8 +56,7 @@ def run(ctx):
         ("fading=0.999", r"fading $\alpha$ = 0.999"),
     ):
         ax.plot(ds["instance"], ds["auc"].sel(estimator=est), lw=1, label=lab)
-    for d in (seg, 2 * seg, 3 * seg):
-        ax.axvline(d, color="gray", ls="--", lw=0.7, gid="guide")
+    vlines(ax, (seg, 2 * seg, 3 * seg), "change of concept", color="gray", lw=0.7)
     ax.set_xlabel("instances")
     ax.set_ylabel("AUC")
     legend_outside(ax)

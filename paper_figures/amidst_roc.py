@@ -27,6 +27,11 @@ ITEM = "amidst.fig2.1"
 MODELS = ("NB", "HT")
 
 
+def data_needed(quick):
+    """The data sets this script reads (:mod:`paper_figures._data`), in either mode."""
+    return ("electricity",)
+
+
 def compute(ctx):
     import streamtk
 

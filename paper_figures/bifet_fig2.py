@@ -25,6 +25,13 @@ from ._logs import dataset_log  # noqa: E402
 from ._plot import legend_outside, new_figure  # noqa: E402
 
 ITEM = "bifet.fig2"
+
+
+def data_needed(quick):
+    """The data sets this script reads (:mod:`paper_figures._data`), in either mode."""
+    return ("electricity",)
+
+
 METRICS = ["accuracy", "kappa", "harmonic_mean", "kappa_m"]
 LABELS = {
     "accuracy": "accuracy $p_0$",

@@ -22,6 +22,13 @@ from ._logs import dataset_log  # noqa: E402
 from ._plot import legend_outside, new_figure  # noqa: E402
 
 ITEM = "bifet.fig3"
+
+
+def data_needed(quick):
+    """The data sets this script reads (:mod:`paper_figures._data`), in either mode."""
+    return ("electricity",)
+
+
 STYLES = {
     "window=100": ("C1", 0.5, "window 100"),
     "window=1000": ("C2", 1.0, "window 1000"),

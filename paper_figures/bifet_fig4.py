@@ -24,7 +24,7 @@ import numpy as np  # noqa: E402
 from . import _streams  # noqa: E402
 from ._common import script_main  # noqa: E402
 from ._logs import SEA_ORDER  # noqa: E402
-from ._plot import legend_outside, new_figure  # noqa: E402
+from ._plot import legend_outside, new_figure, vlines  # noqa: E402
 from ._producers import LEARNERS, Holdout, Source, produce  # noqa: E402
 
 ITEM = "bifet.fig4"
@@ -84,8 +84,7 @@ def run(ctx):
         ax.plot(pre["instance"], 100 * pre["accuracy"].sel(estimator=est), color=color, lw=lw, label=lab)
     h = ho["accuracy"].isel(estimator=0).values
     ax.plot(ho["instance"], 100 * h, "o", color="C3", ms=2.5, label=f"holdout ({m} instances)")
-    for d in (seg, 2 * seg, 3 * seg):
-        ax.axvline(d, color="gray", ls="--", lw=0.7, gid="guide")
+    vlines(ax, (seg, 2 * seg, 3 * seg), "change of concept", color="gray", lw=0.7)
     ax.set_xlabel("instances")
     ax.set_ylabel("accuracy (%)")
     legend_outside(ax)

@@ -32,11 +32,17 @@ import numpy as np  # noqa: E402
 
 from . import _streams  # noqa: E402
 from ._common import script_main  # noqa: E402
+from ._data import mode  # noqa: E402
 from ._producers import Learner, Source, dataset_source, produce  # noqa: E402
 
 SCHEMES = ("bootstrap", "cv", "split")
 CONDITIONS = ("no change", "pn=0.05", "pn=0.10")
 K = 10
+ALPHA = 0.05
+#: McNemar on the discordant counts pooled over the folds, without Edwards' continuity correction
+MCNEMAR_CORRECTION = False
+#: the streams read from data files (streamtk.datasets names); the others are MOA generators
+DATASETS = {"COVTYPE": "covertype", "ELECTRICITY": "electricity"}
 COLS = [(c, s) for c in CONDITIONS for s in SCHEMES]
 #: Table 2 (over all datasets): (test, version) -> 9 columns (no change, pn 0.05, pn 0.10) x (bootstrap, cv, split)
 PAPER_T2 = {
@@ -98,9 +104,14 @@ def settings(ctx):
     return tuple(k for k in PAPER_T3 if k != "Poker"), 2000, 10
 
 
+def data_needed(quick):
+    """The data sets this script reads in quick or full mode (:mod:`paper_figures._data`)."""
+    return tuple(DATASETS[s] for s in settings(mode(quick))[0] if s in DATASETS)
+
+
 def make_source(ctx, name, n, run):
     if name in ("COVTYPE", "ELECTRICITY"):
-        return dataset_source(ctx, {"COVTYPE": "covertype", "ELECTRICITY": "electricity"}[name], n)
+        return dataset_source(ctx, DATASETS[name], n)
     seed = run + 1
     q = n // 4
 
@@ -154,14 +165,15 @@ def predictions(ctx, name, n, runs):
 
 
 def rates(name, pred, runs, n):
-    """``{(test, version, condition, scheme): fraction of runs rejecting}`` for one stream."""
+    """``{(test, version, condition, scheme): fraction of runs rejecting}`` for one stream, and
+    ``{(version, condition, scheme): accuracy of A minus B, (run, fold)}``."""
     import xarray as xr
 
     from streamtk.kfold.assignments import fold_assignment_arrays
     from streamtk.kfold.experiments import fold_comparison, rejection_rates
     from streamtk.kfold.noise import noise_filter
 
-    out = {}
+    out, gaps = {}, {}
     for i, scheme in enumerate(SCHEMES):
         y, p, c = pred[scheme]
         y = xr.DataArray(y, dims=("run", "time"))  # generated streams differ per run
@@ -178,16 +190,18 @@ def rates(name, pred, runs, n):
             )
             for cond, b in conds.items():
                 cmp = fold_comparison(y, a, b, masks, metric="accuracy", lead_dims=("run",))
-                rr = rejection_rates(cmp, alpha=0.05)
+                rr = rejection_rates(cmp, alpha=ALPHA, correction=MCNEMAR_CORRECTION)
+                ver = "prequential" if preq else "non-prequential"
                 for test in ("mcnemar", "sign", "wilcoxon"):
-                    ver = "prequential" if preq else "non-prequential"
                     out[(test, ver, cond, scheme)] = float(rr["fraction_rejected"].sel(test=test))
-    return out
+                gaps[(ver, cond, scheme)] = (cmp["score_a"] - cmp["score_b"]).transpose("run", "fold").values
+    return out, gaps
 
 
 def compute(ctx):
     streams, n, runs = settings(ctx)
-    return streams, n, runs, {s: rates(s, predictions(ctx, s, n, runs), runs, n) for s in streams}
+    both = {s: rates(s, predictions(ctx, s, n, runs), runs, n) for s in streams}
+    return streams, n, runs, {s: v[0] for s, v in both.items()}, {s: v[1] for s, v in both.items()}
 
 
 def run(ctx):
@@ -197,7 +211,7 @@ def run(ctx):
         "Bifet et al. 2015 — Tables 2-4 (Type I / II rejection rates, reduced scale)",
         "seed 000, sec. 4.1, Tables 2, 3 (McNemar) and 4 (Wilcoxon)",
     )
-    streams, n, runs, res = compute(ctx)
+    streams, n, runs, res, gaps = compute(ctx)
     avg = {key: float(np.mean([res[s][key] for s in streams])) for key in res[streams[0]]}
     header = ["test", "version", *[f"{c} {s}" for c, s in COLS]]
     rows = []
@@ -222,6 +236,7 @@ def run(ctx):
             f"{ver} {test} row).",
         )
     _claims(ctx, sec, streams, n, runs, res, avg)
+    _method_notes(ctx, sec, streams, n, runs, res, gaps)
 
 
 def _claims(ctx, sec, streams, n, runs, res, avg):
@@ -312,21 +327,33 @@ def _claims(ctx, sec, streams, n, runs, res, avg):
         float(np.mean(t4i)) <= 0.1,
         f"mean no-change rate (bootstrap, cv) {np.mean(t4i):.3f}",
     )
-    perf = [
-        s
-        for s in streams
-        if not s.startswith("SEA")
-        and all(
-            res[s][("wilcoxon", "prequential", c, sc)] >= 0.95 for c in CONDITIONS[1:] for sc in ("bootstrap", "cv")
-        )
-    ]
+
+    # "near perfect Type II accuracy except on SEA" is two statements: the non-SEA streams reject (almost) always
+    # under noise, and the SEA streams do not (the paper's SEA cells, cv and bootstrap: 0.21-0.49)
+    def type2(s):
+        return [res[s][("wilcoxon", "prequential", c, sc)] for c in CONDITIONS[1:] for sc in ("bootstrap", "cv")]
+
     nonsea = [s for s in streams if not s.startswith("SEA")]
+    sea = [s for s in streams if s.startswith("SEA")]
+    perf = [s for s in nonsea if all(v >= 0.95 for v in type2(s))]
     sec.claim(
         "bifet.table4",
-        "Wilcoxon: (near) perfect Type II accuracy with cv and bootstrap except on SEA",
+        "Wilcoxon: (near) perfect Type II accuracy with cv and bootstrap on every stream but SEA",
         len(perf) >= 0.8 * len(nonsea),
         f"{len(perf)} of {len(nonsea)} non-SEA streams reject in >= 95 % of the noisy runs",
     )
+    if sea:
+        low = [s for s in sea if max(type2(s)) < 0.95]
+        sec.claim(
+            "bifet.table4",
+            "Wilcoxon: ... except on SEA, where Type II accuracy with cv and bootstrap stays far from perfect "
+            "(the paper: 0.21-0.49)",
+            len(low) == len(sea),
+            "SEA Type II rejection rates (cv, bootstrap): "
+            + "; ".join(f"{s} " + ", ".join(f"{v:.2f}" for v in type2(s)) for s in sea),
+        )
+    else:
+        sec.note("The SEA part of Table 4's claim ('... except on SEA') is not tested: no SEA stream was run.")
     close4 = [
         abs(res[s][("wilcoxon", "prequential", c, sc)] - PAPER_T4[s][j]) <= 0.2
         for s in streams
@@ -356,6 +383,65 @@ def _claims(ctx, sec, streams, n, runs, res, avg):
             reason=why,
             cap="qualitative match",
         )
+
+
+def _method_notes(ctx, sec, streams, n, runs, res, gaps):
+    """REPORT.md: the McNemar variant, the scale, and what the Type II cells at 1.00 come from."""
+    from scipy.stats import chi2
+
+    sec.note(
+        "**McNemar variant** (Tables 2-3): one test per run on the discordant counts pooled over the ten folds "
+        "(every instance a fold tested counts, once per fold: a = misclassified by A and correctly by B, b = the "
+        "opposite), statistic (a - b)^2 / (a + b) "
+        + ("with" if MCNEMAR_CORRECTION else "without")
+        + f" continuity correction, chi-square with 1 degree of freedom, rejecting at alpha = {ALPHA} "
+        f"(M > {chi2.isf(ALPHA, 1):.3f}); the paper gives the statistic (sec. 4) but not whether it pools the "
+        "folds or corrects. "
+        "Sign and Wilcoxon (exact, two-sided) test the ten folds' accuracies at the same alpha."
+    )
+    members = LBAG.moa.split("-s ")[1]
+    full = settings(mode(False)) if ctx.quick else None
+    sec.note(
+        f"**Scale**: {len(streams)} streams ({', '.join(streams)}), {n:,} instances per run, {runs} runs, "
+        f"{K} folds x 2 LeveragingBag ensembles of {members} members"
+        + (
+            f" (quick mode; the full mode: {len(full[0])} streams, {full[1]:,} instances, {full[2]} runs)"
+            if full
+            else ""
+        )
+        + "; the paper: 13 streams, whole streams (up to "
+        "10^6 instances), 50 runs, random forests. The paper's scale is not run: Tables 2-4 take about 15 minutes at "
+        "2,000 instances on two cores, and producing the logs grows linearly with the instances and runs."
+    )
+    # Type II: B is A's own predictions through the noise filter, so A - B in a fold is the noise's effect only
+    cells, saturated, all_folds = [], 0, 0
+    for s in streams:
+        for ver in ("non-prequential", "prequential"):
+            for cond in CONDITIONS[1:]:
+                for sc in SCHEMES:
+                    d = gaps[s][(ver, cond, sc)]
+                    if res[s][("wilcoxon", ver, cond, sc)] == 1.0:
+                        saturated += 1
+                        all_folds += bool(np.all(d > 0))
+                    cells.append((s, ver, cond, sc, float(d.mean()), float(d.std()), float(np.mean(d > 0))))
+    sec.table(
+        ["stream", "version", "condition", "scheme", "mean A - B", "sd over runs and folds", "folds with A > B"],
+        [(a, b, c, d, f"{m:.4f}", f"{sd:.4f}", f"{fr:.2f}") for a, b, c, d, m, sd, fr in cells],
+        caption="Type II: accuracy of A minus the noise-filtered B in each fold (all runs).",
+    )
+    sec.note(
+        f"**Type II cells at 1.00**: {saturated} of the {len(cells)} Wilcoxon Type II cells (stream x version x "
+        f"noise x scheme) are 1.00, and in {all_folds} of them every fold of every run has A ahead of B (table "
+        "above). That is not an effect of the reduced scale: B is "
+        "A's own predictions passed through the noise filter (sec. 4.1), so a fold's A - B is the noise's effect "
+        "p0 pn - (1 - p0) pn / c alone, against a sampling spread that shrinks with the instances a fold tests; "
+        "once every fold shows A ahead, the exact Wilcoxon test over ten folds rejects (p = 2 / 2^10) and so does "
+        "the Sign test. Longer streams, as in the paper, would make the gap clearer, not smaller; more runs only "
+        "refine the rate, and the ensembles' size enters only through A's accuracy p0 (a better A widens the gap). "
+        "The paper's lower SEA rates (0.21-0.49) are therefore not what our design gives at its scale either; its "
+        "text does not say how the noisy classifier "
+        "was built beyond 'applying a noise filter' to the base classifier's predictions."
+    )
 
 
 if __name__ == "__main__":

@@ -26,8 +26,9 @@ import numpy as np  # noqa: E402
 
 from . import _streams  # noqa: E402
 from ._common import script_main  # noqa: E402
-from ._plot import legend_outside, new_figure  # noqa: E402
+from ._plot import estimator_label, legend_outside, new_figure  # noqa: E402
 from ._producers import LEARNERS, Holdout, Source, produce  # noqa: E402
+from ._vfdt import led_spike_note  # noqa: E402
 
 STREAMS = ("Waveform", "LED", "RBF", "RT")
 BAYES_ERROR = {"Waveform": 0.14, "LED": 0.26}  # as the paper states
@@ -132,7 +133,7 @@ def run(ctx):
     for ax, name in zip(axes[0], STREAMS):
         err, ho = out[name]
         for est in err["estimator"].values:
-            ax.plot(err["instance"], err.sel(estimator=est), label=_label(str(est)), **STYLE[str(est)])
+            ax.plot(err["instance"], err.sel(estimator=est), label=estimator_label(str(est)), **STYLE[str(est)])
         ax.plot(ho["instance"], ho, label="holdout", **STYLE["holdout"])
         ax.set_title(name, fontsize=9)
         ax.set_xlabel("instances")
@@ -238,12 +239,8 @@ def run(ctx):
         "Bayes errors stated by the paper: Waveform 14 %, LED 26 %; the holdout error of a Hoeffding tree after "
         f"{n} instances is still above them (table). Learners and generators: {ctx.producer_text()}."
     )
-
-
-def _label(est):
-    if est.startswith("fading="):
-        return rf"fading $\alpha$ = {est.split('=')[1]}"
-    return est.replace("=", " ")
+    led = out["LED"][1]
+    sec.note(led_spike_note(f"Fig. 3, LED, holdout {mean_txt}", led["instance"].values, led.values))
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ import numpy as np  # noqa: E402
 
 from ._common import script_main  # noqa: E402
 from ._logs import SEA_ORDER, sea_nb_log  # noqa: E402
-from ._plot import legend_outside, new_figure  # noqa: E402
+from ._plot import legend_outside, new_figure, vlines  # noqa: E402
 
 THRESHOLD_PAPER = 6.635
 
@@ -47,11 +47,15 @@ def compute(ctx):
     return seg, ds, det[det >= 0], float(mcnemar_threshold(0.01))
 
 
-def _marks(ax, seg, det):
-    for d in (seg, 2 * seg, 3 * seg):
-        ax.axvline(d, color="k", ls="--", lw=0.8, gid="guide")
-    for d in det:
-        ax.axvline(d + 1, color="C3", lw=0.6, alpha=0.7, gid="guide")
+def _marks(ax, seg, det, thr=None):
+    vlines(ax, (seg, 2 * seg, 3 * seg), "change of concept")
+    # detections as triangles on the top edge: as lines they would hide under the changes' lines at full scale
+    if len(det):
+        ax.plot(det + 1, np.ones(len(det)), ls="none", marker="v", ms=5, color="C3", clip_on=False, zorder=5,
+                transform=ax.get_xaxis_transform(), label="DDM detection (NB + DDM)")  # fmt: skip
+    if thr is not None:  # the rejection thresholds of the signed McNemar test
+        for v, lab in ((thr, f"±{thr:.3f} (McNemar, 99 %)"), (-thr, "_nolegend_")):
+            ax.axhline(v, color="k", ls=":", lw=0.8, gid="guide", label=lab)
 
 
 def _first_cross(x, inst, thr, start, stop):
@@ -73,26 +77,28 @@ def run(ctx):
         e: ds["mcnemar"].sel(estimator=e).values
         for e in ("prequential", "window=1000", "window=100", "fading=0.999", "fading=0.99")
     }
-    drift_txt = f"dashed: changes of concept every {seg:,}; red: DDM detections"
+    drift_txt = f"dashed: changes of concept every {seg:,}; red triangles: DDM detections"
     # --- Fig. 4 (and slide 'Accumulated Loss'): cumulative Q
     fig, axes = new_figure(1, 1, size=(6.5, 2.8))
     ax = axes[0, 0]
-    ax.plot(x, q["prequential"], lw=1.0, color="C0")
+    ax.plot(x, q["prequential"], lw=1.0, color="C0", label="cumulative Q, A = NB, B = NB + DDM")
     ax.axhline(0, color="k", lw=0.5, gid="guide")
     _marks(ax, seg, det)
     ax.set_xlabel("instances")
     ax.set_ylabel(r"$Q_i = \log(S_i^A / S_i^B)$")
+    legend_outside(ax, where="below", ncol=3)
     ctx.savefig(
         fig, "gama_fig4", f"Gama Fig. 4 (SEA pair, 0/1 loss): cumulative Q of NB (A) vs NB+DDM (B); {drift_txt}"
     )
     # --- Fig. 5 (and slides 'over sliding windows', 'using Fading Factors')
     fig, axes = new_figure(2, 1, size=(6.5, 2.3), sharex=True)
     for ax, e, lab in zip(axes[:, 0], ("window=250", "fading=0.995"), ("window of 250", r"fading $\alpha$ = 0.995")):
-        ax.plot(x, q[e], lw=0.8, color="C0")
+        ax.plot(x, q[e], lw=0.8, color="C0", label="Q, A = NB, B = NB + DDM")
         ax.axhline(0, color="k", lw=0.5, gid="guide")
         _marks(ax, seg, det)
         ax.set_ylabel(f"$Q_i$, {lab}")
         ax.set_xlabel("instances")
+    legend_outside(fig, where="below", ncol=3)
     ctx.savefig(
         fig, "gama_fig5", f"Gama Fig. 5 (SEA pair): Q over a window of 250 (top) and with fading 0.995; {drift_txt}"
     )
@@ -117,12 +123,11 @@ def run(ctx):
     ax.set_xlabel("instances")
     legend_outside(ax)
     ax = axes[1, 0]
-    ax.plot(x, m["prequential"], lw=1.0, color="C2")
-    ax.axhline(thr, color="k", ls=":", lw=0.8, gid="guide")
-    ax.axhline(-thr, color="k", ls=":", lw=0.8, gid="guide")
-    _marks(ax, seg, det)
+    ax.plot(x, m["prequential"], lw=1.0, color="C2", label="M (cumulative)")
+    _marks(ax, seg, det, thr)
     ax.set_ylabel("signed McNemar M")
     ax.set_xlabel("instances")
+    legend_outside(ax)
     ctx.savefig(
         fig,
         "gama_fig6",
@@ -138,12 +143,11 @@ def run(ctx):
         "fading=0.99": r"$\alpha$ = 0.99",
     }
     for ax, e in zip(axes[:, 0], labels):
-        ax.plot(x, m[e], lw=0.7, color="C2")
-        ax.axhline(thr, color="k", ls=":", lw=0.8, gid="guide")
-        ax.axhline(-thr, color="k", ls=":", lw=0.8, gid="guide")
-        _marks(ax, seg, det)
+        ax.plot(x, m[e], lw=0.7, color="C2", label="signed McNemar M")
+        _marks(ax, seg, det, thr)
         ax.set_ylabel(f"M, {labels[e]}", fontsize=8)
         ax.set_xlabel("instances")
+    legend_outside(fig, where="below", ncol=4)
     ctx.savefig(
         fig,
         "gama_fig7",

@@ -65,8 +65,9 @@ def run(ctx):
     ax.plot(ph["instance"], stat, lw=1, color="C2", label="$PH_T$")
     ax.axhline(LAMBDA, color="C3", lw=1, label=r"threshold $\lambda$")
     ax.axvline(seg, color="k", ls="--", lw=0.8, gid="guide", label="drift")
-    if first:
-        ax.axvline(first, color="C1", lw=1, gid="guide", label="detection")
+    if first:  # on the statistic: a line a few instances from the drift's would hide under it at full scale
+        ax.plot([first], [stat[first - 1]], ls="none", marker="o", ms=6, mfc="none", mew=1.4, color="C1", zorder=5,
+                label="detection")  # fmt: skip
     ax.set_xlabel("instances")
     ax.set_ylabel("Page-Hinkley statistic")
     legend_outside(fig, where="below", ncol=4)

@@ -28,8 +28,9 @@ import numpy as np  # noqa: E402
 
 from . import _streams  # noqa: E402
 from ._common import nanmean, script_main  # noqa: E402
-from ._plot import legend_outside, new_figure  # noqa: E402
+from ._plot import estimator_label, legend_outside, new_figure, vlines  # noqa: E402
 from ._producers import LEARNERS, Source, produce  # noqa: E402
+from ._vfdt import block_error, led_spike_note  # noqa: E402
 
 STREAMS = ("LED", "RBF", "RT", "Waveform")
 MODELS = ("MC", "NBa")
@@ -421,6 +422,8 @@ def _figures(ctx, streams, res):
             f"Gama et al. 2013 — Figure {col} (VFDT-NBa: {title} and PH detections)",
             f"seed 004, sec. 5.{2 if col == 9 else 3}, Figure {col}",
         )
+        led = block_error(res["LED"][1].sel(model="NBa").values) if "LED" in res else (None, None)
+        sec.note(led_spike_note(f"Fig. {col}, VFDT-NBa", *led, absent="LED is run in full mode only"))
         fig, axes = new_figure(1, len(streams), size=(3.6, 2.9))
         first = {}
         for ax, name in zip(axes[0], streams):
@@ -430,13 +433,14 @@ def _figures(ctx, streams, res):
             step = max(len(x) // 2000, 1)
             for k, e in enumerate(ph["estimator"].values):
                 mon = ph["monitored"].sel(estimator=e).values.ravel()
-                (line,) = ax.plot(x[::step], mon[::step], lw=0.9, color=f"C{k}", label=_label(str(e)))
+                ax.plot(x[::step], mon[::step], lw=0.9, color=f"C{k}", label=estimator_label(str(e)))
                 det = ph["detection_index"].sel(estimator=e).values.ravel()
                 after = det[det >= drift]
                 first[(name, str(e))] = int(after[0]) - drift if after.size else None
-                if after.size:
-                    ax.axvline(after[0] + 1, color=line.get_color(), lw=1.0, ls="-", gid="guide")
-            ax.axvline(drift, color="k", ls="--", lw=0.8, gid="guide")
+                if after.size:  # on the curve itself: a line at the detection would vanish under the drift's
+                    ax.plot([after[0] + 1], [mon[after[0]]], ls="none", marker="o", ms=6, mfc="none", mew=1.4,
+                            color="k", zorder=5, label="first PH detection after the drift")  # fmt: skip
+            vlines(ax, [drift], "drift")
             ax.set_title(name, fontsize=9)
             ax.set_xlabel("instances")
             ax.set_ylabel("error estimate" if col == 9 else "ratio short / long")
@@ -444,8 +448,8 @@ def _figures(ctx, streams, res):
         ctx.savefig(
             fig,
             f"gama_fig{col}",
-            f"Gama Fig. {col}: VFDT-NBa, run 0; {title}, dashed: drift, solid verticals: first PH detection "
-            "after it (delta 0.1, lambda 100)",
+            f"Gama Fig. {col}: VFDT-NBa, run 0; {title}, dashed: drift, circles: first PH detection "
+            "after it on the detecting estimate (delta 0.1, lambda 100)",
         )
         detected = {k: v for k, v in first.items() if v is not None}
         txt = "; ".join(f"{k[0]} {k[1]}: {'miss' if v is None else v}" for k, v in first.items())
@@ -482,18 +486,6 @@ def _figures(ctx, streams, res):
             reason="one run of other random streams than the paper's; the delays of all runs are in Table "
             f"{2 if col == 9 else 3}",
         )
-
-
-def _label(est):
-    if est.startswith("fading_ratio="):
-        a, b = est.split("=")[1].split("/")
-        return f"$M_{{{b}}} / M_{{{a}}}$ (fading)"
-    if est.startswith("window_ratio="):
-        a, b = est.split("=")[1].split("/")
-        return f"window {b} / window {a}"
-    if est.startswith("fading="):
-        return rf"fading $\alpha$ = {est.split('=')[1]}"
-    return est.replace("=", " ")
 
 
 if __name__ == "__main__":

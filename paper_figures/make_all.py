@@ -10,8 +10,10 @@ papers' scales where feasible (README.md gives its run time). Logs are produced 
 through capymoa when capymoa and Java are available (``--producer auto``, the default), else by
 river, and cached as netCDF under ``$STREAMTK_CACHE/paper_figures`` or ``OUT/cache``, so a second
 run only recomputes the evaluation. Data come from :mod:`streamtk.datasets` (``--data`` or
-``$STREAMTK_DATA``). :func:`main` returns 0 when every script succeeded, 1 when one failed (its
-traceback is in REPORT.md) and 2 for a bad argument.
+``$STREAMTK_DATA``); every data set the selected scripts read is looked up first, and a missing one
+stops the run before anything runs, naming it, the scripts that need it and where to put it
+(:mod:`paper_figures._data`). :func:`main` returns 0 when every script succeeded, 1 when one failed
+(its traceback is in REPORT.md) and 2 for a bad argument or missing data.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
+from . import _data  # noqa: E402
 from ._common import PRODUCERS, Context, run_script  # noqa: E402
 
 #: The figure/table scripts, in REPORT.md order (module names inside this package).
@@ -157,7 +160,8 @@ def _run_parallel(a, names, ctx, producers):
 
 
 def main(argv=None) -> int:
-    """Run the scripts and write ``OUT/REPORT.md``; returns 0 if all succeeded, 1 if one failed, 2 on bad input."""
+    """Run the scripts and write ``OUT/REPORT.md``; returns 0 if all succeeded, 1 if one failed, 2 on bad input
+    or missing data (then nothing runs)."""
     a = build_parser().parse_args(argv)
     names = available()
     if a.list:
@@ -171,13 +175,19 @@ def main(argv=None) -> int:
         names = [n for n in names if n in a.only]
     import streamtk
 
+    if a.jobs < 1:
+        print(f"make_all: --jobs must be a positive integer, got {a.jobs}", file=sys.stderr)
+        return 2
+    # every data set the selected scripts read, looked up before anything runs (or is created)
+    data = Path(a.data) if a.data is not None else None
+    miss = _data.missing(names, a.quick, data)
+    if miss:
+        print(f"make_all: {_data.missing_message(miss, names, a.quick, data)}", file=sys.stderr)
+        return 2
     try:
         ctx = Context(Path(a.out), quick=a.quick, data=a.data, cache=a.cache, producer=a.producer)
     except ValueError as err:
         print(f"make_all: {err}", file=sys.stderr)
-        return 2
-    if a.jobs < 1:
-        print(f"make_all: --jobs must be a positive integer, got {a.jobs}", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
     ok = True

@@ -21,12 +21,14 @@ if __package__ in (None, ""):  # run as a file: make the package-relative import
 import numpy as np  # noqa: E402
 
 from ._common import script_main  # noqa: E402
+from ._data import mode  # noqa: E402
+from streamtk._core.metrics import REGISTRY as METRIC_REGISTRY  # noqa: E402
+
 from ._logs import FIVE, dataset_log  # noqa: E402
 from ._plot import legend_outside, new_figure  # noqa: E402
 
 ITEM = "zliobaite.fig2"
 METRICS = ["accuracy", "kappa", "kappa_per", "kappa_plus"]
-SYMBOLS = ["accuracy", r"$\kappa$", r"$\kappa_{per}$", r"$\kappa^+$"]
 NAMES = {"electricity": "Elec2", "covertype": "Cover", "kdd99": "KDD99", "ozone": "Ozone"}
 MODELS = (*FIVE, "Majority", "Persistent")
 
@@ -36,6 +38,11 @@ def datasets(ctx):
     if ctx.quick:
         return [("electricity", 3000), ("ozone", 2536)]
     return [("electricity", 45312), ("covertype", 581012), ("kdd99", 494021), ("ozone", 2536)]
+
+
+def data_needed(quick):
+    """The data sets this script reads in quick or full mode (:mod:`paper_figures._data`)."""
+    return tuple(name for name, _ in datasets(mode(quick)))
 
 
 def evaluate_log(log, metrics=METRICS, windows=(), every=None):
@@ -86,7 +93,8 @@ def run(ctx):
                 vals = [float(ds[met].sel(model=m)) for met in METRICS]
                 ax.bar(np.arange(len(METRICS)) + k * width, vals, width, color=f"C{k}", label=m)
                 rows.append((f"{NAMES[name]} ({n:,})", order, m, *vals))
-            ax.set_xticks(np.arange(len(METRICS)) + 0.4 - width / 2, SYMBOLS, fontsize=8)
+            labels = [METRIC_REGISTRY[m].label for m in METRICS]
+            ax.set_xticks(np.arange(len(METRICS)) + 0.4 - width / 2, labels, fontsize=8)
             ax.axhline(0, color="k", lw=0.5, gid="guide")
             ax.set_title(f"{NAMES[name]} ({'shuffled' if order == 'iid' else 'original'})", fontsize=9)
             ax.set_ylim(-1.0, 1.0)

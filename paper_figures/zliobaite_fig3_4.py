@@ -24,6 +24,7 @@ if __package__ in (None, ""):  # run as a file: make the package-relative import
 import numpy as np  # noqa: E402
 
 from ._common import script_main  # noqa: E402
+from ._data import mode  # noqa: E402
 from ._logs import FIVE, dataset_log  # noqa: E402
 from ._plot import legend_outside, new_figure  # noqa: E402
 from .zliobaite_fig2 import NAMES, datasets  # noqa: E402
@@ -32,6 +33,11 @@ from .zliobaite_fig2 import NAMES, datasets  # noqa: E402
 ALPHA = {"electricity": 0.001, "covertype": 0.0001, "kdd99": 0.00001, "ozone": 0.001}
 VARIANTS = ("ordinary", "Temporal Correction", "Temporally Augmented")
 WINDOW = 1000
+
+
+def data_needed(quick):
+    """The data sets this script reads in quick or full mode (:mod:`paper_figures._data`)."""
+    return tuple(name for name, _ in datasets(mode(quick)))
 
 
 def compute(ctx, name, n):

@@ -20,6 +20,7 @@ if __package__ in (None, ""):  # run as a file: make the package-relative import
 
 
 from ._common import script_main  # noqa: E402
+from ._data import mode  # noqa: E402
 from ._logs import FIVE, dataset_log  # noqa: E402
 from ._plot import legend_outside, new_figure  # noqa: E402
 from .zliobaite_fig2 import NAMES  # noqa: E402
@@ -32,6 +33,11 @@ def settings(ctx):
     if ctx.quick:
         return [("electricity", 3000)], (0, 1, 2, 3)
     return [("electricity", 45312), ("covertype", 100_000)], (0, 1, 2, 3, 5, 10, 24, 48)
+
+
+def data_needed(quick):
+    """The data sets this script reads in quick or full mode (:mod:`paper_figures._data`)."""
+    return tuple(name for name, _ in settings(mode(quick))[0])
 
 
 def compute(ctx):

@@ -22,6 +22,7 @@ if __package__ in (None, ""):  # run as a file: make the package-relative import
 import numpy as np  # noqa: E402
 
 from ._common import script_main  # noqa: E402
+from ._data import mode  # noqa: E402
 from ._plot import legend_outside, new_figure  # noqa: E402
 from ._producers import LEARNERS, dataset_source, produce  # noqa: E402
 from .zliobaite_fig2 import NAMES  # noqa: E402
@@ -34,6 +35,11 @@ def settings(ctx):
     if ctx.quick:
         return [("electricity", 3000)], (1e-3, 1e-2, 1e-1, 1.0)
     return [("electricity", 45312), ("covertype", 581012)], (1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1, 3e-1, 1.0)
+
+
+def data_needed(quick):
+    """The data sets this script reads in quick or full mode (:mod:`paper_figures._data`)."""
+    return tuple(name for name, _ in settings(mode(quick))[0])
 
 
 def compute(ctx, name, n, ps, order, seed=1):

@@ -43,6 +43,11 @@ LITERATURE = [
 ITEM = "zliobaite.table5"
 
 
+def data_needed(quick):
+    """The data sets this script reads (:mod:`paper_figures._data`), in either mode."""
+    return ("electricity",)
+
+
 def compute(ctx):
     """Persistent accuracy on Electricity in percent, over all instances and over the n-1 transitions."""
     import streamtk

@@ -314,65 +314,9 @@ def _import_plotting():
 
 def _figure(png, ds, cmp, adw, ph, dep, drifts, alarms):
     plt = _import_plotting()
+    from streamtk.report.overview import overview_figure
 
-    from streamtk.plot.compare import plot_comparison
-    from streamtk.plot.curves import plot_baselines, plot_curves
-    from streamtk.plot.drift import plot_detector
-    from streamtk.plot.temporal import plot_dependence
-
-    fig, axes = plt.subplots(3, 2, figsize=(13, 11), constrained_layout=True)
-    estimators = [e for e in map(str, ds.estimator.values)]
-    plot_curves(
-        ds,
-        "accuracy",
-        model="adaptive",
-        ax=axes[0, 0],
-        drifts=drifts,
-        detections=alarms["adwin"],
-        width=adw,
-        estimators=estimators,
-        title="adaptive model: accuracy; ADWIN width (grey) and alarms on its errors",
-    )
-    plot_baselines(
-        ds,
-        "accuracy",
-        model="static",
-        ax=axes[0, 1],
-        drifts=drifts,
-        title="static model vs Majority / Persistent baselines (prequential)",
-    )
-    plot_comparison(
-        cmp,
-        "mcnemar",
-        a="adaptive",
-        b="static",
-        ax=axes[1, 0],
-        drifts=drifts,
-        title="signed McNemar, adaptive vs static (> 0: adaptive worse)",
-    )
-    plot_detector(ph, ax=axes[1, 1], drifts=drifts, title="Page-Hinkley (MOA) on the adaptive model's errors")
-    plot_dependence(dep, ax=axes[2, 0], drifts=drifts)
-    ax = axes[2, 1]
-    for i, model in enumerate(ds.model.values):
-        ax.plot(
-            ds.instance,
-            ds.kappa.sel(model=model, estimator="window=1000"),
-            color=f"C{i}",
-            lw=1.2,
-            label=f"{model}: kappa",
-        )
-        ax.plot(
-            ds.instance,
-            ds.kappa_per.sel(model=model, estimator="window=1000"),
-            color=f"C{i}",
-            lw=1.0,
-            ls="--",
-            label=f"{model}: kappa_per",
-        )
-    ax.axhline(0.0, color="k", lw=0.8)
-    ax.set_title("kappa (solid) vs Kappa-Temporal (dashed), window=1000")
-    ax.set_xlabel("instances")
-    ax.legend(fontsize="small", frameon=False, ncol=3, loc="lower center")
+    fig = overview_figure(ds, cmp, adw, ph, dep, drifts, alarms)
     fig.savefig(png, dpi=100)
     plt.close(fig)
 

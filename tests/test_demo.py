@@ -225,3 +225,37 @@ def test_simulated_log_properties():
     np.testing.assert_array_equal(per[1:], y[:-1])
     again = simulate_log(20_000, persistence=0.9, seed=3)
     xr.testing.assert_identical(log, again)
+
+
+def test_demo_figure_is_readable(tmp_path, monkeypatch):
+    # issue 35: the first figure a new user sees had titles cut by the figure's edge, legends over tick labels and
+    # axis labels (of the ADWIN width's right axis) and over the kappa curves
+    import warnings
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    from streamtk.demo import run_demo
+    from streamtk.plot._layout import covered_points, layout_problems
+
+    saved, save = [], Figure.savefig
+
+    def spy(fig, *args, **kwargs):
+        saved.append(fig)
+        return save(fig, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", spy)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run_demo(tmp_path, quiet=True, background_compile=False)  # the default size, as `streamtk demo` runs
+    (fig,) = saved
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(fig)  # pyplot closed it (its canvas went): draw it again as it was saved
+    assert not [str(w.message) for w in caught if "constrained_layout" in str(w.message)]
+    assert layout_problems(fig) == []
+    for ax in fig.axes:
+        if ax.get_legend() is not None:
+            assert covered_points(ax) == 0, ax.get_title()

@@ -19,7 +19,7 @@ import xarray as xr  # noqa: E402
 
 import streamtk  # noqa: E402
 import streamtk.plot as splot  # noqa: E402
-from streamtk.plot._common import covered_points, place_legend, robust_limits  # noqa: E402
+from streamtk.plot._common import covered_points, layout_problems, place_legend, robust_limits  # noqa: E402
 
 N, DRIFT = 3000, 1500
 
@@ -84,6 +84,16 @@ def inputs():
 
 CASES = {
     "plot_curves": lambda d: splot.plot_curves(d["curves"], "kappa_per", estimator="adwin=0.5", drifts=[DRIFT]),
+    "plot_curves (ADWIN width)": lambda d: splot.plot_curves(
+        d["curves"], "accuracy", model="adaptive", width="adwin=0.5", detections=[1520], drifts=[DRIFT]
+    ),  # a second y axis on the right: an outside legend must clear its tick labels and label
+    "plot_curves (long title)": lambda d: splot.plot_curves(
+        d["curves"],
+        "accuracy",
+        model="adaptive",
+        title="a title much longer than the axes it belongs to, which a "
+        "layout never widens for it, so it must be broken into lines: $Q = \\log(S_A / S_B)$ kept whole",
+    ),
     "plot_baselines": lambda d: splot.plot_baselines(d["curves"], model="adaptive", drifts=[DRIFT]),
     "plot_comparison": lambda d: splot.plot_comparison(d["compare"], a="adaptive", b="static", drifts=[DRIFT]),
     "plot_dependence": lambda d: splot.plot_dependence(d["dep"], drifts=[DRIFT]),
@@ -134,6 +144,8 @@ def test_legends_cover_no_plotted_point(inputs, case):
         for ax in fig.axes:
             if ax.get_visible():
                 assert not box.overlaps(ax.get_window_extent(renderer)), f"{case}: the figure legend overlaps an axes"
+    # no legend over a title, a tick label or an axis label; no title cut by the figure's edge or over an axes
+    assert layout_problems(fig) == [], case
 
 
 @pytest.mark.parametrize("case", ["plot_curves", "facet_curves", "plot_comparison"])

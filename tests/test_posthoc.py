@@ -143,6 +143,46 @@ def test_demsar_2006_table_6_critical_differences_and_holm():
     assert holm.cliques == (("C4.5+cf", "C4.5"),)
 
 
+def test_bonferroni_dunn_all_pairs_cd_is_the_threshold_of_its_adjusted_pvalues():
+    # issue 35: the CD used the k - 1 control quantile (1.38) while the p-values were adjusted over all
+    # 6 pairs, so |1 - 2.45| >= CD had p_adj = 0.072 and no rejection. Over all pairs both now use m = 6.
+    ranks, n, k = [1.0, 2.45, 3.0, 3.55], 10, 4
+    res = posthoc_from_ranks(ranks, n, method="bonferroni-dunn")
+    se = math.sqrt(k * (k + 1) / (6 * n))
+    assert res.cd == pytest.approx(sps.norm.isf(0.05 / (2 * 6)) * se, rel=1e-12)  # 2.638 * 0.577 = 1.523
+    assert res.pvalue_adjusted[0, 1] == pytest.approx(min(1.0, 6 * 2 * sps.norm.sf(1.45 / se)), rel=1e-12)
+    assert not res.reject[0, 1] and 1.45 < res.cd
+    assert res.reject[0, 3] and res.pvalue_adjusted[0, 3] <= 0.05  # 2.55 >= CD
+    # against a control it stays Demsar's Bonferroni-Dunn test: k - 1 comparisons, CD = 2.394 se
+    ctrl = posthoc_from_ranks(ranks, n, method="bonferroni-dunn", control="0")
+    assert ctrl.cd == pytest.approx(bonferroni_dunn_q(k, 0.05) * se, rel=1e-12)
+    assert ctrl.reject[0, 1] and ctrl.pvalue_adjusted[0, 1] <= 0.05
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    k=st.integers(2, 9),
+    n=st.integers(2, 60),
+    seed=st.integers(0, 10_000),
+    alpha=st.sampled_from([0.01, 0.05, 0.1]),
+    method=st.sampled_from(["nemenyi", "bonferroni-dunn"]),
+    with_control=st.booleans(),
+)
+def test_single_step_rejection_is_exactly_the_cd_rule_and_the_adjusted_pvalue(k, n, seed, alpha, method, with_control):
+    if method == "nemenyi" and with_control:
+        with_control = False
+    rng = np.random.default_rng(seed)
+    scores = rng.normal(size=(n, k)) + rng.uniform(0, 2.0, size=k)
+    control = str(int(rng.integers(k))) if with_control else None
+    res = posthoc_test(scores, method=method, control=control, alpha=alpha)
+    diff = np.abs(res.average_ranks[:, None] - res.average_ranks[None]) >= res.cd
+    in_family = np.isfinite(res.pvalue_adjusted)
+    np.testing.assert_array_equal(res.reject, diff & in_family)
+    # the adjusted p-values cross alpha where the rank difference crosses the CD
+    close = np.isclose(res.pvalue_adjusted, alpha, rtol=1e-8, atol=0)
+    np.testing.assert_array_equal((res.pvalue_adjusted <= alpha)[in_family & ~close], res.reject[in_family & ~close])
+
+
 # ----------------------------------------------------------------------------- reference implementations
 def test_nemenyi_matches_scikit_posthocs_and_friedman_cd():
     sp = pytest.importorskip("scikit_posthocs", reason="scikit-posthocs is the reference for Nemenyi's p-values")

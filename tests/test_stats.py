@@ -348,6 +348,31 @@ def test_friedman_matches_scipy_with_and_without_ties():
         np.testing.assert_allclose(res.ranks, sps.rankdata(-s, axis=1))
 
 
+@pytest.mark.parametrize("tie_correction", [True, False])
+@pytest.mark.parametrize(
+    "row",
+    [[2.0, 0.0, 0.0, 2.0], [2.0, 0.0, 1.0, 1.0], [1.0, 1.0, 0.0], [3.0, 2.0, 1.0, 0.0], [5, 1, 1, 2, 2, 7, 7, 7]],
+)
+def test_friedman_identical_rankings_give_infinite_f_and_zero_p(row, tie_correction):
+    # every dataset ranks the classifiers the same way (ties or not): N (k - 1) - chi2_F is 0 with the
+    # tie correction (W = 0), so F_F = inf and its p-value 0 exactly, never ~1e16 from rounding
+    from streamtk.stats import friedman_statistics
+
+    row = np.asarray(row, dtype=float)
+    tied = len(set(row.tolist())) < row.size
+    for n in (2, 3, 4, 7, 10, 29):
+        scores = np.tile(row, (n, 1))
+        res = friedman_test(scores, tie_correction=tie_correction)
+        vec = friedman_statistics(sps.rankdata(-scores, axis=1), tie_correction=tie_correction)
+        if tie_correction or not tied:
+            assert res.statistic == pytest.approx(n * (row.size - 1), rel=1e-12)
+            assert res.f_statistic == np.inf and res.f_pvalue == 0.0
+            assert vec["f_statistic"] == np.inf and vec["f_pvalue"] == 0.0
+        else:  # Demsar's untied formula on tied ranks stays below N (k - 1): a finite F_F
+            assert np.isfinite(res.f_statistic) and res.f_pvalue > 0.0
+            assert vec["f_statistic"] == pytest.approx(res.f_statistic, rel=1e-12)
+
+
 def test_friedman_groups_and_different():
     # N = 5 datasets, k = 5 -> CD = 2.728 sqrt(30 / 30) = 2.728
     scores = np.array(

@@ -111,7 +111,9 @@ def register(sub) -> None:
         "regenerate the papers' figures and tables (paper_figures)",
         "Regenerate every figure and table of the five seed papers and write OUT/REPORT.md with a verdict per "
         "item (paper_figures.make_all). Logs are produced by MOA's learners through capymoa when capymoa and "
-        "Java are available, else by river, and cached.",
+        "Java are available, else by river, and cached. The data sets the selected scripts read are looked up "
+        "first (--data, $STREAMTK_DATA, the cache): a missing one stops the command before anything runs, with "
+        "its name, the scripts that need it and where to put it (exit status 2).",
         "  streamtk figures --list\n  streamtk figures --quick -o figs\n"
         "  streamtk figures --only bifet_table1 zliobaite_table3 --data /path/to/data\n"
         "  streamtk figures -o figs --jobs 2            # full mode, two scripts at a time\n",

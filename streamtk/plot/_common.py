@@ -1,12 +1,11 @@
-"""Helpers shared by the plot functions: axes, input checks, selection, symbols, legends, robust limits.
+"""Helpers shared by the plot functions: axes, input checks, selection, symbols, robust limits.
 
-* :func:`place_legend` puts a legend where it covers no plotted point: the first empty corner or
-  side inside the axes, else outside on the right (:func:`covered_points` is the test it uses,
-  and the test suite's check of every plot function).
 * :func:`robust_ylim` sets y-limits from the bulk of the values so that a few spikes (e.g.
   kappa_per = -13 of a tiny ADWIN window) do not flatten every other curve, and marks each
   clipped value with a triangle on the axes edge.
 * :func:`axis_label` writes a metric as the papers do (``$\\kappa_m$``) with its units.
+* legends and text layout (:func:`place_legend`, :func:`covered_points`, :func:`fit_title`,
+  :func:`layout_problems`) live in :mod:`streamtk.plot._layout` and are re-exported here.
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ import numpy as np
 import xarray as xr
 
 from .._core.metrics import REGISTRY
+from ._layout import covered_points, fit_title, layout_problems, place_legend
 
 __all__ = [
     "new_axes",
@@ -27,6 +27,8 @@ __all__ = [
     "natural_range",
     "place_legend",
     "covered_points",
+    "fit_title",
+    "layout_problems",
     "robust_ylim",
 ]
 
@@ -97,133 +99,6 @@ def axis_label(name: str, da=None) -> str:
     label = m.label if m is not None else (da.attrs.get("long_name", name) if da is not None else name)
     units = da.attrs.get("units", "1") if da is not None else "1"
     return label if units in ("1", "", None) else f"{label} ({units})"
-
-
-# --------------------------------------------------------------------------- legends
-def _display_points(ax):
-    """Every plotted point of ``ax`` in display coordinates (segments of lines sampled every few pixels)."""
-    pts = []
-    for line in ax.get_lines():
-        if not line.get_visible():
-            continue
-        xy = np.asarray(line.get_xydata(), dtype=float)
-        xy = xy[np.isfinite(xy).all(axis=1)] if xy.size else xy.reshape(0, 2)
-        if not len(xy):
-            continue
-        d = line.get_transform().transform(xy)
-        pts.append(d)
-        if line.get_linestyle() not in ("None", "none", "", " ") and len(d) > 1:
-            # points along each segment, so that a legend cannot sit between two sparse vertices
-            seg = np.diff(d, axis=0)
-            steps = np.clip(np.ceil(np.hypot(seg[:, 0], seg[:, 1]) / 4.0).astype(int), 1, 200)
-            if steps.max() > 1:  # segment i gets the points d[i] + seg[i] * j / steps[i], j = 1 .. steps[i] - 1
-                reps = steps - 1
-                idx = np.repeat(np.arange(len(steps)), reps)
-                j = np.arange(1, idx.size + 1) - np.repeat(np.cumsum(reps) - reps, reps)
-                pts.append(d[idx] + seg[idx] * (j / steps[idx])[:, None])
-    from matplotlib.collections import PathCollection
-
-    for coll in ax.collections:
-        if not coll.get_visible():
-            continue
-        if isinstance(coll, PathCollection):  # scatter: the markers sit at the offsets
-            off = np.asarray(coll.get_offsets(), dtype=float).reshape(-1, 2)
-            off = off[np.isfinite(off).all(axis=1)]
-            if len(off):
-                pts.append(coll.get_offset_transform().transform(off))
-            continue
-        transform = coll.get_transform()
-        for path in coll.get_paths():  # filled areas, line collections: their outline
-            v = np.asarray(path.vertices, dtype=float)
-            v = v[np.isfinite(v).all(axis=1)]
-            if len(v):
-                pts.append(transform.transform(v))
-    for patch in ax.patches:
-        if patch.get_visible():
-            bb = patch.get_window_extent()
-            if np.isfinite([bb.x0, bb.y0, bb.x1, bb.y1]).all():
-                gx, gy = np.meshgrid(np.linspace(bb.x0, bb.x1, 5), np.linspace(bb.y0, bb.y1, 5))
-                pts.append(np.column_stack([gx.ravel(), gy.ravel()]))
-    return np.concatenate(pts) if pts else np.empty((0, 2))
-
-
-def covered_points(ax, legend=None) -> int:
-    """How many plotted points of ``ax`` (and of axes sharing its area, e.g. a twin) lie inside the
-    legend's box. 0 means the legend covers no data."""
-    legend = legend if legend is not None else ax.get_legend()
-    if legend is None:
-        return 0
-    fig = ax.figure
-    renderer = fig.canvas.get_renderer()
-    box = legend.get_window_extent(renderer)
-    n = 0
-    gx, gy = np.meshgrid(np.linspace(box.x0, box.x1, 7)[1:-1], np.linspace(box.y0, box.y1, 7)[1:-1])
-    grid = np.column_stack([gx.ravel(), gy.ravel()])
-    for other in fig.axes:
-        if other is ax or other.bbox.bounds == ax.bbox.bounds:
-            pts = _display_points(other)
-            inside = (pts[:, 0] > box.x0) & (pts[:, 0] < box.x1) & (pts[:, 1] > box.y0) & (pts[:, 1] < box.y1)
-            n += int(inside.sum())
-            n += _filled_hits(other, grid)
-    return n
-
-
-def _filled_hits(ax, grid) -> int:
-    """Points of ``grid`` (display coordinates) inside a filled area of ``ax`` (bands, spans, bars)."""
-    from matplotlib.collections import LineCollection, PathCollection
-
-    hits = np.zeros(len(grid), dtype=bool)
-    for coll in ax.collections:
-        if not coll.get_visible() or isinstance(coll, (PathCollection, LineCollection)):
-            continue
-        face = np.asarray(coll.get_facecolor())
-        if not face.size or not (face[:, 3] > 0).any():
-            continue
-        for path in coll.get_paths():
-            hits |= path.contains_points(grid, transform=coll.get_transform())
-    for patch in ax.patches:
-        if patch.get_visible() and patch.get_fill():
-            hits |= patch.get_path().contains_points(grid, transform=patch.get_transform())
-    return int(hits.sum())
-
-
-_INSIDE = ("upper right", "upper left", "lower right", "lower left", "center right", "center left",
-           "upper center", "lower center")  # fmt: skip
-
-
-def place_legend(ax, handles=None, labels=None, *, fontsize="small", ncol=1, outside="right", **kw):
-    """A legend over no plotted point: the first empty place inside the axes, else outside.
-
-    Parameters
-    ----------
-    ax : matplotlib Axes
-    handles, labels : optional
-        As for :meth:`matplotlib.axes.Axes.legend` (default: the labelled artists).
-    outside : {"right", "below"}
-        Where the legend goes when no place inside is empty.
-
-    Returns
-    -------
-    matplotlib.legend.Legend or None (nothing labelled).
-    """
-    if handles is None:
-        handles, labels = ax.get_legend_handles_labels()
-    elif labels is None:
-        labels = [h.get_label() for h in handles]
-    if not handles:
-        return None
-    ax.figure.canvas.draw()  # final layout and limits before measuring
-    for loc in _INSIDE:
-        legend = ax.legend(handles, labels, loc=loc, fontsize=fontsize, frameon=True, framealpha=0.9, ncol=ncol,
-                           **kw)  # fmt: skip
-        if covered_points(ax, legend) == 0:
-            return legend
-        legend.remove()
-    if outside == "below":
-        return ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.18), fontsize=fontsize,
-                         frameon=False, ncol=max(ncol, min(len(handles), 4)), borderaxespad=0.0, **kw)  # fmt: skip
-    return ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=fontsize, frameon=False,
-                     ncol=ncol, borderaxespad=0.0, **kw)  # fmt: skip
 
 
 # --------------------------------------------------------------------------- robust limits

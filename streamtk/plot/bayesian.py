@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import new_axes
+from ._common import fit_title, new_axes
 
 __all__ = ["plot_posterior"]
 
@@ -148,4 +148,5 @@ def plot_posterior(
     if title is None:
         title = f"Bayesian signed-rank test, ROPE ±{float(rope):g}" if rope is not None else "Bayesian signed-rank test"
     ax.set_title(title, fontsize=10)
+    fit_title(ax)
     return artists

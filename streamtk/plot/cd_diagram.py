@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._layout import fit_title
+
 __all__ = ["cd_diagram"]
 
 
@@ -157,4 +159,5 @@ def cd_diagram(
         family = "all pairs" if control is None else f"vs control {control}"
         title = f"{method} ({family}), alpha = {alpha:g}"
     artists["title"] = ax.set_title(title, fontsize=10) if title else None
+    fit_title(ax)
     return artists

@@ -6,7 +6,7 @@ import textwrap
 
 import numpy as np
 
-from ._common import TRUE_DRIFT_STYLE, draw_drifts, new_axes, place_legend, require, select, x_of
+from ._common import TRUE_DRIFT_STYLE, draw_drifts, fit_title, new_axes, place_legend, require, select, x_of
 
 __all__ = ["plot_detector", "plot_detection_delays", "plot_detections"]
 
@@ -267,4 +267,5 @@ def plot_detections(detections, true_drifts, *, ax=None, sel=None, max_delay=Non
     ax.set_title(title if title else "alarms against the true drifts (shaded: detection windows)")
     ax.legend(handles=artists[: 3 if warnings is not None else 2], fontsize="small", frameon=False,
               loc="upper left", bbox_to_anchor=(1.01, 1.0))  # fmt: skip
+    fit_title(ax)
     return artists

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import new_axes, require
+from ._common import fit_title, new_axes, require
 
 __all__ = ["plot_ranks_over_time"]
 
@@ -70,4 +70,5 @@ def plot_ranks_over_time(result, *, ax=None, models=None, title=None):
         fontsize=10,
     )
     ax.legend(fontsize="small", frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fit_title(ax)
     return lines + thick + [band]

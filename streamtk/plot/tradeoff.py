@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import new_axes, require
+from ._common import fit_title, new_axes, require
 
 __all__ = ["plot_tradeoff"]
 
@@ -72,4 +72,5 @@ def plot_tradeoff(tradeoff, *, x="false_alarms_per_run", y="mean_time_to_detecti
     ax.set_ylabel(_AXIS_LABELS.get(y, tradeoff[y].attrs.get("long_name", y)))
     ax.set_title(title if title else "detector trade-off over settings")
     ax.legend(fontsize="small", frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fit_title(ax)
     return artists

@@ -283,23 +283,10 @@ def friedman_test(
     if len(names) != k or len(set(names)) != k:
         raise ValueError(f"names must hold {k} distinct names, got {names!r}")
     ranks = _sps.rankdata(-s if higher_is_better else s, method="average", axis=1)
-    avg = ranks.mean(axis=0)
-    chi2 = 12.0 * n / (k * (k + 1)) * (np.sum(avg**2) - k * (k + 1) ** 2 / 4.0)
-    if tie_correction:
-        ties = 0.0
-        for row in ranks:
-            _, cnt = np.unique(row, return_counts=True)
-            ties += float(np.sum(cnt.astype(np.float64) ** 3 - cnt))
-        denom = 1.0 - ties / (n * k * (k * k - 1.0))
-        chi2 = chi2 / denom if denom > 0 else np.nan
-    p_chi2 = float(_sps.chi2.sf(chi2, k - 1))
-    den = n * (k - 1) - chi2
-    f_stat = float((n - 1) * chi2 / den) if den > 0 else (np.inf if chi2 > 0 else np.nan)
-    f_p = (
-        float(_sps.f.sf(f_stat, k - 1, (k - 1) * (n - 1)))
-        if np.isfinite(f_stat)
-        else (0.0 if f_stat == np.inf else np.nan)
-    )
+    stats = friedman_statistics(ranks, tie_correction=tie_correction)
+    avg = stats["average_ranks"]
+    chi2, p_chi2 = float(stats["chi2"]), float(stats["pvalue"])
+    f_stat, f_p = float(stats["f_statistic"]), float(stats["f_pvalue"])
     p_omni = f_p if omnibus == "iman-davenport" else p_chi2
     significant = bool(np.isfinite(p_omni) and p_omni <= alpha)
     cd = critical_difference(k, n, alpha, posthoc=posthoc)
@@ -361,18 +348,26 @@ def friedman_statistics(ranks, *, tie_correction: bool = True) -> dict:
     r = np.asarray(ranks, dtype=np.float64)
     n, k = r.shape[-2], r.shape[-1]
     avg = r.mean(axis=-2)
-    chi2 = 12.0 * n / (k * (k + 1)) * (np.sum(avg**2, axis=-1) - k * (k + 1) ** 2 / 4.0)
-    if tie_correction:
-        # sum over tie groups of t^3 - t = sum over members of (t^2 - 1), t = group size of each member
-        equal = np.sum(r[..., :, :, None] == r[..., :, None, :], axis=-1).astype(np.float64)
-        ties = np.sum(equal**2 - 1.0, axis=(-2, -1))
-        denom = 1.0 - ties / (n * k * (k * k - 1.0))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            chi2 = np.where(denom > 0, chi2 / np.where(denom > 0, denom, 1.0), np.nan)
-    p_chi2 = _sps.chi2.sf(chi2, k - 1)
-    den = n * (k - 1) - chi2
+    # With c = (k + 1) / 2, the rank sums' spread B = N^2 sum_j (R_j - c)^2, the spread of all ranks
+    # S = sum_ij (r_ij - c)^2 and their spread within classifiers W = sum_ij (r_ij - R_j)^2 satisfy
+    # N S = B + N W. Friedman's statistic is chi2_F = (k - 1) B / S_used with S_used = S (tie-corrected,
+    # as scipy) or N k (k^2 - 1) / 12 (Demsar's textbook formula), hence
+    # N (k - 1) - chi2_F = (k - 1) N (W + S_used - S) / S_used. Computing that difference from W
+    # instead of subtracting keeps it exactly 0 when every dataset ranks the classifiers identically
+    # (W = 0, ties or not), so F_F is inf there, never a huge finite number from rounding.
+    centre = (k + 1) / 2.0
+    between = n * n * np.sum((avg - centre) ** 2, axis=-1)
+    spread = np.sum((r - centre) ** 2, axis=(-2, -1))
+    within = np.sum((r - avg[..., None, :]) ** 2, axis=(-2, -1))
+    used = spread if tie_correction else np.full_like(spread, n * k * (k * k - 1) / 12.0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        f_stat = np.where(den > 0, (n - 1) * chi2 / np.where(den > 0, den, 1.0), np.where(chi2 > 0, np.inf, np.nan))
+        chi2 = np.where(used > 0, (k - 1) * between / np.where(used > 0, used, 1.0), np.nan)
+        rest = n * (within + used - spread)  # (N (k - 1) - chi2_F) S_used / (k - 1), >= 0
+        f_stat = np.where(
+            rest > 0, (n - 1) * between / np.where(rest > 0, rest, 1.0), np.where(chi2 > 0, np.inf, np.nan)
+        )
+    f_stat = np.where(np.isnan(chi2), np.nan, f_stat)
+    p_chi2 = _sps.chi2.sf(chi2, k - 1)
     f_p = np.where(
         np.isfinite(f_stat),
         _sps.f.sf(np.where(np.isfinite(f_stat), f_stat, 0.0), k - 1, (k - 1) * (n - 1)),

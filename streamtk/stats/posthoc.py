@@ -12,9 +12,13 @@ is corrected by one procedure:
 * ``nemenyi`` (all pairs): ``|R_i - R_j|`` against the Studentized range with k groups
   and infinite degrees of freedom, ``p = P(Q_k >= sqrt(2) |z_ij|)``; rejects exactly when
   ``|R_i - R_j| >= CD = q_alpha sqrt(k (k + 1) / (6 N))`` (Demsar's critical difference);
-* ``bonferroni-dunn``: ``min(1, m p)`` (against a control: Demsar's Bonferroni-Dunn test,
-  rejecting exactly when ``|R_i - R_c| >= CD`` with ``q_alpha = z_{1 - alpha / (2 (k - 1))}``;
-  for all pairs it is what Garcia & Herrera 2008 tabulate as Nemenyi's adjusted p-value);
+* ``bonferroni-dunn``: Bonferroni's correction of the m comparisons, ``min(1, m p)``, which
+  rejects exactly when ``|R_i - R_j| >= CD`` with ``q_alpha = z_{1 - alpha / (2 m)}``. Against a
+  control (m = k - 1) it is Demsar's Bonferroni-Dunn test (section 3.2.2), the test Demsar defines
+  it for. Over all pairs (no control) it is the same correction of all m = k (k - 1) / 2 pairs
+  (what Garcia & Herrera 2008 tabulate as Nemenyi's adjusted p-value, and scikit-posthocs'
+  ``p_adjust="bonferroni"``), so its CD uses ``z_{1 - alpha / (k (k - 1))}`` and is wider than the
+  control's CD: Demsar's k - 1 quantile would not hold the family-wise level over all pairs;
 * ``holm``, ``hochberg``, ``finner``: step-down / step-up procedures
   (:mod:`streamtk.stats.adjust`), for all pairs or against a control;
 * ``shaffer``: Shaffer's static procedure (all pairs only; against a control it would be Holm's).
@@ -33,7 +37,7 @@ from scipy import stats as _sps
 
 from .._core.validation import as_float_array, check_choice, check_in_open_unit_interval
 from .adjust import adjust_sorted
-from .friedman import bonferroni_dunn_q, nemenyi_q
+from .friedman import nemenyi_q
 
 __all__ = ["POSTHOC_METHODS", "PosthocResult", "posthoc_test", "posthoc_from_ranks", "rank_z", "cliques_from_reject"]
 
@@ -136,11 +140,17 @@ class PosthocResult:
         for pairs outside the family (against a control: pairs without the control) and
         on the diagonal.
     reject : ndarray (k, k) of bool
-        ``pvalue_adjusted <= alpha`` (False outside the family).
+        The pair differs significantly (False outside the family). For ``nemenyi`` and
+        ``bonferroni-dunn`` it is decided by ``|R_i - R_j| >= cd``, the rule a CD diagram
+        draws, which is ``pvalue_adjusted <= alpha`` (both come from the same quantile; they
+        could differ only for a rank difference equal to ``cd`` to rounding); for the
+        step-wise procedures it is ``pvalue_adjusted <= alpha``.
     cd : float
         Critical difference of average ranks for ``nemenyi`` and ``bonferroni-dunn``
-        (rejection is exactly ``|R_i - R_j| >= cd``); NaN for the step-wise procedures,
-        whose thresholds depend on the order of the p-values.
+        (rejection is exactly ``|R_i - R_j| >= cd``; ``bonferroni-dunn`` over all pairs
+        uses the quantile of all k (k - 1) / 2 pairs, against a control that of the k - 1
+        comparisons); NaN for the step-wise procedures, whose thresholds depend on the order
+        of the p-values.
     cliques : tuple of tuple of str
         Maximal groups, consecutive in average rank, with no rejected pair inside
         (all pairs); against a control: the control with every classifier it is not
@@ -267,6 +277,11 @@ class PosthocResult:
         return "\n".join(lines)
 
 
+def _bonferroni_q(m: int, alpha: float) -> float:
+    """``z_{1 - alpha / (2 m)}``: Bonferroni's two-sided normal quantile for m comparisons."""
+    return float(_sps.norm.isf(alpha / (2.0 * m)))
+
+
 def _check_method(method, control) -> str:
     method = check_choice(method, "method", POSTHOC_METHODS)
     if control is not None and method in _ALL_PAIRS_ONLY:
@@ -313,14 +328,17 @@ def posthoc_from_ranks(
         mat[i, j] = val
         mat[j, i] = sign * val
     rej = np.zeros((k, k), dtype=bool)
-    with np.errstate(invalid="ignore"):
-        rej[i, j] = adj <= alpha
-    rej |= rej.T
     if method in ("nemenyi", "bonferroni-dunn"):
-        q = nemenyi_q(k, alpha) if method == "nemenyi" else bonferroni_dunn_q(k, alpha)
+        # one quantile for the CD and the adjusted p-values: Bonferroni over the m = i.size compared
+        # pairs (k - 1 against a control, k (k - 1) / 2 for all pairs), Studentized range for Nemenyi
+        q = nemenyi_q(k, alpha) if method == "nemenyi" else _bonferroni_q(i.size, alpha)
         cd = q * float(np.sqrt(k * (k + 1) / (6.0 * n_datasets)))
+        rej[i, j] = np.abs(avg[i] - avg[j]) >= cd
     else:
         cd = float("nan")
+        with np.errstate(invalid="ignore"):
+            rej[i, j] = adj <= alpha
+    rej |= rej.T
     if ctrl is None:
         cliques = tuple(tuple(names[t] for t in g) for g in cliques_from_reject(avg, rej))
     else:
