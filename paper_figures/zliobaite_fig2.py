@@ -20,10 +20,10 @@ if __package__ in (None, ""):  # run as a file: make the package-relative import
 
 import numpy as np  # noqa: E402
 
-from ._common import script_main  # noqa: E402
-from ._data import mode  # noqa: E402
 from streamtk._core.metrics import REGISTRY as METRIC_REGISTRY  # noqa: E402
 
+from ._common import script_main  # noqa: E402
+from ._data import mode  # noqa: E402
 from ._logs import FIVE, dataset_log  # noqa: E402
 from ._plot import legend_outside, new_figure  # noqa: E402
 
