@@ -112,7 +112,7 @@ def test_interleaved_tree_starts_on_a_cache_line(cuts):
     # a tree of two estimators has 32-byte nodes: from 48 bytes into a line, half of them straddle
     # two lines (the kernel ran 2x slower); the engine allocates it on a line, in one pass and after
     # every chunk's rekey
-    from streamtk.evaluation.auc_engine import CACHE_LINE, line_aligned_zeros
+    from streamtk._core.alloc import CACHE_LINE, line_aligned_zeros
 
     y, p, s, _ = stream(1, 120)
     for _ in range(8):  # several allocations: malloc alone lands on a line about one time in four

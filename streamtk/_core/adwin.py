@@ -88,7 +88,7 @@ class LossAdwins:
 
     def kernel_args(self, lo: int, hi: int):
         """``(states, deltas, (clock, min_window, bound))`` of series ``lo:hi`` for a kernel that runs
-        these ADWINs itself (:func:`streamtk._kernels.confusion.dense.run_adwin`)."""
+        these ADWINs itself (:func:`streamtk._kernels.confusion.dense_adwin.run_adwin`)."""
         return tuple(s[lo:hi] for s in self.state), self.deltas, self._options()
 
     def _options(self):

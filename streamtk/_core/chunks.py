@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._kernels.forgetting import ADWIN, SLIDING
-from .mechanisms import kernel_arrays
+from .mechanisms import is_checkpoint, kernel_arrays
 
 __all__ = ["EstimatorTable", "ChunkHistory", "CurveRows"]
 
@@ -104,7 +104,7 @@ class CurveRows:
 
     def store(self, pos: np.ndarray, outs: dict, *, last: bool) -> None:
         """Keep a chunk's rows (``pos``: their absolute positions; ``last``: the stream ended there)."""
-        if last or pos.size == 0 or (pos[-1] + 1) % self.every == 0:
+        if last or pos.size == 0 or is_checkpoint(pos[-1], self.every):
             self.pieces.append((pos, outs))
             self.tail = None
             return

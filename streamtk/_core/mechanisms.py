@@ -55,6 +55,7 @@ __all__ = [
     "forgetting_parameters",
     "checkpoints",
     "checkpoint_positions",
+    "is_checkpoint",
     "segments",
     "default_every",
     "resolve_every",
@@ -418,6 +419,11 @@ def _memory_bytes() -> int:
         return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
     except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
         return 1 << 50
+
+
+def is_checkpoint(pos, every: int):
+    """Whether 0-based position(s) ``pos`` are regular checkpoints: every ``every``-th instance."""
+    return (np.asarray(pos) + 1) % every == 0
 
 
 def checkpoint_positions(start: int, stop: int, every: int) -> np.ndarray:

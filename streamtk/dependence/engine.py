@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.mechanisms import kernel_arrays
+from .._core.adwin import LossAdwins, check_adwin_options
+from .._core.chunks import ChunkHistory, EstimatorTable, oldest
 from .._kernels import dependence as K
-from .._kernels.forgetting import ADWIN, WINDOW
 
 __all__ = ["DependenceEngine", "label_events_reference", "MODES"]
 
@@ -66,11 +66,11 @@ class DependenceEngine:
     """Label-dependence state of every estimator (``specs``) over ``k`` classes, chunk by chunk."""
 
     def __init__(self, specs, k: int, max_lag: int, adwin_options: dict | None = None):
-        self.specs = specs
+        self.estimators = EstimatorTable(specs)
+        self.specs = self.estimators.specs
         self.k = k
         self.max_lag = max_lag
         E, B = len(specs), max_lag + 1
-        self.kinds, self.sizes, self.fading, self.marks, self.mark_off = kernel_arrays(specs)
         self.state = (
             np.zeros((E, k)),
             np.zeros((E, k, k)),
@@ -81,18 +81,12 @@ class DependenceEngine:
             np.tile(np.array([0, 0, 0, 0, -1, 0], dtype=np.int64), (E, 1)),
         )
         self.lead = np.array([-1, 0], dtype=np.int64)  # the run cursor (label, run length)
-        self.sliding = bool(((self.kinds == WINDOW) | (self.kinds == ADWIN)).any())
+        self.sliding = bool(self.estimators.sliding.any())
         self.mode = None
-        self.hist_start = 0
-        self.h_codes = np.zeros(0, dtype=np.int64)
+        self.history = ChunkHistory(codes=np.zeros(0, dtype=np.int64))
         self.n_seen = 0
-        deltas = [s.param for s in specs if s.kind == "adwin"]
-        self.adwins = None
-        if deltas:
-            from .._core.adwin import LossAdwins, check_adwin_options
-
-            self.adwins = LossAdwins(1, deltas, check_adwin_options(adwin_options))
-            self.aslot = np.cumsum(self.kinds == ADWIN) - 1
+        deltas = self.estimators.deltas
+        self.adwins = LossAdwins(1, deltas, check_adwin_options(adwin_options)) if deltas.size else None
 
     def update(self, codes: np.ndarray, *, mode: str = "stats", ck=None):
         """Process a chunk of codes; returns what ``mode`` produces (snapshots at ``ck``, or per position).
@@ -105,8 +99,8 @@ class DependenceEngine:
         self.mode = m
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         T = codes.shape[0]
-        h = self.h_codes.shape[0]
-        cc = np.concatenate([self.h_codes, codes]) if h else codes
+        h = self.history.length
+        cc = np.ascontiguousarray(self.history.join(codes=codes)["codes"])
         E, k, B = len(self.specs), self.k, self.max_lag + 1
         limits = self._limits(codes)
         ck = np.zeros(0, dtype=np.int64) if ck is None else np.asarray(ck, dtype=np.int64) + h
@@ -133,18 +127,19 @@ class DependenceEngine:
         optimise again) both kernels for each mode, whereas each kernel is compiled on its own, for the
         mechanisms present only.
         """
-        base, t_begin = np.int64(self.hist_start), np.int64(h)
+        base, t_begin = np.int64(self.history.start), np.int64(h)
         cnt, trans, evn, evh, rows, sf, si = self.state
         cursor = None
+        est = self.estimators
         for e in range(len(self.specs)):
             st = (cnt[e], trans[e], evn[e], evh[e], rows[e], sf[e], si[e])
-            kind = self.kinds[e]
-            if kind == WINDOW or kind == ADWIN:
-                args = (kind, self.sizes[e], limits[e], codes, member)
+            kind = est.kinds[e]
+            if est.sliding[e]:
+                args = (kind, est.sizes[e], limits[e], codes, member)
                 cursor = K.slide(e, *args, self.lead, t_begin, codes.shape[0], base, st, ck, snaps, pred, fac)
             else:
-                marks = self.marks[self.mark_off[e] : self.mark_off[e + 1]]
-                args = (kind, self.sizes[e], self.fading[e], marks, codes)
+                marks = est.marks[est.mark_off[e] : est.mark_off[e + 1]]
+                args = (kind, est.sizes[e], est.fading[e], marks, codes)
                 cursor = K.accumulate(e, *args, self.lead, t_begin, codes.shape[0], base, st, ck, snaps, pred, fac)
         if cursor is not None:
             self.lead[0], self.lead[1] = cursor
@@ -160,16 +155,12 @@ class DependenceEngine:
         member = new >= 0
         widths = np.zeros((self.adwins.deltas.size, new.shape[0]), dtype=np.int64)
         self.adwins.limits(member, (new != prev).astype(np.float64), 0, widths)
-        for e in np.flatnonzero(self.kinds == ADWIN):
-            out[e] = widths[self.aslot[e]]
+        est = self.estimators
+        for e in est.adwin:
+            out[e] = widths[est.aslot[e]]
         return out
 
     def _keep_history(self, cc):
-        end = self.hist_start + cc.shape[0]
-        if not self.sliding:
-            self.h_codes, self.hist_start = cc[:0].copy(), end
-            return
-        sliding = (self.kinds == WINDOW) | (self.kinds == ADWIN)
-        keep_from = int(self.state[6][sliding, K.TAIL].min())
-        self.h_codes = cc[keep_from - self.hist_start :].copy()
-        self.hist_start = keep_from
+        end = self.history.start + cc.shape[0]
+        tails = self.state[6][self.estimators.sliding, K.TAIL]
+        self.history.keep(oldest(tails, end), {"codes": cc})

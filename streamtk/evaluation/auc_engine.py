@@ -33,9 +33,10 @@ import math
 import numpy as np
 
 from .._core.adwin import LossAdwins
-from .._core.chunks import CurveRows
+from .._core.alloc import line_aligned_zeros
+from .._core.chunks import CurveRows, EstimatorTable
 from .._core.finalise import Finaliser, use_compiled
-from .._core.mechanisms import checkpoints, kernel_arrays, segments
+from .._core.mechanisms import checkpoints, segments
 from .._core.metrics import REGISTRY
 from .._core.metrics.auc import TABLE, AucContext
 from .._kernels.auc import layout as LY
@@ -52,23 +53,6 @@ SNAPSHOT_BUDGET = 1 << 19
 #: the longest segment (bounds the per-position ADWIN widths and window ranks of one kernel call)
 MAX_SEGMENT = 1 << 22
 ROUTES = ("auto", "general")
-#: byte alignment of the interleaved trees: a cache line, so no node of ``2 x 2`` floats straddles two
-CACHE_LINE = 64
-
-
-def line_aligned_zeros(shape) -> np.ndarray:
-    """``np.zeros(shape)`` (float64, C order) starting on a cache line.
-
-    ``malloc`` aligns to 16 bytes only. The interleaved tree of two estimators has 32-byte nodes
-    and its walks visit mostly even positions; when the array starts 48 bytes into a line, those
-    nodes straddle two lines. Measured (binary kernel alone, prequential + fading, 10**6 distinct
-    scores, median of 7 alternating calls in one process, three processes): 193-221 ms at offset
-    48, 94-126 ms at offsets 0, 16 and 32 - before, one evaluation in four ran on the slow layout.
-    """
-    n = int(np.prod(shape))
-    buf = np.zeros(n + CACHE_LINE // 8)
-    skip = (-buf.ctypes.data % CACHE_LINE) // 8
-    return buf[skip : skip + n].reshape(shape)
 
 
 def _groups(mode: str, k: int, pairwise: bool):
@@ -127,7 +111,8 @@ class AucEngine:
         self.metrics, self.moa, self.pos = list(metrics), moa, pos
         self.offline = offline
         self.grp, self.gpos, self.layout = _groups(mode, n_classes, pairwise)
-        self.kinds, self.sizes, self.fading, self.marks, self.mark_off = kernel_arrays(specs)
+        est = EstimatorTable(specs)
+        self.kinds, self.sizes, self.fading, self.marks, self.mark_off = est.mechanisms()
         kinds = self.kinds
         self.computed = np.array([not (moa and kd in (FADING, ADWIN)) for kd in kinds], dtype=bool)
         fast = mode == "binary" and route == "auto"
@@ -136,7 +121,7 @@ class AucEngine:
         self.alphas = np.where(kinds[self.cum] == FADING, self.fading[self.cum], 1.0)
         self.win = np.array([e for e, kd in enumerate(kinds) if fast and kd == WINDOW], dtype=np.int64)
         general = [e for e in range(len(specs)) if self.computed[e] and e not in self.cum and e not in self.win]
-        sliding = [e for e in general if kinds[e] in (WINDOW, ADWIN)]
+        sliding = [e for e in general if est.sliding[e]]
         self.gacc = np.array([e for e in general if e not in sliding], dtype=np.int64)
         self.gsl = np.array(sliding, dtype=np.int64)
         self.general = np.array(general, dtype=np.int64)

@@ -286,9 +286,10 @@ class ConfusionEngine:
 
             in_parallel(run, L)
             if est.adwin.size:
+                from .._kernels.confusion import dense_adwin as KA
 
                 def run_adwin(lo, hi):
-                    K.run_adwin(
+                    KA.run_adwin(
                         (ytc, ypc[lo:hi], per[:t1]),
                         (est.hslot, est.aslot),
                         tuple(a[lo:hi] for a in state),
