@@ -92,18 +92,21 @@ class CurveRows:
     A chunk's rows are its checkpoints (:func:`.mechanisms.checkpoints` with ``last=True``): the
     regular ones (every ``every``-th instance) are kept in pieces; its last instance, when it is not a
     regular checkpoint, is kept apart as the *tail* (the latest row of the curves), replaced by the next
-    chunk's, and included in :meth:`collect` (and in :meth:`drain` once the stream ended).
-    ``allocate(C)`` gives the output arrays of ``C`` rows, time on axis 2: ``{name: (L, E, C, ...)}``.
+    chunk's, and included in :meth:`collect` (and in :meth:`drain` once the stream ended). Outputs are
+    ``{name: (L, E, C, ...)}``, time on axis 2. A CurveRows holds no reference to its engine, so that the
+    outputs are released as soon as the last array that shows them is.
     """
 
-    def __init__(self, every: int, allocate):
+    def __init__(self, every: int):
         self.every = int(every)
-        self.allocate = allocate
         self.pieces = []
         self.tail = None
+        self._empty = None
 
     def store(self, pos: np.ndarray, outs: dict, *, last: bool) -> None:
         """Keep a chunk's rows (``pos``: their absolute positions; ``last``: the stream ended there)."""
+        if self._empty is None:
+            self._empty = {name: np.empty(a.shape[:2] + (0,) + a.shape[3:], a.dtype) for name, a in outs.items()}
         if last or pos.size == 0 or is_checkpoint(pos[-1], self.every):
             self.pieces.append((pos, outs))
             self.tail = None
@@ -114,7 +117,7 @@ class CurveRows:
     def _rows(self, pieces, tail):
         pieces = [pc for pc in pieces + ([tail] if tail is not None else []) if pc[0].size]
         if not pieces:
-            return np.zeros(0, dtype=np.int64), self.allocate(0)
+            return np.zeros(0, dtype=np.int64), dict(self._empty or {})
         if len(pieces) == 1:
             return pieces[0]
         return np.concatenate([pc[0] for pc in pieces]), {

@@ -81,9 +81,10 @@ class Finaliser:
             return
         if rows is None:
             rows = np.arange(L, dtype=np.int64)
+        needed = self.table.needed(self.metrics, x)
         if compiled:
             mod = compiled_module(self.table.name)
-            for r in self.rows:
+            for r in needed:
                 getattr(mod, f"v_{self.table.intermediates[r].name}")(snap, vals, r, x)
             for m in self.metrics:
                 getattr(mod, f"m_{m.name}")(snap, vals, x, outs[m.name], c0, rows)
@@ -92,7 +93,7 @@ class Finaliser:
         every = slice(None)
         same = np.array_equal(rows, np.arange(L))
         with np.errstate(all="ignore"):
-            for r in self.rows:
+            for r in needed:
                 v[r] = self.table.intermediates[r].compute(s, v, every, x)
             for m in self.metrics:
                 target = outs[m.name]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from .._core.alloc import output_array
 from .._core.chunks import CurveRows
 from .._core.finalise import Finaliser, use_compiled
 from .._core.labels import encode_labels
@@ -129,12 +130,12 @@ class LabelDependence:
         self._metrics = family("dependence")
         self._finaliser = Finaliser(TABLE, self._metrics)
         self._context = context(self.encoding.n_classes, self.max_lag)
-        self._rows = CurveRows(self.every, self._allocate_rows)
+        self._rows = CurveRows(self.every)
 
     def _allocate_rows(self, C):
         E, k, lags = len(self.specs), self.encoding.n_classes, self.max_lag
         extra = {"scalar": (), "class": (k,), "transition": (k, k), "lag": (lags, k)}
-        return {m.name: np.empty((1, E, C) + extra[m.shape], dtype=m.dtype) for m in self._metrics}
+        return {m.name: output_array((1, E, C) + extra[m.shape], m.dtype) for m in self._metrics}
 
     def __repr__(self) -> str:
         return f"LabelDependence(n_seen={self.n_seen}, estimators={[s.label for s in self.specs]})"

@@ -33,7 +33,7 @@ import math
 import numpy as np
 
 from .._core.adwin import LossAdwins
-from .._core.alloc import line_aligned_zeros
+from .._core.alloc import line_aligned_zeros, output_array
 from .._core.chunks import CurveRows, EstimatorTable
 from .._core.finalise import Finaliser, use_compiled
 from .._core.mechanisms import checkpoints, segments
@@ -140,7 +140,7 @@ class AucEngine:
         self.finaliser = Finaliser(TABLE, self.metrics)
         self.context = AucContext(self.grp.shape[0], self.grp.shape[0] if self.layout == "ovo" else 2,
                                   self.layout == "ovo", moa)  # fmt: skip
-        self.rows = CurveRows(every, self._allocate_rows)
+        self.rows = CurveRows(every)
 
     # ------------------------------------------------------------------ state
     def _allocate(self, L, C, weighted, predicted):
@@ -446,7 +446,7 @@ class AucEngine:
     def _allocate_rows(self, C):
         """The output arrays of ``C`` checkpoint rows: ``{name: (L, E, C[, columns[, columns]])}``."""
         E = len(self.specs)
-        return {m.name: np.empty((self.L, E, C) + self._extra(m), dtype=m.dtype) for m in self.metrics}
+        return {m.name: output_array((self.L, E, C) + self._extra(m), m.dtype) for m in self.metrics}
 
     def _extra(self, m):
         """The extra dims of metric ``m``'s output (a binary evaluation's one score column included)."""

@@ -26,6 +26,7 @@ import numba
 import numpy as np
 
 from .._core.adwin import LossAdwins
+from .._core.alloc import output_array
 from .._core.chunks import ChunkHistory, CurveRows, oldest
 from .._core.finalise import Finaliser, use_compiled
 from .._core.mechanisms import checkpoints, segments
@@ -40,7 +41,7 @@ __all__ = ["ConfusionEngine", "in_parallel", "persistent_hits", "SNAPSHOT_BUDGET
 
 #: floats of table (statistics and intermediates) per segment: a chunk is cut into segments whose tables
 #: stay in the cache between the kernel that writes them and the formulas that read them
-SNAPSHOT_BUDGET = 1 << 19
+SNAPSHOT_BUDGET = 1 << 20
 #: ADWIN widths materialised per segment (int64 values: 32 MB): with ``adwin=`` a segment holds at
 #: most ``ADWIN_BUDGET // (series x ADWIN estimators)`` positions (and at least ``MIN_SEGMENT``);
 #: without it a segment is bounded by the snapshot budget only (one kernel call, one finalisation)
@@ -111,7 +112,7 @@ class ConfusionEngine:
         est = p.estimators
         self.L = L
         self.weighted = weighted
-        self.rows = CurveRows(p.every, self._allocate_rows)
+        self.rows = CurveRows(p.every)
         E, k, nq = len(est), p.k, len(p.quantities)
         self.sc = np.zeros((L, E, LY.state_size(nq)))
         self.sc[:, :, LY.S_SCALE] = 1.0
@@ -154,7 +155,7 @@ class ConfusionEngine:
         """The output arrays of ``C`` checkpoint rows: ``{name: (L, E, C[, k])}``."""
         p = self.plan
         E = len(p.estimators)
-        return {m.name: np.empty((self.L, E, C) + (p.k,) * len(m.extra_dims), dtype=m.dtype) for m in p.confusion}
+        return {m.name: output_array((self.L, E, C) + (p.k,) * len(m.extra_dims), m.dtype) for m in p.confusion}
 
     # ------------------------------------------------------------------ chunks
     def update(self, ytrue, ypred, weights=None, quantities=None, *, last: bool = False):

@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._core.adwin import LossAdwins
+from .._core.alloc import output_array
 from .._core.chunks import ChunkHistory, CurveRows, EstimatorTable, oldest
 from .._core.finalise import Finaliser, use_compiled
 from .._core.mechanisms import checkpoints, segments
@@ -76,13 +77,13 @@ class SumsEngine:
         self.jobs = list(jobs)
         self.outputs = dict(outputs or {})
         self.context = SumsContext(float(threshold))
-        self.rows = CurveRows(every, self._allocate_rows)
+        self.rows = CurveRows(every)
         self.G = None
         self.n_seen = 0
 
     def _allocate_rows(self, C):
         E = len(self.estimators)
-        return {name: np.empty((R, E, C), dtype=dtype) for name, (R, dtype) in self.outputs.items()}
+        return {name: output_array((R, E, C), dtype) for name, (R, dtype) in self.outputs.items()}
 
     def _allocate(self, groups, R):
         self.groups = np.ascontiguousarray(groups, dtype=np.int64)

@@ -99,13 +99,15 @@ class Intermediate:
     """A value computed once per checkpoint from a table's statistics and shared by several formulas.
 
     ``compute(s, v, m, x)`` in the dialect of :mod:`.dialect`; ``reads``: the intermediates it reads,
-    all declared before it in its table.
+    all declared before it in its table; ``only_if``: a boolean field of the table's context without
+    which no formula reads it (e.g. ``"moa"``), so that it is not computed then.
     """
 
     name: str
     compute: Callable
     reads: tuple = ()
     doc: str = ""
+    only_if: str = ""
 
 
 @dataclass(frozen=True)
@@ -138,8 +140,9 @@ class Table:
         """The row of ``v`` holding intermediate ``name``."""
         return self.names.index(name)
 
-    def needed(self, metrics) -> list[int]:
-        """The rows of the intermediates ``metrics`` read, directly or through other intermediates, in order."""
+    def needed(self, metrics, x=None) -> list[int]:
+        """The rows of the intermediates ``metrics`` read, directly or through other intermediates, in order
+        (with a context ``x``, without those its ``only_if`` field rules out)."""
         want = {r for m in metrics for r in m.reads}
         for it in reversed(self.intermediates):
             if it.name in want:
@@ -147,4 +150,8 @@ class Table:
         unknown = want - set(self.names)
         if unknown:
             raise ValueError(f"table {self.name!r} has no intermediates {sorted(unknown)}")
-        return [i for i, it in enumerate(self.intermediates) if it.name in want]
+        return [
+            i
+            for i, it in enumerate(self.intermediates)
+            if it.name in want and (x is None or not it.only_if or getattr(x, it.only_if))
+        ]

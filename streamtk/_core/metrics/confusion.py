@@ -26,15 +26,12 @@ from .confusion_sums import (
     P0,
     P_MAJ,
     P_PER,
-    P_RAN,
     RQ,
-    SQ_COL,
-    SQ_ROW,
     TABLE,
-    TOT_DIAG,
-    TOT_ROW,
     N,
     chance_corrected,
+    class_total,
+    p_ran,
 )
 from .dialect import NAN, exp, formula, full, isnan, log, maximum, sqrt, where
 
@@ -79,7 +76,7 @@ def _kappa_plus(s, v, m, x):
 
 @formula
 def _p_ran(s, v, m, x):
-    return v[P_RAN, m]
+    return p_ran(s, v, m, x)
 
 
 @formula
@@ -99,14 +96,14 @@ def _p_no_info(s, v, m, x):
 
 @formula
 def _kappa_se(s, v, m, x):
-    p0, pr, n = v[P0, m], v[P_RAN, m], s[N, m]
+    p0, pr, n = v[P0, m], p_ran(s, v, m, x), s[N, m]
     ok = (n > 0.0) & (pr != 1.0)
     return where(ok, sqrt(p0 * (1.0 - p0) / (n * ((1.0 - pr) * (1.0 - pr)))), NAN)
 
 
 @formula
 def _kappa_z(s, v, m, x):
-    kap, pr, n = v[KAPPA, m], v[P_RAN, m], s[N, m]
+    kap, pr, n = v[KAPPA, m], p_ran(s, v, m, x), s[N, m]
     ok = (n > 0.0) & (pr != 1.0) & (pr != 0.0)
     return where(ok, kap / sqrt(pr / (n * (1.0 - pr))), NAN)
 
@@ -171,16 +168,24 @@ def _macro_f1(s, v, m, x):
 
 @formula
 def _mcc(s, v, m, x):
-    f_col = 1.0 - v[SQ_COL, m]
-    f_row = 1.0 - v[SQ_ROW, m]
+    r0, k = x.r0, x.k
+    tr, tc = class_total(s, m, x, 0), class_total(s, m, x, 1)
+    r, q = s[r0, m] / tr, s[r0 + k, m] / tc
+    sq_row, sq_col = r * r, q * q
+    for i in range(1, k):
+        r, q = s[r0 + i, m] / tr, s[r0 + k + i, m] / tc
+        sq_row, sq_col = sq_row + r * r, sq_col + q * q
+    f_col = 1.0 - sq_col
+    f_row = 1.0 - sq_row
     ok = (f_col > 0.0) & (f_row > 0.0)
-    num = v[TOT_DIAG, m] / v[TOT_ROW, m] - v[RQ, m]
+    num = class_total(s, m, x, 2) / tr - v[RQ, m]
     return where(ok, num / (sqrt(where(ok, f_col, 1.0)) * sqrt(where(ok, f_row, 1.0))), NAN)
 
 
 @formula
 def _cmd(s, v, m, x):
-    r0, total = x.r0, v[TOT_ROW, m]
+    r0 = x.r0
+    total = class_total(s, m, x, 0)
     tp = s[r0 + 5, m] / total  # DIAG_1 (k = 2: DIAG starts at r0 + 4)
     tn = s[r0 + 4, m] / total
     return tp * tn - (s[r0 + 1, m] / total - tp) * (s[r0, m] / total - tn)
@@ -287,7 +292,7 @@ METRICS = [
         "sum_i (ROW_i / W)(COL_i / W)",
         f"{_ZL} eq. 9",
         _p_ran,
-        ("p_ran",),
+        ("rq", "p_moa"),
         symbol="p_{ran}",
         label="$p_{ran}$",
         limits=(0.0, 1.0),
@@ -335,7 +340,7 @@ METRICS = [
         "sqrt(p0 (1 - p0) / (N (1 - p_ran)^2)), N = number of instances held (faded count for fading)",
         f"{_ZL} eq. 11",
         _kappa_se,
-        ("p0", "p_ran"),
+        ("p0", "rq", "p_moa"),
         higher_is_better=False,
         label="SE($\\kappa$)",
     ),
@@ -346,7 +351,7 @@ METRICS = [
         "kappa / sqrt(p_ran / (N (1 - p_ran)))",
         f"{_ZL} eq. 12",
         _kappa_z,
-        ("kappa", "p_ran"),
+        ("kappa", "rq", "p_moa"),
         higher_is_better=None,
         label="$z_\\kappa$",
     ),
@@ -412,7 +417,7 @@ METRICS = [
         "(C W - sum_i ROW_i COL_i) / sqrt((W^2 - sum_i COL_i^2)(W^2 - sum_i ROW_i^2))",
         f"{_BI} sec. 5.1 (binary); Gorodkin 2004 (multi-class)",
         _mcc,
-        ("sq_col", "sq_row", "tot_diag", "tot_row", "rq"),
+        ("rq",),
         label="MCC",
         limits=(-1.0, 1.0),
     ),
@@ -423,7 +428,7 @@ METRICS = [
         "(TP TN - FN FP) / W^2",
         f"{_BI} sec. 5.1",
         _cmd,
-        ("tot_row",),
+        (),
         needs="binary",
         label="CMD",
     ),

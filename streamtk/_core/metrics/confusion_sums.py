@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from ..._kernels.confusion.layout import F_BM, F_BMW, F_BP, F_BPW, F_C, F_DEN, F_EMPTY, F_N, F_W
 from .base import Intermediate, Table
-from .dialect import NAN, formula, full, where
+from .dialect import NAN, called_formula, formula, where
 
 __all__ = ["ConfusionContext", "TABLE"]
 
@@ -36,7 +36,7 @@ class ConfusionContext(NamedTuple):
 
 
 # rows of the intermediates v, in TABLE order
-NOTHING, P0, TOT_ROW, TOT_COL, TOT_DIAG, RQ, P_RAN, P_MAJ, P_PER, KAPPA, KAPPA_PER, SQ_ROW, SQ_COL = range(13)
+NOTHING, P0, RQ, P_MOA, P_MAJ, P_PER, KAPPA, KAPPA_PER = range(8)
 
 
 @formula
@@ -55,12 +55,28 @@ def chance_corrected(s, v, m, x, p, base):
     return where(base == 1.0, NAN, (p - base) / (1.0 - base))
 
 
+@called_formula
+def class_total(s, m, x, part):
+    """``sum_i`` of class vector ``part`` (0: ROW, 1: COL, 2: DIAG), summed over the classes in order."""
+    r = x.r0 + part * x.k
+    t = s[r, m]
+    for i in range(1, x.k):
+        t = t + s[r + i, m]
+    return t
+
+
+@formula
+def p_ran(s, v, m, x):
+    """The chance agreement: ``rq`` (MOA: its own, :func:`_p_moa`)."""
+    if x.moa:
+        return v[P_MOA, m]
+    return v[RQ, m]
+
+
 @formula
 def _nothing(s, v, m, x):
-    """MOA: 1 where nothing was observed (its kappas are 0 there, its estimates ``EMPTY``); 0 otherwise."""
-    if x.moa:
-        return where(s[N, m] == 0.0, 1.0, 0.0)
-    return full(s[N, m], 0.0)
+    """MOA: 1 where nothing was observed (its kappas are 0 there, its estimates ``EMPTY``), else 0."""
+    return where(s[N, m] == 0.0, 1.0, 0.0)
 
 
 @formula
@@ -70,38 +86,11 @@ def _p0(s, v, m, x):
 
 
 @formula
-def _tot_row(s, v, m, x):
-    """``sum_i ROW_i``, from the class vectors (so one class held gives exact one-hot proportions)."""
-    t = s[x.r0, m]
-    for i in range(1, x.k):
-        t = t + s[x.r0 + i, m]
-    return t
-
-
-@formula
-def _tot_col(s, v, m, x):
-    """``sum_i COL_i``."""
-    t = s[x.r0 + x.k, m]
-    for i in range(1, x.k):
-        t = t + s[x.r0 + x.k + i, m]
-    return t
-
-
-@formula
-def _tot_diag(s, v, m, x):
-    """``sum_i DIAG_i``."""
-    t = s[x.r0 + 2 * x.k, m]
-    for i in range(1, x.k):
-        t = t + s[x.r0 + 2 * x.k + i, m]
-    return t
-
-
-@formula
 def _rq(s, v, m, x):
     """``sum_i (ROW_i / sum ROW)(COL_i / sum COL)``: the agreement of two independent labellings with these
-    class proportions (scale-free; exactly 1 when one class is held)."""
+    class proportions (scale-free; exactly 1 when one class is held), the totals from the class vectors."""
     r0, k = x.r0, x.k
-    tr, tc = v[TOT_ROW, m], v[TOT_COL, m]
+    tr, tc = class_total(s, m, x, 0), class_total(s, m, x, 1)
     pr = (s[r0, m] / tr) * (s[r0 + k, m] / tc)
     for i in range(1, k):
         pr = pr + (s[r0 + i, m] / tr) * (s[r0 + k + i, m] / tc)
@@ -109,15 +98,13 @@ def _rq(s, v, m, x):
 
 
 @formula
-def _p_ran(s, v, m, x):
-    """Chance agreement ``rq`` (MOA: ``sum_i (ROW_i / N)(COL_i / N)``, with MOA's sums)."""
-    if x.moa:
-        r0, k, d = x.r0, x.k, s[DEN, m]
-        pc = (s[r0, m] / d) * (s[r0 + k, m] / d)
-        for i in range(1, k):
-            pc = pc + (s[r0 + i, m] / d) * (s[r0 + k + i, m] / d)
-        return moa_empty(s, v, m, x, pc)
-    return v[RQ, m]
+def _p_moa(s, v, m, x):
+    """MOA's chance agreement ``sum_i (ROW_i / N)(COL_i / N)``, with MOA's sums."""
+    r0, k, d = x.r0, x.k, s[DEN, m]
+    pc = (s[r0, m] / d) * (s[r0 + k, m] / d)
+    for i in range(1, k):
+        pc = pc + (s[r0 + i, m] / d) * (s[r0 + k + i, m] / d)
+    return moa_empty(s, v, m, x, pc)
 
 
 @formula
@@ -135,7 +122,7 @@ def _p_per(s, v, m, x):
 @formula
 def _kappa(s, v, m, x):
     """Cohen's kappa ``(p0 - p_ran) / (1 - p_ran)``."""
-    return chance_corrected(s, v, m, x, v[P0, m], v[P_RAN, m])
+    return chance_corrected(s, v, m, x, v[P0, m], p_ran(s, v, m, x))
 
 
 @formula
@@ -144,46 +131,17 @@ def _kappa_per(s, v, m, x):
     return chance_corrected(s, v, m, x, v[P0, m], v[P_PER, m])
 
 
-@formula
-def _sq_row(s, v, m, x):
-    """``sum_i (ROW_i / sum ROW)**2``."""
-    tr = v[TOT_ROW, m]
-    r = s[x.r0, m] / tr
-    out = r * r
-    for i in range(1, x.k):
-        r = s[x.r0 + i, m] / tr
-        out = out + r * r
-    return out
-
-
-@formula
-def _sq_col(s, v, m, x):
-    """``sum_i (COL_i / sum COL)**2``."""
-    tc = v[TOT_COL, m]
-    q = s[x.r0 + x.k, m] / tc
-    out = q * q
-    for i in range(1, x.k):
-        q = s[x.r0 + x.k + i, m] / tc
-        out = out + q * q
-    return out
-
-
 TABLE = Table(
     "confusion",
     (
-        Intermediate("nothing_yet", _nothing, (), "MOA: nothing observed yet (1) or not (0)"),
+        Intermediate("nothing_yet", _nothing, (), "MOA: nothing observed yet (1) or not (0)", only_if="moa"),
         Intermediate("p0", _p0, ("nothing_yet",), "accuracy"),
-        Intermediate("tot_row", _tot_row, (), "sum of the true-class weights"),
-        Intermediate("tot_col", _tot_col, (), "sum of the predicted-class weights"),
-        Intermediate("tot_diag", _tot_diag, (), "sum of the hits by class"),
-        Intermediate("rq", _rq, ("tot_row", "tot_col"), "sum of products of the class proportions"),
-        Intermediate("p_ran", _p_ran, ("nothing_yet", "rq"), "chance agreement"),
+        Intermediate("rq", _rq, (), "sum of products of the class proportions"),
+        Intermediate("p_moa", _p_moa, ("nothing_yet",), "MOA's chance agreement", only_if="moa"),
         Intermediate("p_maj", _p_maj, ("nothing_yet",), "Majority Class accuracy"),
         Intermediate("p_per", _p_per, ("nothing_yet",), "Persistent accuracy"),
-        Intermediate("kappa", _kappa, ("nothing_yet", "p0", "p_ran"), "Cohen's kappa"),
+        Intermediate("kappa", _kappa, ("nothing_yet", "p0", "rq", "p_moa"), "Cohen's kappa"),
         Intermediate("kappa_per", _kappa_per, ("nothing_yet", "p0", "p_per"), "Kappa-Temporal"),
-        Intermediate("sq_row", _sq_row, ("tot_row",), "sum of squared true-class proportions"),
-        Intermediate("sq_col", _sq_col, ("tot_col",), "sum of squared predicted-class proportions"),
     ),
     "W, N, DEN, C, BM, BMW, BP, BPW, EMPTY, quantity sums (rows x.q), ROW, COL, DIAG (k rows each from x.r0)",
     ConfusionContext,
