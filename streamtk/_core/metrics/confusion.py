@@ -30,7 +30,6 @@ from .confusion_sums import (
     TABLE,
     N,
     chance_corrected,
-    class_total,
     p_ran,
 )
 from .dialect import NAN, exp, formula, full, isnan, log, maximum, sqrt, where
@@ -169,7 +168,9 @@ def _macro_f1(s, v, m, x):
 @formula
 def _mcc(s, v, m, x):
     r0, k = x.r0, x.k
-    tr, tc = class_total(s, m, x, 0), class_total(s, m, x, 1)
+    tr, tc, td = s[r0, m], s[r0 + k, m], s[r0 + 2 * k, m]
+    for i in range(1, k):
+        tr, tc, td = tr + s[r0 + i, m], tc + s[r0 + k + i, m], td + s[r0 + 2 * k + i, m]
     r, q = s[r0, m] / tr, s[r0 + k, m] / tc
     sq_row, sq_col = r * r, q * q
     for i in range(1, k):
@@ -178,14 +179,14 @@ def _mcc(s, v, m, x):
     f_col = 1.0 - sq_col
     f_row = 1.0 - sq_row
     ok = (f_col > 0.0) & (f_row > 0.0)
-    num = class_total(s, m, x, 2) / tr - v[RQ, m]
+    num = td / tr - v[RQ, m]
     return where(ok, num / (sqrt(where(ok, f_col, 1.0)) * sqrt(where(ok, f_row, 1.0))), NAN)
 
 
 @formula
 def _cmd(s, v, m, x):
     r0 = x.r0
-    total = class_total(s, m, x, 0)
+    total = s[r0, m] + s[r0 + 1, m]  # two classes: ROW_0 + ROW_1
     tp = s[r0 + 5, m] / total  # DIAG_1 (k = 2: DIAG starts at r0 + 4)
     tn = s[r0 + 4, m] / total
     return tp * tn - (s[r0 + 1, m] / total - tp) * (s[r0, m] / total - tn)

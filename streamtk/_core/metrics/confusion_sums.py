@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from ..._kernels.confusion.layout import F_BM, F_BMW, F_BP, F_BPW, F_C, F_DEN, F_EMPTY, F_N, F_W
 from .base import Intermediate, Table
-from .dialect import NAN, called_formula, formula, where
+from .dialect import NAN, formula, where
 
 __all__ = ["ConfusionContext", "TABLE"]
 
@@ -55,16 +55,6 @@ def chance_corrected(s, v, m, x, p, base):
     return where(base == 1.0, NAN, (p - base) / (1.0 - base))
 
 
-@called_formula
-def class_total(s, m, x, part):
-    """``sum_i`` of class vector ``part`` (0: ROW, 1: COL, 2: DIAG), summed over the classes in order."""
-    r = x.r0 + part * x.k
-    t = s[r, m]
-    for i in range(1, x.k):
-        t = t + s[r + i, m]
-    return t
-
-
 @formula
 def p_ran(s, v, m, x):
     """The chance agreement: ``rq`` (MOA: its own, :func:`_p_moa`)."""
@@ -90,7 +80,12 @@ def _rq(s, v, m, x):
     """``sum_i (ROW_i / sum ROW)(COL_i / sum COL)``: the agreement of two independent labellings with these
     class proportions (scale-free; exactly 1 when one class is held), the totals from the class vectors."""
     r0, k = x.r0, x.k
-    tr, tc = class_total(s, m, x, 0), class_total(s, m, x, 1)
+    if k == 2:  # the loops below unrolled (the same operations): a loop without inner loops vectorises
+        tr, tc = s[r0, m] + s[r0 + 1, m], s[r0 + 2, m] + s[r0 + 3, m]
+        return (s[r0, m] / tr) * (s[r0 + 2, m] / tc) + (s[r0 + 1, m] / tr) * (s[r0 + 3, m] / tc)
+    tr, tc = s[r0, m], s[r0 + k, m]
+    for i in range(1, k):
+        tr, tc = tr + s[r0 + i, m], tc + s[r0 + k + i, m]
     pr = (s[r0, m] / tr) * (s[r0 + k, m] / tc)
     for i in range(1, k):
         pr = pr + (s[r0 + i, m] / tr) * (s[r0 + k + i, m] / tc)

@@ -77,7 +77,7 @@ def _fill(buf, ytrue, yp, perhit, b0, b1):
         buf[PH, i] = float(perhit[t])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _binary_vectors(cvl, D0, D1, O0, O1):
     """The general class vectors of a two-class state: misses by predicted class are the other class's."""
     cvl[V_DIAG, 0] = D0

@@ -75,12 +75,12 @@ def is_member(y, p, w):
     return y >= 0 and p >= 0 and w > 0.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def write_snapshot(out, ci, sc, cv, nq, k, C, M, BMH, BMM, BPH, BPM, NF, m):
     """Column ``ci`` of a snapshot block ``out (F, C)`` (see :mod:`.layout`) of a default-convention state;
     sums divided by the lazy fading multiplier ``m`` (multiplied by ``1 / m``: exact while ``m = 1``).
     ``F_EMPTY`` (MOA's only) is not written."""
-    inv = 1.0 / m
+    inv = 1.0 if m == 1.0 else 1.0 / m
     W = (C + M) * inv
     out[F_W, ci] = W
     out[F_N, ci] = NF * inv
