@@ -55,13 +55,20 @@ def _own_group(x, c):
 
 
 @called_formula
-def _rest(s, m, x, st, c):
-    """Per column ``c``: the sum over the groups other than its positive group (group 0 with two groups)."""
-    own = _own_group(x, c)
+def _others(s, m, x, st, c):
+    """Pairwise layout: the sum over the classes other than ``c`` of column ``c``."""
     total = full(s[0, m], 0.0)
     for j in range(x.ngroups):
-        total = total + where(j == own, 0.0, stat(s, m, x, st, c, j))
+        total = total + where(j == c, 0.0, stat(s, m, x, st, c, j))
     return total
+
+
+@formula
+def _rest(s, m, x, st, c):
+    """Per column ``c``: group 0 (two groups), or the sum over the classes other than ``c`` (pairwise)."""
+    if x.pairwise:
+        return _others(s, m, x, st, c)
+    return stat(s, m, x, st, c, 0)
 
 
 @formula

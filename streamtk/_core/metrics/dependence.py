@@ -132,8 +132,9 @@ def _transition(s, v, m, x, j, i):
     return where(rows > 0.0, s[x.t0 + j * x.k + i, m] / where(rows > 0.0, rows, 1.0), NAN)
 
 
-@formula
-def _n_transitions(s, v, m, x):
+@called_formula
+def _all_transitions(s, m, x):
+    """Every transition held: ``sum_j sum_i t_ji`` (rows first)."""
     total = _row_total(s, m, x, 0)
     for j in range(1, x.k):
         total = total + _row_total(s, m, x, j)
@@ -141,8 +142,13 @@ def _n_transitions(s, v, m, x):
 
 
 @formula
+def _n_transitions(s, v, m, x):
+    return _all_transitions(s, m, x)
+
+
+@formula
 def _p_t(s, v, m, x):
-    total = _n_transitions(s, v, m, x)
+    total = _all_transitions(s, m, x)
     same = s[x.t0, m]
     for i in range(1, x.k):
         same = same + s[x.t0 + i * x.k + i, m]
