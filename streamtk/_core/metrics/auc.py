@@ -48,12 +48,6 @@ def stat(s, m, x, st, c, g):
     return s[(st * x.ncols + c) * x.ngroups + g, m]
 
 
-@formula
-def _own_group(x, c):
-    """The positive group of column ``c``: class ``c`` itself (pairwise), else group 1."""
-    return (c - 1) * x.pairwise + 1
-
-
 @called_formula
 def _others(s, m, x, st, c):
     """Pairwise layout: the sum over the classes other than ``c`` of column ``c``."""
@@ -63,35 +57,63 @@ def _others(s, m, x, st, c):
     return total
 
 
-@formula
-def _rest(s, m, x, st, c):
-    """Per column ``c``: group 0 (two groups), or the sum over the classes other than ``c`` (pairwise)."""
-    if x.pairwise:
-        return _others(s, m, x, st, c)
-    return stat(s, m, x, st, c, 0)
+# The statistics of column c as its formulas read them: (U1, W0, W1, N0, N1) -- the rest (negatives) and the
+# column's class (positives). Two groups: groups 0 and 1, read in place; pairwise (Hand & Till): the sum over
+# the other classes, and class c. The two-group case is written in each formula (inlined: the loops over the
+# checkpoints vectorise), the pairwise one through the called helper below (it loops over the classes).
+@called_formula
+def _pairwise_column(s, m, x, c):
+    """``(U1, W0, W1, N0, N1)`` of column ``c`` of the pairwise layout."""
+    return (
+        _others(s, m, x, ST_U, c),
+        _others(s, m, x, ST_W, c),
+        stat(s, m, x, ST_W, c, c),
+        _others(s, m, x, ST_N, c),
+        stat(s, m, x, ST_N, c, c),
+    )
 
 
 @formula
-def _own(s, m, x, st, c):
-    """Per column ``c``: its positive group."""
-    return stat(s, m, x, st, c, _own_group(x, c))
+def _auc_of(u1, w0, w1, n0, n1, x):
+    """``U1 / (W0 W1)``; NaN with one class only (MOA's window evaluator: 1.0), decided by the counts."""
+    d = (n0 > 0.0) & (n1 > 0.0)
+    return where(d, u1 / where(d, w0 * w1, 1.0), where(x.moa, 1.0, NAN))
 
 
 @formula
-def _defined(s, m, x, c):
-    """Both a positive and a negative instance are held (decided by the counts, never by the weights)."""
-    return (_rest(s, m, x, ST_N, c) > 0.0) & (_own(s, m, x, ST_N, c) > 0.0)
+def _z_of(u1, w0, w1, n0, n1):
+    """``(U0 - W0 W1 / 2) / sqrt(W0 W1 (W0 + W1 + 1) / 12)``, ``U0 = W0 W1 - U1``; NaN with one class only."""
+    prod = w0 * w1
+    sigma = sqrt(prod * (w0 + w1 + 1.0) / 12.0)
+    d = (n0 > 0.0) & (n1 > 0.0)
+    return where(d, ((prod - u1) - prod / 2.0) / where(d, sigma, 1.0), NAN)
+
+
+@called_formula
+def _pairwise_auc(s, m, x, c):
+    u1, w0, w1, n0, n1 = _pairwise_column(s, m, x, c)
+    return _auc_of(u1, w0, w1, n0, n1, x)
+
+
+@called_formula
+def _pairwise_z(s, m, x, c):
+    u1, w0, w1, n0, n1 = _pairwise_column(s, m, x, c)
+    return _z_of(u1, w0, w1, n0, n1)
+
+
+@called_formula
+def _pairwise_u0(s, m, x, c):
+    u1, w0, w1, _, _ = _pairwise_column(s, m, x, c)
+    return w0 * w1 - u1
 
 
 @formula
 def column_auc(s, m, x, c):
     """``U1 / (W0 W1)`` of column ``c``; NaN with one class only (MOA's window evaluator: 1.0)."""
-    d = _defined(s, m, x, c)
-    w0w1 = _rest(s, m, x, ST_W, c) * _own(s, m, x, ST_W, c)
-    a = where(d, _rest(s, m, x, ST_U, c) / where(d, w0w1, 1.0), NAN)
-    if x.moa:
-        return where(d, a, 1.0)
-    return a
+    if x.pairwise:
+        return _pairwise_auc(s, m, x, c)
+    return _auc_of(stat(s, m, x, ST_U, c, 0), stat(s, m, x, ST_W, c, 0), stat(s, m, x, ST_W, c, 1),
+                   stat(s, m, x, ST_N, c, 0), stat(s, m, x, ST_N, c, 1), x)  # fmt: skip
 
 
 @formula
@@ -109,21 +131,24 @@ def _auc(s, v, m, x, c):
 
 @formula
 def _u1(s, v, m, x, c):
-    return _rest(s, m, x, ST_U, c)
+    if x.pairwise:
+        return _others(s, m, x, ST_U, c)
+    return stat(s, m, x, ST_U, c, 0)
 
 
 @formula
 def _u0(s, v, m, x, c):
-    return _rest(s, m, x, ST_W, c) * _own(s, m, x, ST_W, c) - _rest(s, m, x, ST_U, c)
+    if x.pairwise:
+        return _pairwise_u0(s, m, x, c)
+    return stat(s, m, x, ST_W, c, 0) * stat(s, m, x, ST_W, c, 1) - stat(s, m, x, ST_U, c, 0)
 
 
 @formula
 def _z(s, v, m, x, c):
-    w0, w1 = _rest(s, m, x, ST_W, c), _own(s, m, x, ST_W, c)
-    prod = w0 * w1
-    sigma = sqrt(prod * (w0 + w1 + 1.0) / 12.0)
-    d = _defined(s, m, x, c)
-    return where(d, ((prod - _rest(s, m, x, ST_U, c)) - prod / 2.0) / where(d, sigma, 1.0), NAN)
+    if x.pairwise:
+        return _pairwise_z(s, m, x, c)
+    return _z_of(stat(s, m, x, ST_U, c, 0), stat(s, m, x, ST_W, c, 0), stat(s, m, x, ST_W, c, 1),
+                 stat(s, m, x, ST_N, c, 0), stat(s, m, x, ST_N, c, 1))  # fmt: skip
 
 
 @formula
