@@ -23,8 +23,8 @@ numba driver loops over the estimators: it would compile both kernels again insi
 mode, where now each kernel compiles on its own, and only for the mechanisms a call has.
 
 The output a call writes is chosen by which of ``snaps``, ``pred``, ``fac`` is not ``None``, so each
-mode compiles only its own code: ``snaps (E, F, C)`` the tables of statistics at ``ck`` (``STATS``; rows as
-in :func:`streamtk._core.metrics.dependence.context`), ``pred (E, T)`` int64 the Majority
+mode compiles only its own code: ``snaps (E, F, C)`` the tables of statistics at ``ck`` (``STATS``; rows
+as in :func:`streamtk._core.metrics.dependence.context`: the counts, transitions and run counts), ``pred (E, T)`` int64 the Majority
 predictions, ``fac (E, T, k)`` the correction factors (row ``e`` is the estimator's). The state a
 mode does not read is not kept up to date (``rows`` stays 0 outside ``FACTORS``, so it is the zero
 second part of a Majority rescan; ``BEST`` is kept in ``MAJORITY`` only): an engine keeps one mode.
@@ -134,19 +134,31 @@ def _stop(t, stop, ck, ci):
 @nb.njit(cache=True)
 def _snapshot(snaps, e, ci, cnt, trans, evn, evh, m):
     """The true statistics ``stored / m`` into column ``ci`` of estimator ``e``'s table ``snaps[e] (F, C)``:
-    rows ``c_i``, then ``t_ji`` (``j`` major), ``e_n[i, r]`` and ``e_h[i, r]`` (``i`` major)."""
+    rows ``c_i``, ``t_ji`` (``j`` major), the transitions' row totals ``sum_i t_ji``, then per class ``i``
+    the run counts ``N_l(i) = sum_{r >= l - 1} e_n[i, r]`` and ``H_l(i)`` (from ``e_h``) for ``l = 1 .. L``
+    (suffix sums from the last bin down; rows of :func:`streamtk._core.metrics.dependence.context`)."""
     k, nb_bins = evn.shape
+    lags = nb_bins - 1
     out = snaps[e]
     t0 = k
-    n0 = t0 + k * k
-    h0 = n0 + k * nb_bins
+    r0 = t0 + k * k
+    n0 = r0 + k
+    h0 = n0 + k * lags
     for i in range(k):
         out[i, ci] = cnt[i] / m
+        total = 0.0
         for j in range(k):
-            out[t0 + i * k + j, ci] = trans[i, j] / m
-        for b in range(nb_bins):
-            out[n0 + i * nb_bins + b, ci] = evn[i, b] / m
-            out[h0 + i * nb_bins + b, ci] = evh[i, b] / m
+            t = trans[i, j] / m
+            out[t0 + i * k + j, ci] = t
+            total = total + t if j else t
+        out[r0 + i, ci] = total
+        big_n = evn[i, lags] / m
+        big_h = evh[i, lags] / m
+        for b in range(lags - 1, -1, -1):
+            big_n = big_n + evn[i, b] / m
+            big_h = big_h + evh[i, b] / m
+            out[n0 + i * lags + b, ci] = big_n
+            out[h0 + i * lags + b, ci] = big_h
 
 
 @nb.njit(cache=True, nogil=True)

@@ -107,7 +107,7 @@ class DependenceEngine:
         C = ck.size
         snaps = pred = fac = None
         if m == K.STATS:
-            snaps = np.empty((E, k + k * k + 2 * k * B, C))
+            snaps = np.empty((E, k + k * k + k + 2 * k * (B - 1), C))
         elif m == K.MAJORITY:
             pred = np.empty((E, h + T), dtype=np.int64)
         else:

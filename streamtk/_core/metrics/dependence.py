@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .base import Intermediate, Metric, Table
-from .dialect import NAN, called_formula, formula, full, maximum, where
+from .dialect import NAN, formula, full, maximum, where
 
 __all__ = ["DependenceContext", "TABLE", "METRICS", "context"]
 
@@ -21,30 +21,33 @@ _REF = "Zliobaite et al. 2015 (seed 003)"
 
 
 class DependenceContext(NamedTuple):
-    """Constants of a label-dependence evaluation: ``k`` classes, ``nbins = L + 1`` run-length bins, and the
-    first rows of the transitions ``t0``, the run events ``n0`` and the continued runs ``h0`` (the class
-    counts are rows ``0 .. k - 1``): ``c_i`` row ``i``, ``t_ji`` row ``t0 + j k + i``, ``e_n[i, r]`` row
-    ``n0 + i nbins + r``, ``e_h[i, r]`` row ``h0 + i nbins + r``."""
+    """Constants of a label-dependence evaluation: ``k`` classes, ``lags = L`` orders, and the first rows of
+    the transitions ``t0``, their row totals ``r0``, the run counts ``n0`` and the continued runs ``h0``
+    (the class counts are rows ``0 .. k - 1``): ``c_i`` row ``i``, ``t_ji`` row ``t0 + j k + i``,
+    ``sum_i t_ji`` row ``r0 + j``, ``N_l(i)`` row ``n0 + i L + l - 1``, ``H_l(i)`` row ``h0 + i L + l - 1``."""
 
     k: int
-    nbins: int
+    lags: int
     t0: int
+    r0: int
     n0: int
     h0: int
 
 
 def context(k: int, max_lag: int) -> DependenceContext:
     """The context of ``k`` classes and ``max_lag`` (the rows the kernel writes, :func:`n_rows` of them)."""
-    B = max_lag + 1
-    return DependenceContext(k, B, k, k + k * k, k + k * k + k * B)
+    t0 = k
+    r0 = t0 + k * k
+    n0 = r0 + k
+    return DependenceContext(k, max_lag, t0, r0, n0, n0 + k * max_lag)
 
 
 def n_rows(x: DependenceContext) -> int:
     """Rows of the statistics of context ``x``."""
-    return x.h0 + x.k * x.nbins
+    return x.h0 + x.k * x.lags
 
 
-N_LABELS = 0
+N_LABELS, N_TRANSITIONS = 0, 1
 
 
 @formula
@@ -56,45 +59,38 @@ def _n(s, v, m, x):
     return total
 
 
+@formula
+def _n_trans(s, v, m, x):
+    """Transitions in memory: ``sum_j sum_i t_ji``, the row totals summed."""
+    total = s[x.r0, m]
+    for j in range(1, x.k):
+        total = total + s[x.r0 + j, m]
+    return total
+
+
 TABLE = Table(
     "dependence",
-    (Intermediate("n", _n, (), "labels in memory"),),
-    "class counts c_i, transitions t_ji, run events e_n[i, r] and continued runs e_h[i, r] (rows: DependenceContext)",
+    (
+        Intermediate("n", _n, (), "labels in memory"),
+        Intermediate("n_transitions", _n_trans, (), "transitions in memory"),
+    ),
+    "class counts c_i, transitions t_ji, their row totals, N_l(i) and H_l(i) (rows: DependenceContext)",
     DependenceContext,
 )
 
 
-@called_formula
+@formula
 def _prior_of(s, v, m, x, i):
     """``P(y = i) = c_i / sum_j c_j``; NaN with no label in memory."""
     n = v[N_LABELS, m]
     return where(n > 0.0, s[i, m] / where(n > 0.0, n, 1.0), NAN)
 
 
-@called_formula
-def _row_total(s, m, x, j):
-    """Transitions out of class ``j``: ``sum_i t_ji``."""
-    total = s[x.t0 + j * x.k, m]
-    for i in range(1, x.k):
-        total = total + s[x.t0 + j * x.k + i, m]
-    return total
-
-
-@called_formula
-def _suffix(s, m, x, r0, i, lag):
-    """``sum_{r >= lag - 1} e[i, r]`` of the run events from row ``r0`` (``N_l`` or ``H_l`` at ``l = lag``)."""
-    base = r0 + i * x.nbins
-    total = s[base + x.nbins - 1, m]
-    for r in range(x.nbins - 2, lag - 2, -1):
-        total = total + s[base + r, m]
-    return total
-
-
-@called_formula
+@formula
 def _p_run_of(s, m, x, lag, i):
-    """``P_l(i) = H_l(i) / N_l(i)`` at ``l = lag``; NaN with no run of length ``>= l``."""
-    big_n = _suffix(s, m, x, x.n0, i, lag)
-    return where(big_n > 0.0, _suffix(s, m, x, x.h0, i, lag) / where(big_n > 0.0, big_n, 1.0), NAN)
+    """``P_l(i) = H_l(i) / N_l(i)`` at ``l = lag + 1``; NaN with no run of length ``>= l``."""
+    big_n = s[x.n0 + i * x.lags + lag, m]
+    return where(big_n > 0.0, s[x.h0 + i * x.lags + lag, m] / where(big_n > 0.0, big_n, 1.0), NAN)
 
 
 @formula
@@ -120,35 +116,26 @@ def _majority_class(s, v, m, x):
 @formula
 def _p_m(s, v, m, x):
     n = v[N_LABELS, m]
-    top = _prior_of(s, v, m, x, 0)
+    top = s[0, m]
     for i in range(1, x.k):
-        top = maximum(top, _prior_of(s, v, m, x, i))
-    return where(n > 0.0, top, NAN)
+        top = maximum(top, s[i, m])
+    return where(n > 0.0, top / where(n > 0.0, n, 1.0), NAN)
 
 
 @formula
 def _transition(s, v, m, x, j, i):
-    rows = _row_total(s, m, x, j)
+    rows = s[x.r0 + j, m]
     return where(rows > 0.0, s[x.t0 + j * x.k + i, m] / where(rows > 0.0, rows, 1.0), NAN)
-
-
-@called_formula
-def _all_transitions(s, m, x):
-    """Every transition held: ``sum_j sum_i t_ji`` (rows first)."""
-    total = _row_total(s, m, x, 0)
-    for j in range(1, x.k):
-        total = total + _row_total(s, m, x, j)
-    return total
 
 
 @formula
 def _n_transitions(s, v, m, x):
-    return _all_transitions(s, m, x)
+    return v[N_TRANSITIONS, m]
 
 
 @formula
 def _p_t(s, v, m, x):
-    total = _all_transitions(s, m, x)
+    total = v[N_TRANSITIONS, m]
     same = s[x.t0, m]
     for i in range(1, x.k):
         same = same + s[x.t0 + i * x.k + i, m]
@@ -157,19 +144,19 @@ def _p_t(s, v, m, x):
 
 @formula
 def _n_run(s, v, m, x, lag, i):
-    return _suffix(s, m, x, x.n0, i, lag + 1)
+    return s[x.n0 + i * x.lags + lag, m]
 
 
 @formula
 def _p_run(s, v, m, x, lag, i):
-    return _p_run_of(s, m, x, lag + 1, i)
+    return _p_run_of(s, m, x, lag, i)
 
 
 @formula
 def _evidence(s, v, m, x, lag, i):
-    if lag == 0:
-        return _p_run_of(s, m, x, 1, i) - _prior_of(s, v, m, x, i)
-    return _p_run_of(s, m, x, lag + 1, i) - _p_run_of(s, m, x, lag, i)
+    # P_0(i) = P(y = i): the prior below lag 1 (both sides evaluated: where, not an early return)
+    lower = where(lag == 0, _prior_of(s, v, m, x, i), _p_run_of(s, m, x, maximum(lag - 1, 0), i))
+    return _p_run_of(s, m, x, lag, i) - lower
 
 
 def _m(name, long_name, text, compute, reads, **kw):
@@ -226,14 +213,14 @@ METRICS = [
         "transitions (pairs of consecutive present labels) in memory",
         "sum_ji t_ji",
         _n_transitions,
-        (),
+        ("n_transitions",),
     ),
     _m(
         "p_t",
         "P(T), probability that a label repeats the previous one",
         "sum_i t_ii / sum_ji t_ji; NaN with no transition in memory",
         _p_t,
-        (),
+        ("n_transitions",),
         reference=_REF + ", Table 3, Proposition 7",
         symbol="P(T)",
     ),
