@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from ._interrupt import check as check_interrupt
+
 
 class UsageError(Exception):
     """A bad argument combination found after parsing (exit status 2)."""
@@ -20,24 +22,32 @@ def _progress_enabled(args) -> bool:
     return sys.stderr.isatty()
 
 
+class _Bar:
+    """Progress of a long step: a tqdm bar (or nothing); every update is also a point where Ctrl-C is acted on."""
+
+    def __init__(self, bar=None):
+        self._bar = bar
+
+    def update(self, n):
+        check_interrupt()
+        if self._bar is not None:
+            self._bar.update(n)
+
+    def close(self):
+        if self._bar is not None:
+            self._bar.close()
+
+
 def _progress(total, desc, enabled):
-    """A tqdm bar on stderr when enabled and tqdm is installed; otherwise a no-op object."""
+    """A tqdm bar on stderr when enabled and tqdm is installed (else nothing shown); ``update`` checks for Ctrl-C."""
     if enabled:
         try:
             from tqdm.auto import tqdm
         except ImportError:
             pass
         else:
-            return tqdm(total=total, desc=desc, unit="inst", unit_scale=True, file=sys.stderr, leave=False)
-
-    class _Null:
-        def update(self, n):
-            pass
-
-        def close(self):
-            pass
-
-    return _Null()
+            return _Bar(tqdm(total=total, desc=desc, unit="inst", unit_scale=True, file=sys.stderr, leave=False))
+    return _Bar()
 
 
 def _say(args, *lines):
@@ -132,6 +142,7 @@ def _write(ds, path) -> Path:
     from ..io import to_netcdf, to_zarr
 
     _check_output(path)
+    check_interrupt()  # an interrupt that a library swallowed: write nothing
     path = Path(path)
     return to_zarr(ds, path) if path.suffix == ".zarr" else to_netcdf(ds, path)
 
