@@ -4,8 +4,11 @@
   workplace's read-only copy ``../shared/data`` exists beside the repository, the
   tests point the loader there. Tests that need a dataset skip with a reason
   when neither exists.
-* hypothesis: a bounded profile so the whole suite stays well under 15 minutes
-  on two cores (numba compile time dominates the first run).
+* hypothesis: a bounded profile so the whole suite stays under 5 minutes on two
+  cores with the README's ``-n auto`` (numba compile time dominates the first run).
+* ``-n auto`` starts one pytest-xdist worker per core, at most 4; tests sharing a
+  resource (pip builds in the source tree) carry ``xdist_group`` and run in one
+  worker under ``--dist loadgroup``.
 """
 
 from __future__ import annotations
@@ -30,6 +33,20 @@ settings.register_profile(
     derandomize=True,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "streamtk"))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config) -> int:
+    """``-n auto`` (the README's command): one worker per available core, at most 4.
+
+    Every worker compiles the numba kernels it needs (once per machine: they are cached on disk)
+    and may start MOA's Java virtual machine, so many workers cost memory for little gain.
+    """
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 4))
 
 
 @pytest.fixture(scope="session")

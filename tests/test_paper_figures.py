@@ -472,6 +472,7 @@ def test_parallel_run_shares_logs_and_keeps_the_report_order(tmp_path, data_dir)
     assert make_all.main(["--jobs", "0", "--out", str(out), "--only", "bifet_table1"]) == 2
 
 
+@pytest.mark.slow
 def test_river_fallback_produces_the_logs(tmp_path, data_dir):
     pytest.importorskip("river", reason="the fallback producer is river (the optional 'figures' extra)")
     out = tmp_path / "river"
@@ -510,15 +511,16 @@ def test_script_runs_standalone_as_a_file(tmp_path):
 
 # ----------------------------------------------------------------------------- installed with pip
 @pytest.mark.slow
+@pytest.mark.xdist_group("pip-install-from-the-tree")  # pip builds in the source tree (build/, *.egg-info)
 def test_streamtk_figures_works_after_a_regular_pip_install(tmp_path):
     # a fresh virtualenv that sees the installed dependencies but installs streamtk itself from this tree
     import os
-    import venv
+
+    from ._venv import inner_venv
 
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # only the installed copy may be imported
     env_dir = tmp_path / "venv"
-    venv.EnvBuilder(system_site_packages=True, with_pip=True).create(env_dir)
-    py = env_dir / "bin" / "python"
+    py = inner_venv(env_dir)  # works from a virtualenv too (see tests/_venv.py)
     r = subprocess.run(
         [str(py), "-m", "pip", "install", "-q", "--no-deps", str(ROOT)],
         capture_output=True,
