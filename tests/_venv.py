@@ -11,12 +11,13 @@ one imported. pip comes from the running interpreter too (no ``ensurepip``: fast
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import venv
 from pathlib import Path
 
-__all__ = ["inner_venv", "site_dirs"]
+__all__ = ["inner_venv", "site_dirs", "source_copy"]
 
 
 def site_dirs() -> list:
@@ -39,3 +40,12 @@ def inner_venv(path) -> Path:
     purelib.mkdir(parents=True, exist_ok=True)
     (purelib / "_streamtk_tests_outer_site.pth").write_text("\n".join(site_dirs()) + "\n")
     return py
+
+
+def source_copy(root, dest) -> Path:
+    """A copy of the source tree at ``dest`` to build from: pip builds in the tree it is given (``build/``,
+    ``*.egg-info``), so two install tests running at once (pytest-xdist) must not build in the same one."""
+    ignore = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__", ".hypothesis", "*.nc",
+                                    "*.zarr", "_cache", "output", ".venv", "venv*")  # fmt: skip
+    shutil.copytree(root, dest, ignore=ignore, symlinks=True)
+    return Path(dest)

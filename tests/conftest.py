@@ -5,10 +5,11 @@
   tests point the loader there. Tests that need a dataset skip with a reason
   when neither exists.
 * hypothesis: a bounded profile so the whole suite stays under 5 minutes on two
-  cores with the README's ``-n auto`` (numba compile time dominates the first run).
-* ``-n auto`` starts one pytest-xdist worker per core, at most 4; tests sharing a
-  resource (pip builds in the source tree) carry ``xdist_group`` and run in one
-  worker under ``--dist loadgroup``.
+  cores with the README's command (numba compile time dominates the first run).
+* ``-n auto --dist loadfile`` (the README's command): one pytest-xdist worker per
+  core, at most 4, each running whole files, so a module fixture (the paper
+  figures' quick run, the demo) is built once; the files with the most ``slow``
+  tests are handed out first.
 """
 
 from __future__ import annotations
@@ -33,6 +34,21 @@ settings.register_profile(
     derandomize=True,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "streamtk"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Files with more ``slow`` tests first (stable otherwise), so that ``--dist loadfile`` starts the long
+    files early and the workers finish together (xdist hands out one file at a time, in this order)."""
+    slow = {}
+    for item in items:
+        slow[item.path] = slow.get(item.path, 0) + (item.get_closest_marker("slow") is not None)
+    items.sort(key=lambda item: -slow[item.path])
+
+
+def pytest_configure(config):
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False  # keep the order above (xdist would sort files by test count)
 
 
 @pytest.hookimpl(optionalhook=True)

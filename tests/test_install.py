@@ -69,7 +69,6 @@ def test_a_corrupt_cache_entry_is_compiled_again_with_a_warning(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("pip-install-from-the-tree")  # pip builds in the source tree (build/, *.egg-info)
 def test_install_uninstall_editable_reinstall_leave_no_shadowing_folder(tmp_path):
     py = inner_venv(tmp_path / "venv")  # works from a virtualenv too (see tests/_venv.py)
     pip = [str(py), "-m", "pip", "install", "--no-deps", "-q"]  # build isolation: setuptools>=68 and wheel

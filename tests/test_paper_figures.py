@@ -511,18 +511,18 @@ def test_script_runs_standalone_as_a_file(tmp_path):
 
 # ----------------------------------------------------------------------------- installed with pip
 @pytest.mark.slow
-@pytest.mark.xdist_group("pip-install-from-the-tree")  # pip builds in the source tree (build/, *.egg-info)
 def test_streamtk_figures_works_after_a_regular_pip_install(tmp_path):
     # a fresh virtualenv that sees the installed dependencies but installs streamtk itself from this tree
     import os
 
-    from ._venv import inner_venv
+    from ._venv import inner_venv, source_copy
 
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # only the installed copy may be imported
     env_dir = tmp_path / "venv"
     py = inner_venv(env_dir)  # works from a virtualenv too (see tests/_venv.py)
+    src = source_copy(ROOT, tmp_path / "src")  # test_install.py builds in ROOT, maybe at the same time
     r = subprocess.run(
-        [str(py), "-m", "pip", "install", "-q", "--no-deps", str(ROOT)],
+        [str(py), "-m", "pip", "install", "-q", "--no-deps", str(src)],
         capture_output=True,
         text=True,
         timeout=240,
