@@ -4,8 +4,12 @@
   workplace's read-only copy ``../shared/data`` exists beside the repository, the
   tests point the loader there. Tests that need a dataset skip with a reason
   when neither exists.
-* hypothesis: a bounded profile so the whole suite stays well under 15 minutes
-  on two cores (numba compile time dominates the first run).
+* hypothesis: a bounded profile so the whole suite stays under 5 minutes on two
+  cores with the README's command (numba compile time dominates the first run).
+* ``-n auto --dist loadfile`` (the README's command): one pytest-xdist worker per
+  core, at most 4, each running whole files, so a module fixture (the paper
+  figures' quick run, the demo) is built once; the files with the most ``slow``
+  tests are handed out first.
 """
 
 from __future__ import annotations
@@ -30,6 +34,35 @@ settings.register_profile(
     derandomize=True,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "streamtk"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Files with more ``slow`` tests first (stable otherwise), so that ``--dist loadfile`` starts the long
+    files early and the workers finish together (xdist hands out one file at a time, in this order)."""
+    slow = {}
+    for item in items:
+        slow[item.path] = slow.get(item.path, 0) + (item.get_closest_marker("slow") is not None)
+    items.sort(key=lambda item: -slow[item.path])
+
+
+def pytest_configure(config):
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False  # keep the order above (xdist would sort files by test count)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config) -> int:
+    """``-n auto`` (the README's command): one worker per available core, at most 4.
+
+    Every worker compiles the numba kernels it needs (once per machine: they are cached on disk)
+    and may start MOA's Java virtual machine, so many workers cost memory for little gain.
+    """
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 4))
 
 
 @pytest.fixture(scope="session")

@@ -204,7 +204,8 @@ def test_drift_lists_the_detectors_alarms(files, capsys, tmp_path):
     assert ", ".join(str(i + 1) for i in idx[:5]) in row
     # the simulated log carries its drift: delays are scored
     assert "delay per drift" in text and f"index {DRIFT}" in text
-    saved = open_dataset(tmp_path / "d-ddm.nc")
+    with xr.open_dataset(tmp_path / "d.nc", group="ddm") as saved:  # one file, a group per detector
+        saved = saved.load()
     np.testing.assert_array_equal(saved.detection_index.values.ravel()[: idx.size], idx)
 
 
@@ -248,7 +249,7 @@ def test_plot_every_result_kind(files, capsys, tmp_path):
     assert main(["compare", str(files["nc"]), "-o", str(cmp), "-q"]) == 0
     assert main(["drift", str(files["nc"]), "--detector", "adwin", "-o", str(tmp_path / "d.nc"), "-q"]) == 0
     capsys.readouterr()
-    for src, extra in ((curves, ["--metric", "kappa_per"]), (cmp, ["--metric", "q"]), (tmp_path / "d-adwin.nc", [])):
+    for src, extra in ((curves, ["--metric", "kappa_per"]), (cmp, ["--metric", "q"]), (tmp_path / "d.nc", [])):
         png = src.with_suffix(".png")
         rc, text, _ = run(capsys, "plot", src, *extra)
         assert rc == 0 and f"wrote {png}" in text

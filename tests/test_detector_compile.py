@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 _PROBE = r"""
@@ -40,6 +42,7 @@ def test_evaluate_compiles_no_detector_and_no_adwin():
     assert all(not v for v in sigs.values()), sigs
 
 
+@pytest.mark.slow
 def test_a_detector_compiles_only_itself():
     sigs = _compiled("from streamtk.drift import ddm; ddm(err)")
     assert len(sigs["ddm"]) == 1 and not any(sigs[k] for k in sigs if k != "ddm"), sigs
@@ -50,6 +53,7 @@ def test_a_detector_compiles_only_itself():
     assert sigs["adwin_run"] and not any(sigs[k] for k in ("page_hinkley", "ddm", "eddm", "adwin_update")), sigs
 
 
+@pytest.mark.slow
 def test_a_single_page_hinkley_setting_compiles_no_lanes():
     # the lanes' arguments are None: numba drops the lane code from this specialisation
     sigs = _compiled("from streamtk.drift import page_hinkley; page_hinkley(err, fading=0.99)")

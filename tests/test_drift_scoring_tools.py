@@ -18,7 +18,7 @@ from streamtk.drift import adwin, ddm, error_stream, page_hinkley  # noqa: E402
 from streamtk.drift.recovery import recovery  # noqa: E402
 from streamtk.drift.scoring import score_detections  # noqa: E402
 from streamtk.drift.tradeoff import run_tradeoff, tradeoff  # noqa: E402
-from streamtk.io import open_dataset, write_csv  # noqa: E402
+from streamtk.io import write_csv  # noqa: E402
 from streamtk.plot import plot_detections, plot_tradeoff  # noqa: E402
 
 DRIFTS = [2000, (4000, 4300)]
@@ -171,7 +171,8 @@ def test_cli_score_writes_the_library_scores(log_csv, capsys, tmp_path, conventi
                "moa", "-o", str(out)])  # fmt: skip
     text = capsys.readouterr().out
     assert rc == 0 and f"ddm: scores ({convention} convention)" in text
-    saved = open_dataset(tmp_path / "d-ddm-scores.nc")
+    with xr.open_dataset(out, group="ddm-scores") as saved:  # one file, a group per detector (and its scores)
+        saved = saved.load()
     models = [str(m) for m in log.model.values]
     err = (log.y_pred != log.y_true).transpose("model", "time").values.astype(float)
     res = ddm(xr.DataArray(err, dims=("model", "time"), coords={"model": models}))
@@ -180,7 +181,8 @@ def test_cli_score_writes_the_library_scores(log_csv, capsys, tmp_path, conventi
     ref = score_detections(alarms, [2000, (3000, 3200)], convention=convention, n=4000, **kwargs)
     for name in ref.data_vars:
         np.testing.assert_array_equal(saved[name].values, ref[name].values, err_msg=name)
-    run = open_dataset(tmp_path / "d-ddm.nc")
+    with xr.open_dataset(out, group="ddm") as run:
+        run = run.load()
     assert run["true_drifts"].values.tolist() == [[2000, 2000], [3000, 3200]]
 
 

@@ -49,6 +49,7 @@ def test_adwin_window_equals_reference_over_its_width():
             )
 
 
+@pytest.mark.slow
 @settings(max_examples=15)
 @given(st.integers(0, 10_000), st.booleans(), st.integers(3, 5))
 def test_adwin_window_multiclass_weighted_matches_reference(seed, weighted, k):

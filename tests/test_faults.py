@@ -179,6 +179,7 @@ print("no error")
 """
 
 
+@pytest.mark.slow
 def test_evaluate_store_on_a_full_disk_stops_consistent_and_resumes(tmp_path):
     """The resume state grows with the distinct scores the exact AUC keeps: a save fails part way."""
     rng = np.random.default_rng(4)

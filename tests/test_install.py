@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from ._venv import inner_venv
+
 ROOT = Path(__file__).resolve().parent.parent
 SNIPPET = textwrap.dedent(
     """
@@ -32,6 +34,7 @@ def _kernel_files(folder):
     return sorted(p for p in Path(folder).rglob("*") if p.suffix in (".nbi", ".nbc"))
 
 
+@pytest.mark.slow
 def test_compiled_kernels_go_to_the_user_cache_not_the_package(tmp_path):
     before = set(_kernel_files(ROOT / "streamtk"))
     r = _run({"STREAMTK_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}, tmp_path)
@@ -42,6 +45,7 @@ def test_compiled_kernels_go_to_the_user_cache_not_the_package(tmp_path):
     assert cached and all("numba-" in str(p) for p in cached)
 
 
+@pytest.mark.slow
 def test_numba_cache_dir_is_respected(tmp_path):
     r = _run({"STREAMTK_CACHE": str(tmp_path / "ours"), "NUMBA_CACHE_DIR": str(tmp_path / "theirs"),
               "PYTHONPATH": str(ROOT)}, tmp_path)  # fmt: skip
@@ -49,6 +53,7 @@ def test_numba_cache_dir_is_respected(tmp_path):
     assert _kernel_files(tmp_path / "theirs") and not _kernel_files(tmp_path / "ours")
 
 
+@pytest.mark.slow
 def test_a_corrupt_cache_entry_is_compiled_again_with_a_warning(tmp_path):
     env = {"STREAMTK_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
     assert _run(env, tmp_path).returncode == 0
@@ -65,9 +70,7 @@ def test_a_corrupt_cache_entry_is_compiled_again_with_a_warning(tmp_path):
 
 @pytest.mark.slow
 def test_install_uninstall_editable_reinstall_leave_no_shadowing_folder(tmp_path):
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)], check=True)
-    py = venv / "bin" / "python"
+    py = inner_venv(tmp_path / "venv")  # works from a virtualenv too (see tests/_venv.py)
     pip = [str(py), "-m", "pip", "install", "--no-deps", "-q"]  # build isolation: setuptools>=68 and wheel
     env = {"STREAMTK_CACHE": str(tmp_path / "cache"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     full = {**{k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "PYTHONPATH")}, **env}
@@ -89,6 +92,7 @@ def test_install_uninstall_editable_reinstall_leave_no_shadowing_folder(tmp_path
     assert run(str(py), "-c", SNIPPET).strip() == "[1.0, 1.0, 0.5, 0.5]"
 
 
+@pytest.mark.slow
 def test_the_cache_folder_follows_every_kernel_source(tmp_path):
     # numba only checks a cached function against its own file: an edited helper in another kernel
     # file must not reuse its callers' stale machine code, so the folder is keyed by all the sources

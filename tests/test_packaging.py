@@ -32,7 +32,7 @@ def test_environment_yml_lists_exactly_the_pyproject_dependencies():
     assert conda == wanted, f"only in environment.yml: {conda - wanted}; only in pyproject: {wanted - conda}"
 
 
-def test_ci_runs_exactly_the_readme_test_command():
+def test_ci_runs_exactly_the_readme_test_command_in_a_fresh_virtualenv():
     readme = (REPO / "README.md").read_text().splitlines()
     block = readme[readme.index("```bash") + 1 : readme.index("```bash") + 3]
     assert len(block) == 2
@@ -42,4 +42,5 @@ def test_ci_runs_exactly_the_readme_test_command():
         for ln in (REPO / ".ci" / "run").read_text().splitlines()
         if ln.strip() and not ln.startswith("#") and not ln.startswith(("set ", "cd "))
     ]
-    assert ci == [test_cmd]
+    # from nothing, as users install: a new virtualenv (not the interpreter CI happens to have), activated
+    assert ci == ['venv="$(mktemp -d)/venv"', 'python3 -m venv "$venv"', '. "$venv/bin/activate"', test_cmd]

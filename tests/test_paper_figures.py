@@ -628,6 +628,7 @@ def test_parallel_run_shares_logs_and_keeps_the_report_order(tmp_path, data_dir)
     assert make_all.main(["--jobs", "0", "--out", str(out), "--only", "bifet_table1"]) == 2
 
 
+@pytest.mark.slow
 def test_river_fallback_produces_the_logs(tmp_path, data_dir):
     pytest.importorskip("river", reason="the fallback producer is river (the optional 'figures' extra)")
     out = tmp_path / "river"
@@ -722,14 +723,15 @@ def test_script_runs_standalone_as_a_file(tmp_path):
 def test_streamtk_figures_works_after_a_regular_pip_install(tmp_path):
     # a fresh virtualenv that sees the installed dependencies but installs streamtk itself from this tree
     import os
-    import venv
+
+    from ._venv import inner_venv, source_copy
 
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # only the installed copy may be imported
     env_dir = tmp_path / "venv"
-    venv.EnvBuilder(system_site_packages=True, with_pip=True).create(env_dir)
-    py = env_dir / "bin" / "python"
+    py = inner_venv(env_dir)  # works from a virtualenv too (see tests/_venv.py)
+    src = source_copy(ROOT, tmp_path / "src")  # test_install.py builds in ROOT, maybe at the same time
     r = subprocess.run(
-        [str(py), "-m", "pip", "install", "-q", "--no-deps", str(ROOT)],
+        [str(py), "-m", "pip", "install", "-q", "--no-deps", str(src)],
         capture_output=True,
         text=True,
         timeout=240,

@@ -214,6 +214,7 @@ def _copy_unless_gone(src, dst):
         return dst
 
 
+@pytest.mark.slow
 def test_a_kill_before_any_rename_leaves_a_resumable_store(tmp_path, monkeypatch):
     """Files change state on disk only when a finished temporary is renamed into place (zarr's local
     store and streamtk.io.atomic both write beside and rename). Snapshot the run's folder right before

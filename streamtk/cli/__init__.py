@@ -17,6 +17,8 @@ from .._version import __version__
 from . import compare, compare_many, demo, drift, evaluate, figures, plot
 from ._common import UsageError
 from ._errors import check_parsed, describe, flag_names, is_input_error, one_line
+from ._interrupt import catching
+from ._interrupt import check as check_interrupt
 
 __all__ = ["main", "build_parser", "UsageError"]
 
@@ -57,36 +59,44 @@ def _command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.A
 
 
 def main(argv=None) -> int:
-    """Run the command line; returns the exit status (0 ok, 1 nothing done/failed, 2 usage or input error).
+    """Run the command line; returns the exit status (0 ok, 1 nothing done/failed, 2 usage or input error, 130 Ctrl-C).
 
     Every input error (a bad flag value, an empty ``--metrics ''``, an unreadable or damaged file, a
     full disk, ...) is reported on one line ``streamtk COMMAND: error: ...`` naming the flag or the
     file, with exit status 2; library argument names in messages are replaced by the command's
-    flags (``windows`` -> ``--window``). Anything else is a bug and shows its traceback.
+    flags (``windows`` -> ``--window``). Ctrl-C prints ``streamtk COMMAND: interrupted`` and returns
+    130, leaving no partial output (see :mod:`streamtk.cli._interrupt`). Anything else is a bug and
+    shows its traceback.
     """
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # --help, --version, or argparse's own usage error (already printed)
-        return int(exc.code or 0) if not isinstance(exc.code, str) else 2
-    if not getattr(args, "command", None):
-        parser.print_help(sys.stderr)
-        return 2
-    sub = _command_parser(parser, args.command)
-    try:
-        check_parsed(sub, args)
-        return args.func(args)
-    except KeyboardInterrupt:
-        print(f"streamtk {args.command}: interrupted", file=sys.stderr)
-        return 130
-    except UsageError as err:
-        print(f"streamtk {args.command}: error: {one_line(str(err))}", file=sys.stderr)
-        return 2
-    except Exception as err:
-        if not is_input_error(err):
-            raise
-        print(f"streamtk {args.command}: error: {one_line(describe(err), flag_names(sub, args))}", file=sys.stderr)
-        return 2
+    command = "streamtk"
+    with catching(program=argv is None):  # argv None: the arguments of the process itself
+        try:
+            parser = build_parser()
+            try:
+                args = parser.parse_args(argv)
+            except SystemExit as exc:  # --help, --version, or argparse's own usage error (already printed)
+                return int(exc.code or 0) if not isinstance(exc.code, str) else 2
+            if not getattr(args, "command", None):
+                parser.print_help(sys.stderr)
+                return 2
+            command = f"streamtk {args.command}"
+            sub = _command_parser(parser, args.command)
+            try:
+                check_parsed(sub, args)
+                status = args.func(args)
+                check_interrupt()  # interrupted, and some library swallowed it: still report it
+                return status
+            except UsageError as err:
+                print(f"{command}: error: {one_line(str(err))}", file=sys.stderr)
+                return 2
+            except Exception as err:
+                if not is_input_error(err):
+                    raise
+                print(f"{command}: error: {one_line(describe(err), flag_names(sub, args))}", file=sys.stderr)
+                return 2
+        except KeyboardInterrupt:
+            print(f"{command}: interrupted", file=sys.stderr)
+            return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

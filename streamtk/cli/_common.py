@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from ._interrupt import check as check_interrupt
+
 
 class UsageError(Exception):
     """A bad argument combination found after parsing (exit status 2)."""
@@ -20,24 +22,32 @@ def _progress_enabled(args) -> bool:
     return sys.stderr.isatty()
 
 
+class _Bar:
+    """Progress of a long step: a tqdm bar (or nothing); every update is also a point where Ctrl-C is acted on."""
+
+    def __init__(self, bar=None):
+        self._bar = bar
+
+    def update(self, n):
+        check_interrupt()
+        if self._bar is not None:
+            self._bar.update(n)
+
+    def close(self):
+        if self._bar is not None:
+            self._bar.close()
+
+
 def _progress(total, desc, enabled):
-    """A tqdm bar on stderr when enabled and tqdm is installed; otherwise a no-op object."""
+    """A tqdm bar on stderr when enabled and tqdm is installed (else nothing shown); ``update`` checks for Ctrl-C."""
     if enabled:
         try:
             from tqdm.auto import tqdm
         except ImportError:
             pass
         else:
-            return tqdm(total=total, desc=desc, unit="inst", unit_scale=True, file=sys.stderr, leave=False)
-
-    class _Null:
-        def update(self, n):
-            pass
-
-        def close(self):
-            pass
-
-    return _Null()
+            return _Bar(tqdm(total=total, desc=desc, unit="inst", unit_scale=True, file=sys.stderr, leave=False))
+    return _Bar()
 
 
 def _say(args, *lines):
@@ -58,11 +68,8 @@ def _column_mapping(args, path, fmt) -> dict:
         return {}
     from ..io.dispatch import read_log  # noqa: F401 - the reader that takes these options
 
-    name = Path(path).name.lower()
-    name = name[:-3] if name.endswith(".gz") else name
-    kind = fmt or {".csv": "csv", ".txt": "csv", ".tsv": "tsv", ".tab": "tsv", ".parquet": "parquet",
-                   ".pq": "parquet"}.get(Path(name).suffix)  # fmt: skip
-    if kind not in _TABLE_FORMATS:
+    kind = _table_kind(path, fmt)
+    if kind is None:
         flag = dict(_MAPPING_FLAGS)[next(iter(given))]
         raise UsageError(f"{flag} maps columns of a CSV/TSV/Parquet table; {path} is not one (use --format)")
     opts = {}
@@ -88,10 +95,56 @@ def _column_mapping(args, path, fmt) -> dict:
     return opts
 
 
+def _table_kind(path, fmt):
+    """``csv``, ``tsv`` or ``parquet`` for a table log (from ``--format`` or the file name), else None."""
+    name = Path(path).name.lower()
+    name = name[:-3] if name.endswith(".gz") else name
+    kind = fmt or {".csv": "csv", ".txt": "csv", ".tsv": "tsv", ".tab": "tsv", ".parquet": "parquet",
+                   ".pq": "parquet"}.get(Path(name).suffix)  # fmt: skip
+    return kind if kind in _TABLE_FORMATS else None
+
+
+def _no_rows(path, what="a header line"):
+    return ValueError(f"{path}: the log has no rows (only {what}); it needs at least one instance")
+
+
+def check_has_rows(path, fmt=None) -> None:
+    """Refuse a CSV/TSV/Parquet log without data rows, naming the file (the readers' own message does not)."""
+    kind = _table_kind(path, fmt)
+    if kind is None or not Path(path).is_file():
+        return  # other formats are checked once read; a missing file is the reader's error
+    if kind == "parquet":
+        try:
+            import pyarrow.parquet as pq
+
+            rows = pq.ParquetFile(path).metadata.num_rows
+        except Exception:  # noqa: BLE001 - unreadable: the reader reports it with its own message
+            return
+        if rows == 0:
+            raise _no_rows(path, "a schema")
+        return
+    import gzip
+
+    try:
+        with open(path, "rb") as fh:
+            gz = fh.read(2) == b"\x1f\x8b"
+        with gzip.open(path, "rt", errors="replace") if gz else open(path, errors="replace") as fh:
+            lines = (line for line in fh if line.strip())
+            if next(lines, None) is None:
+                raise ValueError(f"{path}: the file is empty (not even a header line)")
+            if next(lines, None) is None:
+                raise _no_rows(path)
+    except (OSError, EOFError):
+        return  # unreadable or damaged: the reader reports it
+
+
 def _read_log(path, fmt, args=None):
     from ..io import read_log
 
+    check_has_rows(path, fmt)
     log = read_log(path, format=fmt, **(_column_mapping(args, path, fmt) if args is not None else {}))
+    if log.sizes.get("time", 0) == 0:
+        raise _no_rows(path, "metadata")
     missing = [v for v in ("y_true", "y_pred") if v not in log]
     if missing:
         raise ValueError(f"{path}: not a log of recorded predictions (no {', '.join(missing)})")
@@ -132,6 +185,7 @@ def _write(ds, path) -> Path:
     from ..io import to_netcdf, to_zarr
 
     _check_output(path)
+    check_interrupt()  # an interrupt that a library swallowed: write nothing
     path = Path(path)
     return to_zarr(ds, path) if path.suffix == ".zarr" else to_netcdf(ds, path)
 

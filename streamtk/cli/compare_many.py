@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from ._common import UsageError, _add_common, _add_estimator_args, _forgetting, _say, _split_list, _sub
+from ._common import (
+    UsageError,
+    _add_common,
+    _add_estimator_args,
+    _forgetting,
+    _say,
+    _split_list,
+    _sub,
+    check_has_rows,
+)
 
 
 def _cmd_compare_many(args) -> int:
@@ -27,6 +36,7 @@ def _cmd_compare_many(args) -> int:
     for p in args.logs:
         if not Path(p).exists():
             raise UsageError(f"{p}: no such file")
+        check_has_rows(p)
     from .._core.mechanisms import build_estimators
 
     estimators = [s.label for s in build_estimators(**_forgetting(args))]
@@ -49,6 +59,7 @@ def _cmd_compare_many(args) -> int:
             pattern=args.pattern,
             evaluate_options=options,
         )
+    _check_missing(collection, args, estimator)
     hib = None if args.direction is None else args.direction == "higher"
     result = compare_many(
         collection,
@@ -79,6 +90,40 @@ def _cmd_compare_many(args) -> int:
             _say(args, "(no CD diagram: the Friedman/Iman-Davenport test does not reject; --force draws it)")
         _say(args, "", "wrote " + ", ".join(str(p) for p in written))
     return 0
+
+
+def _check_missing(collection, args, estimator) -> None:
+    """Refuse missing values as the command line spells it: name the datasets, the models and the flag.
+
+    The library's own messages speak Python (``missing='drop'``) and, when dropping leaves fewer than
+    two datasets, do not say which models are to blame.
+    """
+    from ..comparison.collection import select_table
+
+    cells = select_table(collection, metric=args.metric, summary=args.summary, estimator=estimator)
+    present = cells.notnull().any("model")  # a run no model has is not missing
+    hole = (cells.isnull() & present).any("run") | ~present.any("run")  # (dataset, model)
+    datasets = [str(d) for d in cells["dataset"].values]
+    bad = [d for d, h in zip(datasets, hole.any("model").values) if h]
+    if not bad:
+        return
+    per_model = hole.sum("dataset")
+    culprits = [(str(m), int(k)) for m, k in zip(cells["model"].values, per_model.values) if k > 0]
+    culprits.sort(key=lambda mk: -mk[1])
+    blame = ", ".join(f"{m} (on {k} of {len(datasets)})" for m, k in culprits)
+    usable = len(datasets) - len(bad)
+    if args.missing == "raise":
+        raise UsageError(
+            f"--metric {cells.name} has missing values on dataset(s) {', '.join(bad)}; models with missing values: "
+            f"{blame}. --missing drop leaves those datasets out ({usable} of {len(datasets)} would remain)"
+        )
+    if usable < 2:
+        everywhere = ", ".join(m for m, k in culprits if k == len(bad)) or "those models"
+        raise UsageError(
+            f"--missing drop leaves {usable} of {len(datasets)} datasets (at least 2 are needed): models with "
+            f"missing values: {blame}; {everywhere} lack values on every unusable dataset ({', '.join(bad)}). "
+            f"Leave {everywhere} out (the columns or logs) to compare the others"
+        )
 
 
 def register(sub) -> None:

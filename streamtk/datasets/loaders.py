@@ -66,6 +66,15 @@ class Stream:
         """``y`` as ``int64`` indices into :attr:`classes`."""
         return _codes(self.y, self.classes)
 
+    def to_arff(self, path, *, overwrite: bool = True) -> Path:
+        """Write the stream as an ARFF file (for capymoa's ``stream_from_file``, MOA); returns ``path``.
+
+        See :func:`streamtk.datasets.arff_writer.write_arff`.
+        """
+        from .arff_writer import write_arff
+
+        return write_arff(self, path, overwrite=overwrite)
+
 
 def _codes(y, classes):
     idx = np.searchsorted(classes, y) if _is_sorted(classes) else None
