@@ -108,6 +108,6 @@ def test_compiled_loops_live_in_the_cache_folder_and_are_shared():
     assert a is F.compiled_loop("confusion", ("accuracy",))
     path = __import__("sys").modules[a.__module__].__file__
     assert path.startswith(str(F._folder())), path
-    for name, table in TABLES.items():
+    for name in TABLES:
         metrics = tuple(m.name for m in REGISTRY.values() if m.table == name)
         assert "def run(" in F._source(name, metrics)
