@@ -26,8 +26,9 @@ The output a call writes is chosen by which of ``snaps``, ``pred``, ``fac`` is n
 mode compiles only its own code: ``snaps (E, F, C)`` the tables of statistics at ``ck`` (``STATS``; rows
 as in :func:`streamtk._core.metrics.dependence.context`: the counts, transitions and run counts),
 ``pred (E, T)`` int64 the Majority predictions, ``fac (E, T, k)`` the correction factors (row ``e`` is the
-estimator's). The state a mode does not read is not kept up to date (``rows`` stays 0 outside ``FACTORS``, so it is the zero
-second part of a Majority rescan; ``BEST`` is kept in ``MAJORITY`` only): an engine keeps one mode.
+estimator's). The state a mode does not read is not kept up to date (``rows`` stays 0 outside
+``FACTORS``, so it is the zero second part of a Majority rescan; ``BEST`` is kept in ``MAJORITY`` only):
+an engine keeps one mode.
 
 Arguments: ``codes (T,)`` int64 (the history a window still holds, then the chunk from ``b0``);
 ``member (T,)`` uint8 (``codes >= 0``); ``lead (2,)`` int64, the run cursor before ``b0`` (read; the
