@@ -37,6 +37,7 @@ from ..forgetting import (
     overdue,
 )
 from .layout import (
+    F_Q,
     P_BEST,
     P_CURSOR,
     P_HELD,
@@ -53,7 +54,7 @@ from .layout import (
     V_OFFROW,
 )
 from .scalars import load6, store6, unscale6
-from .streamtk import BLOCK, write_snapshot
+from .streamtk import BLOCK, inverse, write_scalars
 
 #: the mechanisms this fast path runs; a plan with any other takes the general kernel (a new
 #: mechanism is correct there first, and joins this list with its fast code and tests)
@@ -75,6 +76,21 @@ def _fill(buf, ytrue, yp, perhit, b0, b1):
         buf[HIT, i] = 1.0 - abs(y - float(yp[t]))
         buf[YHIT, i] = y * buf[HIT, i]
         buf[PH, i] = float(perhit[t])
+
+
+@nb.njit(cache=True, inline="always")
+def _write_binary(snap, ci, C, M, BMH, BMM, BPH, BPM, NF, m, D0, D1, O0, O1):
+    """Column ``ci`` of a two-class snapshot from the state's scalars: :func:`.streamtk.write_snapshot` with
+    the class vectors ``DIAG = (D0, D1)``, misses by true class ``(O0, O1)`` (by predicted class, the other
+    class's) and no extra quantity, written without a state array (the same operations)."""
+    inv = inverse(m)
+    write_scalars(snap, ci, C, M, BMH, BMM, BPH, BPM, NF, inv)
+    snap[F_Q, ci] = (D0 + O0) * inv
+    snap[F_Q + 1, ci] = (D1 + O1) * inv
+    snap[F_Q + 2, ci] = (D0 + O1) * inv
+    snap[F_Q + 3, ci] = (D1 + O0) * inv
+    snap[F_Q + 4, ci] = D0 * inv
+    snap[F_Q + 5, ci] = D1 * inv
 
 
 @nb.njit(cache=True, inline="always")
@@ -148,8 +164,7 @@ def _accumulate(kind, size, fade, marks, blk, est, out):
             O1 /= m
             m = 1.0
         while ci < nck and ck[ci] == t:
-            _binary_vectors(cvl, D0, D1, O0, O1)
-            write_snapshot(snap, ci, sc, cvl, 0, 2, C, M, BMH, BMM, BPH, BPM, NF, m)
+            _write_binary(snap, ci, C, M, BMH, BMM, BPH, BPM, NF, m, D0, D1, O0, O1)
             ci += 1
     store6(sc, S_C, (C, M, BMH, BMM, BPH, BPM))
     sc[S_NF] = NF
@@ -196,8 +211,7 @@ def _count(kind, size, marks, blk, est, out):
         BPH += buf[PH, i]
         while ci < nck and ck[ci] == t:
             M, O1 = N - C, Y1 - D1
-            _binary_vectors(cvl, C - D1, D1, M - O1, O1)
-            write_snapshot(snap, ci, sc, cvl, 0, 2, C, M, BMH, N - BMH, BPH, N - BPH, N, 1.0)
+            _write_binary(snap, ci, C, M, BMH, N - BMH, BPH, N - BPH, N, 1.0, C - D1, D1, M - O1, O1)
             ci += 1
     M, O1 = N - C, Y1 - D1
     store6(sc, S_C, (C, M, BMH, N - BMH, BPH, N - BPH))
@@ -259,8 +273,7 @@ def _window(w, ring, mring, mask, blk, majh, keep, out, sc):
         a = base + lo - 1
         while ci < nck and ck[ci] == lo - 1:
             C, M, D0, D1, O0, O1, BMH, BMM, BPH, BPM = _window_sums(ring, mring, mask, a + 1, min(a + 1, w))
-            _binary_vectors(cvl, D0, D1, O0, O1)
-            write_snapshot(snap, ci, sc, cvl, 0, 2, C, M, BMH, BMM, BPH, BPM, float(min(a + 1, w)), 1.0)
+            _write_binary(snap, ci, C, M, BMH, BMM, BPH, BPM, float(min(a + 1, w)), 1.0, D0, D1, O0, O1)
             ci += 1
     return ci
 

@@ -11,9 +11,9 @@ import numba as nb
 import numpy as np
 
 from ..adwin.run import adwin_run_one
-from .dense import BLOCK, HIT, PAD, PH, YHIT, Y, _binary_vectors, _fill, _store_sliding
+from .dense import BLOCK, HIT, PAD, PH, YHIT, Y, _fill, _store_sliding, _write_binary
 from .layout import P_HELD, P_TAIL, S_BMH, S_BPH, S_C, V_DIAG, V_OFFROW
-from .streamtk import pop_segment, write_snapshot
+from .streamtk import pop_segment
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -71,8 +71,7 @@ def _adwin(limits, lim0, series, buf, b0, b1, base, est, majh, seg, ck, ci, snap
         while ci < nck and ck[ci] == t:
             n = float(held)
             M, O1 = n - C, Y1 - D1
-            _binary_vectors(cvl, C - D1, D1, M - O1, O1)
-            write_snapshot(snap, ci, sc, cvl, 0, 2, C, M, BMH, n - BMH, BPH, n - BPH, n, 1.0)
+            _write_binary(snap, ci, C, M, BMH, n - BMH, BPH, n - BPH, n, 1.0, C - D1, D1, M - O1, O1)
             ci += 1
     _store_sliding(sc, cv, pt, tail + base, held, C, Y1, D1, BMH, BPH)
     return ci

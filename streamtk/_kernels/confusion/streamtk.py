@@ -76,11 +76,9 @@ def is_member(y, p, w):
 
 
 @nb.njit(cache=True, inline="always")
-def write_snapshot(out, ci, sc, cv, nq, k, C, M, BMH, BMM, BPH, BPM, NF, m):
-    """Column ``ci`` of a snapshot block ``out (F, C)`` (see :mod:`.layout`) of a default-convention state;
-    sums divided by the lazy fading multiplier ``m`` (multiplied by ``1 / m``: exact while ``m = 1``).
-    ``F_EMPTY`` (MOA's only) is not written."""
-    inv = 1.0 if m == 1.0 else 1.0 / m
+def write_scalars(out, ci, C, M, BMH, BMM, BPH, BPM, NF, inv):
+    """The scalar rows of column ``ci`` of a snapshot block ``out (F, C)`` (see :mod:`.layout`), sums times
+    ``inv`` (``1 / m``, the lazy fading multiplier's inverse). ``F_EMPTY`` (MOA's only) is not written."""
     W = (C + M) * inv
     out[F_W, ci] = W
     out[F_N, ci] = NF * inv
@@ -90,6 +88,20 @@ def write_snapshot(out, ci, sc, cv, nq, k, C, M, BMH, BMM, BPH, BPM, NF, m):
     out[F_BMW, ci] = (BMH + BMM) * inv
     out[F_BP, ci] = BPH * inv
     out[F_BPW, ci] = (BPH + BPM) * inv
+
+
+@nb.njit(cache=True, inline="always")
+def inverse(m):
+    """``1 / m``, exactly 1 without fading."""
+    return 1.0 if m == 1.0 else 1.0 / m
+
+
+@nb.njit(cache=True, inline="always")
+def write_snapshot(out, ci, sc, cv, nq, k, C, M, BMH, BMM, BPH, BPM, NF, m):
+    """Column ``ci`` of a snapshot block ``out (F, C)`` (see :mod:`.layout`) of a default-convention state;
+    sums divided by the lazy fading multiplier ``m`` (multiplied by ``1 / m``: exact while ``m = 1``)."""
+    inv = inverse(m)
+    write_scalars(out, ci, C, M, BMH, BMM, BPH, BPM, NF, inv)
     for j in range(nq):
         out[F_Q + j, ci] = sc[S_Q + j] * inv
     r0 = F_Q + nq
