@@ -68,9 +68,11 @@ class Finaliser:
     def n_intermediates(self) -> int:
         return len(self.table.intermediates)
 
-    def scratch(self, L: int, E: int, C: int) -> np.ndarray:
-        """A buffer for the intermediates of ``C`` checkpoints (rows not needed are never written or read)."""
-        return np.empty((L, E, self.n_intermediates, C))
+    def scratch(self, L: int, E: int, C: int, into=None) -> np.ndarray:
+        """A buffer for the intermediates of ``C`` checkpoints (rows not needed are never written or read);
+        ``into``: a :class:`~streamtk._core.alloc.Scratch` to take it from."""
+        shape = (L, E, self.n_intermediates, C)
+        return np.empty(shape) if into is None else into.array(shape)
 
     def run(self, snap, vals, x, outs: dict, c0: int, *, compiled: bool, rows=None) -> None:
         """Every metric from the table ``snap (L, E, F, C)`` into ``outs[name][rows, :, c0:c0 + C, ...]``.

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from .._core.alloc import output_array
+from .._core.alloc import Scratch, output_array
 from .._core.chunks import CurveRows
 from .._core.finalise import Finaliser, use_compiled
 from .._core.labels import encode_labels
@@ -131,6 +131,7 @@ class LabelDependence:
         self._finaliser = Finaliser(TABLE, self._metrics)
         self._context = context(self.encoding.n_classes, self.max_lag)
         self._rows = CurveRows(self.every)
+        self._vals = Scratch()  # the segments' intermediates
 
     def _allocate_rows(self, C):
         E, k, lags = len(self.specs), self.encoding.n_classes, self.max_lag
@@ -157,8 +158,8 @@ class LabelDependence:
         for s0, s1, sel in segments(pos - n0, n, E * (F + 1), budget=SEGMENT_BUDGET, max_segment=n):
             ck = pos[sel] - n0 - s0
             snap = self._engine.update(codes[s0:s1], mode="stats", ck=ck)[None]
-            self._finaliser.run(snap, self._finaliser.scratch(1, E, ck.size), self._context, outs, c0,
-                                compiled=compiled)  # fmt: skip
+            vals = self._finaliser.scratch(1, E, ck.size, into=self._vals)
+            self._finaliser.run(snap, vals, self._context, outs, c0, compiled=compiled)
             c0 += ck.size
         self._rows.store(pos, outs, last=False)
         self.n_seen += n

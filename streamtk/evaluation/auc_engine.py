@@ -33,7 +33,7 @@ import math
 import numpy as np
 
 from .._core.adwin import LossAdwins
-from .._core.alloc import line_aligned_zeros, output_array
+from .._core.alloc import Scratch, line_aligned_zeros, output_array
 from .._core.chunks import CurveRows, EstimatorTable
 from .._core.finalise import Finaliser, use_compiled
 from .._core.mechanisms import checkpoints, segments
@@ -141,6 +141,7 @@ class AucEngine:
         self.context = AucContext(self.grp.shape[0], self.grp.shape[0] if self.layout == "ovo" else 2,
                                   self.layout == "ovo", moa)  # fmt: skip
         self.rows = CurveRows(every)
+        self._vals = Scratch()  # the segments' intermediates
 
     # ------------------------------------------------------------------ state
     def _allocate(self, L, C, weighted, predicted):
@@ -459,7 +460,8 @@ class AucEngine:
         L, E = snap.shape[:2]
         C = snap.shape[-1]
         table = snap.reshape(L, E, -1, C)
-        self.finaliser.run(table, self.finaliser.scratch(L, E, C), self.context, outs, c0, compiled=compiled)
+        vals = self.finaliser.scratch(L, E, C, into=self._vals)
+        self.finaliser.run(table, vals, self.context, outs, c0, compiled=compiled)
         if not self.computed.all():  # MOA has no faded or ADWIN AUC
             for out in outs.values():
                 out[:, ~self.computed, c0 : c0 + C] = np.nan

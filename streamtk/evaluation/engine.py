@@ -26,7 +26,7 @@ import numba
 import numpy as np
 
 from .._core.adwin import LossAdwins
-from .._core.alloc import output_array
+from .._core.alloc import Scratch, output_array
 from .._core.chunks import ChunkHistory, CurveRows, oldest
 from .._core.finalise import Finaliser, use_compiled
 from .._core.mechanisms import checkpoints, segments
@@ -105,6 +105,7 @@ class ConfusionEngine:
         self.context = ConfusionContext(plan.k, plan.pos, LY.row0(nq), q, plan.moa)
         self._closed = False
         self._dense = True  # every chunk so far took the dense path
+        self._tables = (Scratch(), Scratch())  # the segments' statistics and intermediates
 
     # ------------------------------------------------------------------ state
     def _allocate(self, L: int, weighted: bool):
@@ -215,9 +216,10 @@ class ConfusionEngine:
         c0 = 0
         for s0, s1, sel in self._segments(pos - start, T, L):
             ck = pos[sel] - start + h
-            snap = np.empty((L, E, LY.snapshot_size(nq, p.k), ck.size))
+            snap = self._tables[0].array((L, E, LY.snapshot_size(nq, p.k), ck.size))
             self._run_segment(arrays, h + s0, h + s1, dense, ck, snap)
-            self.finaliser.run(snap, self.finaliser.scratch(L, E, ck.size), self.context, outs, c0, compiled=compiled)
+            vals = self.finaliser.scratch(L, E, ck.size, into=self._tables[1])
+            self.finaliser.run(snap, vals, self.context, outs, c0, compiled=compiled)
             c0 += ck.size
         self.rows.store(pos, outs, last=last)
         self.n_seen = start + T

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._core.adwin import LossAdwins
-from .._core.alloc import output_array
+from .._core.alloc import Scratch, output_array
 from .._core.chunks import ChunkHistory, CurveRows, EstimatorTable, oldest
 from .._core.finalise import Finaliser, use_compiled
 from .._core.mechanisms import checkpoints, segments
@@ -78,6 +78,7 @@ class SumsEngine:
         self.outputs = dict(outputs or {})
         self.context = SumsContext(float(threshold))
         self.rows = CurveRows(every)
+        self._tables = (Scratch(), Scratch())  # the segments' sums and intermediates
         self.G = None
         self.n_seen = 0
 
@@ -136,7 +137,7 @@ class SumsEngine:
         c0 = 0
         for s0, s1, sel in segments(pos - start, T, per_ck, budget=SNAPSHOT_BUDGET, max_segment=max(T, 1)):
             ck = pos[sel] - start + h
-            snap = np.empty((self.G, E, len(K.FIELDS), ck.size))
+            snap = self._tables[0].array((self.G, E, len(K.FIELDS), ck.size))
             t1 = h + s1
             xs = xx[:, :t1]
             ms = mm[:t1] if mm.size else mm
@@ -171,7 +172,8 @@ class SumsEngine:
                 table = np.ascontiguousarray(table[:, :, list(SWAP)])
             L, E, _, C = table.shape
             fin = job.finaliser
-            fin.run(table, fin.scratch(L, E, C), self.context, outs, c0, compiled=compiled, rows=job.rows)
+            vals = fin.scratch(L, E, C, into=self._tables[1])
+            fin.run(table, vals, self.context, outs, c0, compiled=compiled, rows=job.rows)
             for name, row in job.copies.items():
                 outs[name][job.rows, :, c0 : c0 + C] = table[:, :, row, :]
 
