@@ -117,3 +117,54 @@ def test_modules_stay_small():
         if (n := len(p.read_text().splitlines())) > MAX_LINES
     }
     assert not big, f"modules over {MAX_LINES} lines (split them by responsibility): {big}"
+
+
+def _module_graph():
+    """``{module: {module it imports}}`` over streamtk's modules (every import, also inside functions)."""
+    names = {name for _, name, _, _ in _modules()}
+    graph = {}
+    for path, name, package, _ in _modules():
+        out = set()
+        for target, _ in _imports(path, package):
+            while target and target not in names:
+                target = target.rpartition(".")[0]  # "pkg.module.name" -> the module that defines name
+            if target and target != name and not target.endswith("__init__") and target.count(".") > 1:
+                out.add(target)
+        graph[name] = out
+    return graph
+
+
+def test_no_import_cycle_between_modules():
+    graph = _module_graph()
+    cycles, state = [], {}
+
+    def visit(node, path):
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                cycles.append(" -> ".join(path[path.index(nxt) :] + [nxt]))
+            elif nxt not in state:
+                visit(nxt, path + [nxt])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    assert not cycles, "modules that import each other (directly or around a cycle):\n" + "\n".join(cycles)
+
+
+def test_no_private_name_is_imported_from_another_package():
+    bad = []
+    for path, name, package, top in _modules():
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = list(package[: len(package) - (node.level - 1)]) if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            parts = target.split(".")
+            if len(parts) < 2 or parts[0] != "streamtk" or parts[1] == top:
+                continue
+            private = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+            bad += [f"{name}:{node.lineno} imports {n} from {target}" for n in private]
+    assert not bad, "helpers shared across packages are public (no leading underscore):\n" + "\n".join(bad)

@@ -134,10 +134,10 @@ def test_labels_from_codes_refuses_what_the_general_path_refuses():
     codes = np.array([0, 1, -1])
     with pytest.raises(TypeError) as fast:
         labels_from_codes(codes, labels, "y_pred")
-    from streamtk.io.log import _as_labels
+    from streamtk.io.log import as_labels
 
     with pytest.raises(TypeError) as slow:
-        _as_labels(label_array(codes, labels), "y_pred")
+        as_labels(label_array(codes, labels), "y_pred")
     assert str(fast.value) == str(slow.value)
 
 

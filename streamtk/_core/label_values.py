@@ -29,12 +29,12 @@ def is_missing_label(value) -> bool:
     return False
 
 
-_INT64_MAX = 2**63 - 1
+INT64_MAX = 2**63 - 1
 _UINT64_MAX = 2**64 - 1
-_EXACT_FLOAT_INT = 2**53  # integers up to this magnitude are exact in float64
+EXACT_FLOAT_INT = 2**53  # integers up to this magnitude are exact in float64
 
 
-def _kind(value) -> str:
+def label_kind(value) -> str:
     """The label kind of one present value: 'text', 'bytes', 'bool', 'int', 'float' or 'other'."""
     if isinstance(value, (str, np.str_)):
         return "text"
@@ -52,7 +52,7 @@ def _kind(value) -> str:
 _NUMBER_KINDS = frozenset({"bool", "int", "float"})
 
 
-def _refuse_mix(found: dict) -> None:
+def refuse_mix(found: dict) -> None:
     """``found``: kind -> (argument name, example value). Raise if text (or bytes) meets another kind."""
     groups: dict = {}
     for kind, example in found.items():
@@ -75,35 +75,35 @@ def _refuse_mix(found: dict) -> None:
     )
 
 
-def _int_dtype(lo: int, hi: int, name: str):
+def int_dtype(lo: int, hi: int, name: str):
     """int64 if ``[lo, hi]`` fits, uint64 for non-negative values up to ``2**64 - 1``, else refuse."""
-    if lo >= -_INT64_MAX - 1 and hi <= _INT64_MAX:
+    if lo >= -INT64_MAX - 1 and hi <= INT64_MAX:
         return np.dtype(np.int64)
     if lo >= 0 and hi <= _UINT64_MAX:
         return np.dtype(np.uint64)
-    if lo >= -_INT64_MAX - 1 and hi <= _UINT64_MAX:
+    if lo >= -INT64_MAX - 1 and hi <= _UINT64_MAX:
         raise ValueError(
             f"{name}: the integer labels span {lo} .. {hi}, and no 64-bit integer type holds both a negative label "
             "and one above 2**63 - 1; give the labels as strings or re-code them"
         )
-    bad = lo if lo < -_INT64_MAX - 1 else hi
+    bad = lo if lo < -INT64_MAX - 1 else hi
     raise ValueError(
         f"{name}: the integer label {bad} does not fit in 64 bits (int64 or uint64); "
         "give such labels as strings or re-code them"
     )
 
 
-def _refuse_inexact_floats(lo, hi, name: str) -> None:
+def refuse_inexact_floats(lo, hi, name: str) -> None:
     """Refuse float labels beside an integer label that float64 cannot hold exactly (``|v| > 2**53``)."""
-    if lo is not None and max(-lo, hi) > _EXACT_FLOAT_INT:
-        big = hi if hi > _EXACT_FLOAT_INT else lo
+    if lo is not None and max(-lo, hi) > EXACT_FLOAT_INT:
+        big = hi if hi > EXACT_FLOAT_INT else lo
         raise ValueError(
             f"{name} mixes float labels with the integer label {big}, which float64 cannot hold exactly "
             "(it would be rounded); give all labels as integers or as strings"
         )
 
 
-def _scan_objects(flat: list, name: str):
+def scan_objects(flat: list, name: str):
     """Kinds of the present values of a flat list: ``(kinds, examples, missing mask, lo, hi)``."""
     examples: dict = {}
     missing = []
@@ -113,7 +113,7 @@ def _scan_objects(flat: list, name: str):
             missing.append(True)
             continue
         missing.append(False)
-        k = _kind(v)
+        k = label_kind(v)
         if k not in examples:
             examples[k] = (name, v)
         if k == "int":
@@ -177,10 +177,10 @@ def as_label_array(values, name: str, *, allow_missing: bool = True):
             values = values.astype(dt.newbyteorder("="))
         elif dt.kind == "O":
             data = np.asarray(values.data if isinstance(values, np.ma.MaskedArray) else values)
-            examples, _, lo, hi = _scan_objects(data.reshape(-1).tolist(), name)
-            _refuse_mix(examples)
+            examples, _, lo, hi = scan_objects(data.reshape(-1).tolist(), name)
+            refuse_mix(examples)
             if lo is not None:
-                _int_dtype(lo, hi, name)
+                int_dtype(lo, hi, name)
         return values
     if isinstance(values, (str, bytes)):
         raise TypeError(f"{name} must be a sequence or array of labels, got the single value {values!r}")
@@ -197,8 +197,8 @@ def as_label_array(values, name: str, *, allow_missing: bool = True):
             f"{name} must be a rectangular sequence of hashable labels, got an element {nested!r} "
             f"of type {type(nested).__name__}"
         )
-    examples, missing, lo, hi = _scan_objects(flat, name)
-    _refuse_mix(examples)
+    examples, missing, lo, hi = scan_objects(flat, name)
+    refuse_mix(examples)
     kinds = set(examples)
     any_missing = any(missing)
     if any_missing and not allow_missing:
@@ -211,12 +211,12 @@ def as_label_array(values, name: str, *, allow_missing: bool = True):
     if kinds == {"bool"}:
         return obj if any_missing else np.array(flat, dtype=bool).reshape(obj.shape)
     if kinds <= {"bool", "int"}:
-        dtype = _int_dtype(lo, hi, name)
+        dtype = int_dtype(lo, hi, name)
         if any_missing:
             return obj
         return np.array([int(v) for v in flat], dtype=dtype).reshape(obj.shape)
     if kinds <= {"bool", "int", "float"}:
-        _refuse_inexact_floats(lo, hi, name)
+        refuse_inexact_floats(lo, hi, name)
         return np.array([np.nan if m else float(v) for v, m in zip(flat, missing)]).reshape(obj.shape)
     return obj  # other hashables (tuples, enums, ...): compared as Python objects
 

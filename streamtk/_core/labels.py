@@ -54,15 +54,15 @@ import numpy as np
 
 from .._kernels import encode as _enc
 from .label_values import (
-    _INT64_MAX,
-    _int_dtype,
-    _kind,
-    _refuse_inexact_floats,
-    _refuse_mix,
-    _scan_objects,
+    INT64_MAX,
     as_label_array,
     check_unmasked,
+    int_dtype,
     is_missing_label,
+    label_kind,
+    refuse_inexact_floats,
+    refuse_mix,
+    scan_objects,
 )
 
 __all__ = [
@@ -102,8 +102,8 @@ def _classes_from(given, keys: list, name: str) -> np.ndarray:
 
 def _class_array(keys: list, name: str = "classes") -> np.ndarray:
     """The class array of distinct normalised labels, with exact integer dtypes (never rounded to float)."""
-    examples, _, lo, hi = _scan_objects(keys, name)
-    _refuse_mix(examples)
+    examples, _, lo, hi = scan_objects(keys, name)
+    refuse_mix(examples)
     kinds = set(examples)
     if not keys:
         return np.array([], dtype=np.float64)
@@ -112,9 +112,9 @@ def _class_array(keys: list, name: str = "classes") -> np.ndarray:
     if kinds == {"bool"}:
         return np.array(keys, dtype=bool)
     if kinds <= {"bool", "int"}:
-        return np.array([int(v) for v in keys], dtype=_int_dtype(lo, hi, name))
+        return np.array([int(v) for v in keys], dtype=int_dtype(lo, hi, name))
     if kinds <= {"bool", "int", "float"}:
-        _refuse_inexact_floats(lo, hi, name)
+        refuse_inexact_floats(lo, hi, name)
         return np.array([float(v) for v in keys], dtype=np.float64)
     out = np.empty(len(keys), dtype=object)
     out[:] = keys
@@ -291,7 +291,7 @@ def _small_int_range(arr: np.ndarray):
     """(lo, hi) if ``arr`` is an integer array spanning a small range, else None."""
     if arr.dtype.kind not in "iub" or arr.size == 0:
         return None
-    if arr.dtype.kind == "u" and arr.dtype.itemsize == 8 and int(arr.max()) > _INT64_MAX:
+    if arr.dtype.kind == "u" and arr.dtype.itemsize == 8 and int(arr.max()) > INT64_MAX:
         return None  # the kernel works in int64: labels above 2**63 - 1 take the exact numpy path
     flat = _as_int_1d(arr)
     lo, hi = int(flat.min()), int(flat.max())  # numpy's SIMD reductions: no kernel to compile on a first call
@@ -433,9 +433,9 @@ def encode_labels(y_true, *predictions, classes=None, names=("y_true", "y_pred")
             arg = names[min(i, len(names) - 1)]
             observed = _observed(v, arg)
             for u in observed:
-                found.setdefault(_kind(u), (arg, u))
+                found.setdefault(label_kind(u), (arg, u))
             seen.extend(observed)
-        _refuse_mix(found)
+        refuse_mix(found)
         uniq = list(dict.fromkeys(_key(v) for v in seen))
         if not uniq:
             raise ValueError(f"{names[0]} has no labels (every value is missing)")

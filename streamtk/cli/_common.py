@@ -158,12 +158,12 @@ def _read_log(path, fmt, args=None):
 def _apply_classes(log, text):
     """The log with the class order given by --classes (labels parsed like the log's own: numbers or text)."""
     from ..io._classes import with_class_order
-    from ..io.log import _parse_labels
+    from ..io.log import parse_labels
 
     items = _split_list(text, "--classes")
     if not items:
         raise UsageError(f"--classes needs comma-separated labels, got {text!r}")
-    classes = _parse_labels(items, "--classes").tolist()
+    classes = parse_labels(items, "--classes").tolist()
     try:
         return with_class_order(log, classes)
     except ValueError as err:

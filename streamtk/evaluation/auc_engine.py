@@ -39,10 +39,10 @@ from .._core.finalise import Finaliser, use_compiled
 from .._core.mechanisms import checkpoints, segments
 from .._core.metrics import REGISTRY
 from .._core.metrics.auc import TABLE, AucContext
+from .._core.parallel import in_parallel
 from .._kernels.auc import layout as LY
 from .._kernels.auc.general import REMOVE_FACTOR
 from .._kernels.forgetting import ADWIN, FADING, PREQUENTIAL, RESTARTING, WINDOW
-from .engine import in_parallel
 from .scoring_rules import binary_codes
 
 __all__ = ["AucEngine", "SNAPSHOT_BUDGET"]

@@ -20,9 +20,6 @@ Engines are picklable: a pickled engine continues identically.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
-import numba
 import numpy as np
 
 from .._core.adwin import LossAdwins
@@ -32,12 +29,13 @@ from .._core.finalise import Finaliser, use_compiled
 from .._core.mechanisms import checkpoints, segments
 from .._core.metrics.confusion_sums import TABLE, ConfusionContext
 from .._core.metrics.quantity import QUANTITIES
+from .._core.parallel import in_parallel
 from .._kernels.confusion import layout as LY
 from .._kernels.forgetting import ADWIN, WINDOW
 from ._segments import compress, segment_capacity
 from .plan import EvaluationPlan
 
-__all__ = ["ConfusionEngine", "in_parallel", "persistent_hits", "SNAPSHOT_BUDGET"]
+__all__ = ["ConfusionEngine", "persistent_hits", "SNAPSHOT_BUDGET"]
 
 #: floats of table (statistics and intermediates) per segment: a chunk is cut into segments whose tables
 #: stay in the cache between the kernel that writes them and the formulas that read them
@@ -47,24 +45,6 @@ SNAPSHOT_BUDGET = 1 << 20
 #: without it a segment is bounded by the snapshot budget only (one kernel call, one finalisation)
 ADWIN_BUDGET = 1 << 22
 MIN_SEGMENT = 1 << 16
-
-
-def in_parallel(run, L: int) -> None:
-    """Call ``run(lo, hi)`` on contiguous groups of the ``L`` series, one thread each.
-
-    The kernels release the GIL (``nogil=True``), so the groups run in parallel on
-    ``numba.config.NUMBA_NUM_THREADS`` threads (``NUMBA_NUM_THREADS=1``: one core). Threads
-    instead of numba's ``prange`` keep the compile time down.
-    """
-    nthreads = max(1, min(int(numba.config.NUMBA_NUM_THREADS), L))
-    if nthreads == 1:
-        run(0, L)
-        return
-    bounds = np.linspace(0, L, nthreads + 1).round().astype(int)
-    with ThreadPoolExecutor(max_workers=nthreads) as pool:
-        futures = [pool.submit(run, int(lo), int(hi)) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
-        for f in futures:
-            f.result()
 
 
 def persistent_hits(ytrue: np.ndarray, prev: int):

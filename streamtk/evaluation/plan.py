@@ -35,13 +35,13 @@ import numpy as np
 from .._core import metrics as _metrics
 from .._core.adwin import check_adwin_options
 from .._core.chunks import EstimatorTable
+from .._core.conventions import CONVENTIONS
 from .._core.labels import Encoding
 from .._core.mechanisms import build_estimators, refuse_for_moa, resolve_every
 from .._core.validation import as_float_array, check_choice
+from .scoring_rules import score_losses
 
-__all__ = ["EvaluationPlan", "CONVENTIONS"]
-
-CONVENTIONS = ("streamtk", "moa")
+__all__ = ["EvaluationPlan"]
 
 
 class EvaluationPlan:
@@ -126,8 +126,6 @@ class EvaluationPlan:
 
     def quantities_for(self, ytrue, ypred, start, y_score=None) -> np.ndarray:
         """Per-instance extra quantities ``(L, nq, T)`` of a chunk starting at absolute position ``start``."""
-        from .score_engine import score_losses
-
         L, T = ypred.shape
         q = np.zeros((L, len(self.quantities), T), dtype=np.float64)
         for j, name in enumerate(self.quantities):

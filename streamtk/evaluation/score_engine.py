@@ -1,8 +1,8 @@
 """numpy layer joining the score-based metrics to :func:`streamtk.evaluate` and :class:`streamtk.Evaluator`.
 
 * Per-instance score losses (``log_loss``, ``brier``) are extra quantities of the confusion
-  engine's one pass (:func:`score_losses`), so they are averaged under every estimator exactly
-  like the empirical risk.
+  engine's one pass (:func:`streamtk.evaluation.scoring_rules.score_losses`), so they are averaged
+  under every estimator exactly like the empirical risk.
 * The AUC family (``auc``, ``auc_u1``, ``auc_u0``, ``auc_z``, ``auc_macro``) runs on
   :class:`streamtk.evaluation.auc_engine.AucEngine` with the evaluation's plan: the same
   estimators, checkpoints and members (label and prediction present, weight > 0; under MOA's
@@ -24,7 +24,6 @@ __all__ = [
     "check_scores",
     "check_scores_evaluated",
     "moa_no_votes",
-    "score_losses",
     "auc_arrays",
     "auc_variables",
     "wants_scores",
@@ -110,25 +109,6 @@ def check_scores_evaluated(s, ytrue, ypred, weights, moa: bool, start: int = 0) 
             + ("" if moa else " and it has a prediction")
             + "): give its scores, or mark the instance as not evaluated"
         )
-
-
-def score_losses(name: str, ytrue, s, mode: str, k: int, pos: int) -> np.ndarray:
-    """Per-instance ``log_loss`` or ``brier`` ``(L, T)``; 0 where the label is missing (never evaluated).
-
-    NaN scores (only where the instance is not evaluated: :func:`check_scores_evaluated`) give 0.
-    """
-    from .scores import brier_score, log_loss
-
-    if np.isnan(s).any():
-        s = np.where(np.isnan(s), 0.5 if mode == "binary" else 1.0 / k, s)
-    present = ytrue >= 0
-    if mode == "binary":
-        y = np.where(present, (ytrue == pos).astype(np.float64), np.nan)
-        vals = (log_loss if name == "log_loss" else brier_score)(y, s)
-    else:
-        y = np.where(present, ytrue.astype(np.float64), np.nan)
-        vals = (log_loss if name == "log_loss" else brier_score)(y, s, classes=list(range(k)))
-    return np.nan_to_num(vals, nan=0.0)
 
 
 def _members_by(engine, ypred):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.adwin import check_adwin_options
+from .._core.conventions import CONVENTIONS
 from .._core.labels import encode_labels
 from .._core.mechanisms import (
     build_estimators,
@@ -34,7 +35,6 @@ from .._core.mechanisms import (
 from .._core.metrics import REGISTRY, resolve_metrics
 from .._core.validation import as_float_array, check_choice, check_weights
 from .auc_engine import AucEngine
-from .plan import CONVENTIONS
 from .scoring_rules import binary_targets, brier_score, log_loss, positive_code
 
 __all__ = ["auc_curves", "roc_pr_curves", "rank_compress", "binary_targets", "log_loss", "brier_score"]

@@ -137,3 +137,20 @@ def brier_score(y_true, y_score, *, pos_label=None, classes=None):
         onehot = y[:, None] == np.arange(p.shape[-1])[None, :]
         loss = ((p - onehot) ** 2).sum(axis=-1)
     return np.where(y >= 0, loss, np.nan)
+
+
+def score_losses(name: str, ytrue, s, mode: str, k: int, pos: int) -> np.ndarray:
+    """Per-instance ``log_loss`` or ``brier`` ``(L, T)``; 0 where the label is missing (never evaluated).
+
+    NaN scores (only where the instance is not evaluated: :func:`check_scores_evaluated`) give 0.
+    """
+    if np.isnan(s).any():
+        s = np.where(np.isnan(s), 0.5 if mode == "binary" else 1.0 / k, s)
+    present = ytrue >= 0
+    if mode == "binary":
+        y = np.where(present, (ytrue == pos).astype(np.float64), np.nan)
+        vals = (log_loss if name == "log_loss" else brier_score)(y, s)
+    else:
+        y = np.where(present, ytrue.astype(np.float64), np.nan)
+        vals = (log_loss if name == "log_loss" else brier_score)(y, s, classes=list(range(k)))
+    return np.nan_to_num(vals, nan=0.0)

@@ -21,8 +21,8 @@ from .._core.chunks import ChunkHistory, CurveRows, EstimatorTable, oldest
 from .._core.finalise import Finaliser, use_compiled
 from .._core.mechanisms import checkpoints, segments
 from .._core.metrics.comparison import SWAP, TABLE, SumsContext
+from .._core.parallel import in_parallel
 from .._kernels import sums as K
-from .engine import in_parallel
 
 __all__ = ["SumsEngine", "SumsJob", "sums_job", "raw_sums"]
 

@@ -58,7 +58,7 @@ from .csv import read_csv, write_csv
 from .dispatch import read_log
 from .log import MISSING_TOKENS, LogFormatError, make_log  # noqa: F401 (MISSING_TOKENS is documented)
 from .moa import read_moa_predictions
-from .netcdf import _decode_strings, _encode_strings, open_dataset, to_netcdf, to_zarr  # noqa: F401 - streamtk.runners.outofcore encodes its stores alike
+from .netcdf import decode_strings, encode_strings, open_dataset, to_netcdf, to_zarr  # noqa: F401 - streamtk.runners.outofcore encodes its stores alike
 from .npz import read_npz, write_npz
 from .parquet import read_parquet, write_parquet
 from .river import from_river

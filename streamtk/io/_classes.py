@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from .log import _as_labels, _attr_value  # noqa: F401 (_attr_value: also for streamtk.recorders._log)
+from .log import as_labels, attr_value  # noqa: F401 (attr_value: also for streamtk.recorders._log)
 
 __all__ = ["with_class_order", "class_order_of"]
 
@@ -27,7 +27,7 @@ def with_class_order(log: xr.Dataset, classes) -> xr.Dataset:
         Every class label, in order (code 0 first). Labels of ``y_true``/``y_pred`` that are
         not in it are refused, naming the label.
     """
-    cls = _as_labels(list(classes), "classes")
+    cls = as_labels(list(classes), "classes")
     if cls.ndim != 1 or len(set(cls.tolist())) != len(cls):
         raise ValueError(f"classes must be distinct labels, got {list(classes)!r}")
     known = set(cls.tolist())
@@ -48,7 +48,7 @@ def with_class_order(log: xr.Dataset, classes) -> xr.Dataset:
         reprs = [repr(h) for h in have]
         log = log.isel({"class": [reprs.index(repr(c)) for c in cls.tolist()]})  # positions: bool labels are no mask
     out = log.assign_coords({"class": ("class", cls)})
-    value = _attr_value(cls)
+    value = attr_value(cls)
     for var in ("y_true", "y_pred"):
         out[var].attrs["classes"] = value
     return out

@@ -12,7 +12,7 @@ import numpy as np
 import xarray as xr
 
 from .atomic import atomic_path
-from .log import _EXACT_FLOAT_INT, MISSING_TOKENS, LogFormatError, _as_labels, _parse_labels
+from .log import EXACT_FLOAT_INT, MISSING_TOKENS, LogFormatError, as_labels, parse_labels
 from .table import _assemble, _resolve, _wide_columns
 
 __all__ = ["read_csv", "write_csv"]
@@ -163,7 +163,7 @@ def read_csv(
         )
 
     spec = _resolve(header, path=path, **opts)
-    return _assemble(spec, lambda c: _parse_labels(cols[index[c]], c), numbers, {"source_file": str(path)}, where)
+    return _assemble(spec, lambda c: parse_labels(cols[index[c]], c), numbers, {"source_file": str(path)}, where)
 
 
 def _next_line(reader) -> int:
@@ -207,10 +207,10 @@ def _read_csv_pandas(path: Path, sep: str, opts: dict):
             if col.isin(sorted(MISSING_TOKENS)).any():
                 raise _Fallback
             # pandas keeps integers beyond int64/uint64 (or a mix of both) as text: read them exactly
-            return _parse_labels(col.tolist(), c)
-        if col.dtype.kind == "f" and (np.abs(col.to_numpy()) >= _EXACT_FLOAT_INT).any():
+            return parse_labels(col.tolist(), c)
+        if col.dtype.kind == "f" and (np.abs(col.to_numpy()) >= EXACT_FLOAT_INT).any():
             raise _Fallback  # integers above 2**53 may have been rounded: the exact reader decides
-        return _as_labels(col.to_numpy(), c)
+        return as_labels(col.to_numpy(), c)
 
     def where(message, column, row):
         raise _Fallback  # the exact reader reports the problem with its line and column

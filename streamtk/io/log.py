@@ -11,11 +11,11 @@ import numpy as np
 import xarray as xr
 
 from streamtk._core.label_values import (
-    _EXACT_FLOAT_INT,
-    _INT64_MAX,
-    _int_dtype,
-    _refuse_inexact_floats,
-    _scan_objects,
+    EXACT_FLOAT_INT,
+    INT64_MAX,
+    int_dtype,
+    refuse_inexact_floats,
+    scan_objects,
 )
 from streamtk._core.labels import as_label_array
 from streamtk._labelled import base_attrs, netcdf_safe, time_coords
@@ -53,7 +53,7 @@ class LogFormatError(ValueError):
 # --------------------------------------------------------------------------- labels
 
 
-class _BadField(ValueError):
+class BadField(ValueError):
     """A label field that cannot be read exactly; ``index`` is its 0-based row (readers add the line)."""
 
     def __init__(self, message: str, index: int):
@@ -61,7 +61,7 @@ class _BadField(ValueError):
         self.index = index
 
 
-def _as_labels(values, name: str) -> np.ndarray:
+def as_labels(values, name: str) -> np.ndarray:
     """Labels as ``int64`` (``uint64`` above 2**63 - 1) / ``float64`` (NaN missing) / ``U`` / ``object``
     (None missing), exactly: never a silent cast (see :func:`streamtk._core.labels.as_label_array`)."""
     if isinstance(values, np.ma.MaskedArray):  # masked = missing
@@ -69,7 +69,7 @@ def _as_labels(values, name: str) -> np.ndarray:
     arr = np.asarray(as_label_array(values, name))
     kind = arr.dtype.kind
     if kind in "iu":
-        if kind == "u" and arr.dtype.itemsize == 8 and arr.size and int(arr.max()) > _INT64_MAX:
+        if kind == "u" and arr.dtype.itemsize == 8 and arr.size and int(arr.max()) > INT64_MAX:
             return arr.astype(np.uint64)
         return arr.astype(np.int64)
     if kind == "b":
@@ -83,7 +83,7 @@ def _as_labels(values, name: str) -> np.ndarray:
     if kind != "O":
         raise TypeError(f"{name} must hold labels (numbers or strings), got dtype {arr.dtype}")
     flat = arr.reshape(-1).tolist()
-    examples, missing, lo, hi = _scan_objects(flat, name)
+    examples, missing, lo, hi = scan_objects(flat, name)
     kinds = set(examples)
     if kinds == {"bool"}:
         if not any(missing):
@@ -94,15 +94,15 @@ def _as_labels(values, name: str) -> np.ndarray:
             return arr.astype(str) if kinds else arr.astype(np.float64)
         return np.array([None if m else str(v) for v, m in zip(flat, missing)], dtype=object).reshape(arr.shape)
     if kinds <= {"int", "float"}:
-        exact_float = lo is None or max(-lo, hi) <= _EXACT_FLOAT_INT
+        exact_float = lo is None or max(-lo, hi) <= EXACT_FLOAT_INT
         if kinds == {"int"}:
-            dtype = _int_dtype(lo, hi, name)
+            dtype = int_dtype(lo, hi, name)
             if not any(missing):
                 return np.array([int(v) for v in flat], dtype=dtype).reshape(arr.shape)
             if not exact_float:  # float64 would round them: keep Python ints, None missing
                 return np.array([None if m else int(v) for v, m in zip(flat, missing)], dtype=object).reshape(arr.shape)
         else:
-            _refuse_inexact_floats(lo, hi, name)
+            refuse_inexact_floats(lo, hi, name)
         return np.array([np.nan if m else float(v) for v, m in zip(flat, missing)]).reshape(arr.shape)
     kinds_seen = sorted({type(v).__name__ for v, m in zip(flat, missing) if not m})
     raise TypeError(f"{name} must hold labels of one kind (numbers or strings), got a mix of {kinds_seen}")
@@ -111,17 +111,17 @@ def _as_labels(values, name: str) -> np.ndarray:
 _INT_TEXT = re.compile(r"\s*[+-]?\d+\s*")
 
 
-def _parse_labels(strings: list, name: str) -> np.ndarray:
+def parse_labels(strings: list, name: str) -> np.ndarray:
     """Text fields -> labels, exactly: booleans if all are True/False, integers if all are (int64,
     uint64 above 2**63 - 1), else numbers (refused if an integer field above 2**53 would be
     rounded), else strings. Missing tokens (:data:`MISSING_TOKENS`) are missing. Raises
-    :class:`_BadField` (with the row) for an integer beyond 64 bits or one float64 would round."""
+    :class:`BadField` (with the row) for an integer beyond 64 bits or one float64 would round."""
     arr = np.array(strings, dtype=object)
     miss = np.isin(arr, list(MISSING_TOKENS))
     rows = np.flatnonzero(~miss)
     vals = arr[~miss].astype(str)
     if vals.size and np.isin(vals, ["True", "False"]).all():
-        return _as_labels(np.where(miss, None, arr == "True"), name)
+        return as_labels(np.where(miss, None, arr == "True"), name)
     try:
         conv = vals.astype(np.int64)
     except (ValueError, OverflowError):
@@ -130,15 +130,15 @@ def _parse_labels(strings: list, name: str) -> np.ndarray:
         ints = [int(v) for v in vals.tolist()]
         lo, hi = min(ints), max(ints)
         try:
-            dtype = _int_dtype(lo, hi, name)
+            dtype = int_dtype(lo, hi, name)
         except ValueError as exc:
-            bad = ints.index(hi if hi > _INT64_MAX else lo)
-            raise _BadField(str(exc), int(rows[bad])) from None
+            bad = ints.index(hi if hi > INT64_MAX else lo)
+            raise BadField(str(exc), int(rows[bad])) from None
         conv = np.array(ints, dtype=dtype)
     if conv is not None:
         if not miss.any():
             return conv
-        if conv.size and max(-int(conv.min()), int(conv.max())) > _EXACT_FLOAT_INT:
+        if conv.size and max(-int(conv.min()), int(conv.max())) > EXACT_FLOAT_INT:
             out = np.full(arr.shape, None, dtype=object)
             out[~miss] = conv.tolist()
             return out
@@ -150,10 +150,10 @@ def _parse_labels(strings: list, name: str) -> np.ndarray:
     except (ValueError, OverflowError):
         conv = None
     if conv is not None:
-        for j in np.flatnonzero(np.abs(conv) >= _EXACT_FLOAT_INT).tolist():
+        for j in np.flatnonzero(np.abs(conv) >= EXACT_FLOAT_INT).tolist():
             text = vals[j]
             if _INT_TEXT.fullmatch(text) and (not np.isfinite(conv[j]) or int(text) != int(conv[j])):
-                raise _BadField(
+                raise BadField(
                     f"the integer label {text.strip()} would be rounded to {conv[j]!r}: the column also holds "
                     "non-integer numbers, so it would be read as float64; give all labels as integers or as strings",
                     int(rows[j]),
@@ -171,7 +171,7 @@ def _parse_labels(strings: list, name: str) -> np.ndarray:
 # --------------------------------------------------------------------------- the log
 
 
-def _attr_value(cls: np.ndarray):
+def attr_value(cls: np.ndarray):
     """The class order as an attribute value netCDF and zarr store (numbers or a list of text)."""
     if cls.dtype.kind in "iuf":
         return cls.copy()
@@ -228,11 +228,11 @@ def make_log(
     -------
     xarray.Dataset
     """
-    yt = _as_labels(y_true, "y_true")
+    yt = as_labels(y_true, "y_true")
     if yt.ndim != 1:
         raise ValueError(f"y_true must be 1-D, got shape {yt.shape}")
     n = yt.shape[0]
-    yp = _as_labels(y_pred, "y_pred")
+    yp = as_labels(y_pred, "y_pred")
     if yp.ndim == 1:
         yp = yp[None, :]
     if yp.ndim != 2 or yp.shape[1] != n:
@@ -261,13 +261,13 @@ def make_log(
                     f"classes must be given with y_score: {sc.shape[2]} score columns, observed {observed}"
                 )
             classes = observed
-        cls = _as_labels(list(classes), "classes")
+        cls = as_labels(list(classes), "classes")
         if cls.shape != (sc.shape[2],):
             raise ValueError(f"classes must have {sc.shape[2]} entries (one per score column), got {list(cls)}")
         coords["class"] = ("class", cls)
         data["y_score"] = (("model", "time", "class"), sc, {"long_name": "class score"})
     elif classes is not None:
-        coords["class"] = ("class", _as_labels(list(classes), "classes"))
+        coords["class"] = ("class", as_labels(list(classes), "classes"))
     if weights is not None:
         w = np.asarray(weights, dtype=np.float64)
         dims = "time" if w.ndim == 1 else ("model", "time")
@@ -294,7 +294,7 @@ def make_log(
             {"long_name": "model memory", "units": "bytes"},
         )
     if "class" in coords:  # the class order on both label arrays too (streamtk.io._classes)
-        order = _attr_value(coords["class"][1])
+        order = attr_value(coords["class"][1])
         data["y_true"][2]["classes"] = order
         data["y_pred"][2]["classes"] = order
     all_attrs = base_attrs("streamtk log", n_instances=n, n_models=m)
@@ -311,7 +311,7 @@ def _present(arr):
     return arr
 
 
-def _log_parts(log: xr.Dataset):
+def log_parts(log: xr.Dataset):
     for var in ("y_true", "y_pred"):
         if var not in log:
             raise ValueError(f"log must be a Dataset with y_true and y_pred, missing {var!r}")

@@ -23,7 +23,7 @@ import xarray as xr
 from streamtk._labelled import netcdf_safe
 
 from .atomic import atomic_path
-from .log import LogFormatError, _attr_value
+from .log import LogFormatError, attr_value
 
 __all__ = ["check_zarr_chunks", "open_dataset", "to_netcdf", "to_zarr"]
 
@@ -46,7 +46,7 @@ _BOOL_ATTR = "streamtk_missing_bool_label"  # boolean labels with missing ones: 
 _ARRAY_ATTRS = "streamtk_length1_array_attrs"  # netCDF reads length-1 array attributes back as scalars
 
 
-def _encode_strings(ds: xr.Dataset) -> xr.Dataset:
+def encode_strings(ds: xr.Dataset) -> xr.Dataset:
     """Object string variables -> fixed-width text; missing -> '' with a marker attribute."""
     ds = ds.copy()
     for name in list(ds.variables):
@@ -115,7 +115,7 @@ def _unmark_arrays(attrs: dict) -> dict:
     return attrs
 
 
-def _decode_strings(ds: xr.Dataset) -> xr.Dataset:
+def decode_strings(ds: xr.Dataset) -> xr.Dataset:
     ds.attrs = _unmark_arrays(ds.attrs)
     for name in list(ds.variables):
         ds[name].attrs = _unmark_arrays(ds[name].attrs)
@@ -159,7 +159,7 @@ def to_netcdf(ds: xr.Dataset, path, *, engine: str | None = None) -> Path:
     """
     path = Path(path)
     engine = _netcdf_engine(engine)
-    enc = _encode_strings(ds)
+    enc = encode_strings(ds)
     encoding = {}
     for name, var in enc.variables.items():
         if var.dtype.kind in "biuf" and var.ndim >= 1 and var.size > 0:
@@ -204,7 +204,7 @@ def to_zarr(ds: xr.Dataset, path, *, mode: str = "w") -> Path:
     path = Path(path)
     if mode in ("a", "r+") and not path.is_dir():
         raise FileNotFoundError(f"mode={mode!r} modifies an existing zarr store, but {path} is not one")
-    enc = _encode_strings(ds)
+    enc = encode_strings(ds)
     with atomic_path(path, overwrite=mode != "w-", folder=True) as tmp:
         if mode in ("a", "r+"):
             shutil.copytree(path, tmp)
@@ -339,8 +339,8 @@ def open_dataset(path, *, engine: str | None = None) -> xr.Dataset:
                         column_name=name,
                     ) from None
             ds = src.load()
-    ds = _decode_strings(ds)
+    ds = decode_strings(ds)
     if "y_true" in ds and "y_pred" in ds and "class" in ds.coords:  # a log written before its arrays carried it
         for var in ("y_true", "y_pred"):
-            ds[var].attrs.setdefault("classes", _attr_value(ds["class"].values))
+            ds[var].attrs.setdefault("classes", attr_value(ds["class"].values))
     return ds

@@ -12,7 +12,7 @@ import xarray as xr
 from streamtk._core.labels import is_missing_label
 
 from .atomic import atomic_path
-from .log import LogFormatError, _log_parts, make_log
+from .log import LogFormatError, log_parts, make_log
 
 __all__ = ["read_npz", "write_npz"]
 
@@ -35,7 +35,7 @@ def write_npz(log: xr.Dataset, path) -> Path:
     the zip format's CRC-32, which :func:`read_npz` verifies.
     """
     path = Path(path)
-    arrays = {"models": np.array(_log_parts(log), dtype=str)}
+    arrays = {"models": np.array(log_parts(log), dtype=str)}
     for var in ("y_true", "y_pred"):
         arrays[var], miss = _store_labels(log[var].values)
         if miss is not None:

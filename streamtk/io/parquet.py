@@ -21,7 +21,7 @@ import xarray as xr
 from streamtk._core.labels import is_missing_label
 
 from .atomic import atomic_path
-from .log import LogFormatError, _as_labels
+from .log import LogFormatError, as_labels
 from .table import _assemble, _resolve, _wide_columns
 
 __all__ = ["read_parquet", "write_parquet"]
@@ -127,7 +127,7 @@ def read_parquet(path, *, y_true="y_true", y_pred=None, y_score=None, classes=No
     names = table.column_names
 
     def labels(c):
-        return _as_labels(table.column(c).to_numpy(zero_copy_only=False), c)
+        return as_labels(table.column(c).to_numpy(zero_copy_only=False), c)
 
     def numbers(c):
         col = table.column(c)

@@ -11,7 +11,7 @@ import numpy as np
 import xarray as xr
 
 from ._classes import with_class_order
-from .log import _as_labels, make_log
+from .log import as_labels, make_log
 
 __all__ = ["from_river"]
 
@@ -56,7 +56,7 @@ def from_river(steps, *, y_true, model="river", classes=None) -> xr.Dataset:
     streamtk.recorders.record : records predictions, scores, time and memory directly.
     """
     runs = dict(steps) if isinstance(steps, Mapping) else {model: steps}
-    yt = _as_labels(y_true if hasattr(y_true, "__len__") else list(y_true), "y_true")
+    yt = as_labels(y_true if hasattr(y_true, "__len__") else list(y_true), "y_true")
     n = len(yt)
     preds, probas, times, mems = [], [], [], []
     for name, it in runs.items():

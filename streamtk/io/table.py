@@ -11,7 +11,7 @@ from collections.abc import Mapping
 import numpy as np
 import xarray as xr
 
-from .log import LogFormatError, _BadField, _log_parts, _parse_labels, make_log
+from .log import BadField, LogFormatError, log_parts, make_log, parse_labels
 
 
 def _resolve(names, *, y_true, y_pred, y_score, classes, weights, time_s, memory_bytes, models, path):
@@ -104,7 +104,7 @@ def _assemble(spec, get_labels, get_numbers, attrs, where=None):
     def labels(col):
         try:
             return get_labels(col)
-        except _BadField as exc:
+        except BadField as exc:
             fail(str(exc), col, exc.index)
         except (ValueError, TypeError) as exc:
             if isinstance(exc, LogFormatError):
@@ -116,7 +116,7 @@ def _assemble(spec, get_labels, get_numbers, attrs, where=None):
     if "y_score" in spec:
         kw["y_score"] = np.stack([np.column_stack([get_numbers(c) for c in spec["y_score"][mn]]) for mn in mnames])
         classes = spec["classes"]
-        kw["classes"] = _parse_labels([str(c) for c in classes], "classes") if classes is not None else None
+        kw["classes"] = parse_labels([str(c) for c in classes], "classes") if classes is not None else None
     if "weights" in spec:
         w = get_numbers(spec["weights"])
         bad = np.flatnonzero(~(w >= 0))
@@ -140,7 +140,7 @@ def _assemble(spec, get_labels, get_numbers, attrs, where=None):
 
 
 def _wide_columns(log: xr.Dataset) -> dict:
-    mnames = _log_parts(log)
+    mnames = log_parts(log)
     out = {"y_true": log["y_true"].values}
     for i, mn in enumerate(mnames):
         out[f"y_pred:{mn}"] = log["y_pred"].values[i]

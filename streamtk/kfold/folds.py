@@ -28,7 +28,7 @@ SUMMARIES = ("mean", "std", "sem", "min", "max", "count")
 FOLD_TESTS = ("sign", "wilcoxon")
 
 
-def _summaries(x: np.ndarray) -> np.ndarray:
+def summaries(x: np.ndarray) -> np.ndarray:
     """``x`` with folds on the last axis -> ``(6, ...)`` summaries, NaN folds skipped."""
     ok = ~np.isnan(x)
     cnt = ok.sum(axis=-1).astype(np.float64)
@@ -87,7 +87,7 @@ def _summary_da(da: xr.DataArray, dim: str) -> xr.DataArray:
     if not (np.issubdtype(da.dtype, np.number) or da.dtype == bool):
         raise TypeError(f"{da.name or 'data'} must be numeric, got dtype {da.dtype}")
     moved = da.transpose(..., dim)
-    vals = _summaries(np.asarray(moved.values, dtype=np.float64))
+    vals = summaries(np.asarray(moved.values, dtype=np.float64))
     dims = ("summary",) + moved.dims[:-1]
     coords = {k: v for k, v in moved.coords.items() if dim not in v.dims}
     coords["summary"] = np.array(SUMMARIES)
@@ -96,7 +96,7 @@ def _summary_da(da: xr.DataArray, dim: str) -> xr.DataArray:
     return xr.DataArray(vals, dims=dims, coords=coords, name=da.name, attrs=attrs)
 
 
-def _as_pair(a, b, models):
+def as_pair(a, b, models):
     model_dim = MODEL
     if b is None:
         if model_dim not in a.dims:
@@ -123,7 +123,7 @@ def _as_pair(a, b, models):
     return a, b
 
 
-def _to_array(x, dim, metrics):
+def to_array(x, dim, metrics):
     if isinstance(x, xr.DataArray):
         return x, False
     if not isinstance(x, xr.Dataset):
@@ -211,9 +211,9 @@ def significance_curves(
     tests = as_tuple_of(tests, "tests", lambda v, n: check_choice(v, n, FOLD_TESTS))
     if not tests:
         raise ValueError("tests must name at least one of 'sign', 'wilcoxon'")
-    a, b = _as_pair(a, b, models)
-    da_a, was_ds = _to_array(a, dim, metrics)
-    da_b, _ = _to_array(b, dim, metrics if metrics is not None or not was_ds else list(da_a.coords["metric"].values))
+    a, b = as_pair(a, b, models)
+    da_a, was_ds = to_array(a, dim, metrics)
+    da_b, _ = to_array(b, dim, metrics if metrics is not None or not was_ds else list(da_a.coords["metric"].values))
     if dim not in da_a.dims:
         raise ValueError(f"a has no dimension {dim!r}; its dims are {da_a.dims}")
     da_a = da_a.transpose(..., dim)

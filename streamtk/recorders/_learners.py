@@ -77,11 +77,11 @@ class ClassIndex:
             self.codes[label] = c
 
     def _check_kind(self, label, what) -> None:
-        from streamtk._core.label_values import _kind
+        from streamtk._core.label_values import label_kind
 
-        group = {"bool": "number", "int": "number", "float": "number"}.get(_kind(label), _kind(label))
+        group = {"bool": "number", "int": "number", "float": "number"}.get(label_kind(label), label_kind(label))
         for other in self.labels:
-            kind = _kind(other)
+            kind = label_kind(other)
             if {"bool": "number", "int": "number", "float": "number"}.get(kind, kind) != group and (
                 "text" in (group, kind) or "bytes" in (group, kind)
             ):

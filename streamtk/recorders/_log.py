@@ -5,7 +5,7 @@ the log are a lookup of those codes in a small table -- not a scan of ``n`` Pyth
 :func:`build_log` gives exactly the Dataset of the general path
 ``with_class_order(make_log(label_array(y), label_array(pred), ...), classes)`` (the test
 ``test_fast_log_equals_the_general_path`` checks it for every kind of label): the table is
-converted by the same rule (:func:`streamtk.io.log._as_labels`) as a full array would be,
+converted by the same rule (:func:`streamtk.io.log.as_labels`) as a full array would be,
 and that rule depends only on which distinct values occur (their kinds, the integer range,
 whether one is missing), which the table holds. On Electricity (45,312 instances, one model)
 the general path took 0.08-0.2 s per call, 5-20% of the learners' own loop for MOA learners;
@@ -56,13 +56,13 @@ def safe_attrs(attrs):
 
 
 def labels_from_codes(codes: np.ndarray, labels: list, name: str) -> np.ndarray:
-    """Class codes (-1: missing) -> the label array :func:`streamtk.io.log._as_labels` makes of
+    """Class codes (-1: missing) -> the label array :func:`streamtk.io.log.as_labels` makes of
     ``label_array(codes, labels)`` (object labels, None missing), without scanning ``n`` objects.
 
     Only the labels that occur (and None if a code is -1) are converted, as one small object
     array; the result is that table indexed by the codes.
     """
-    from streamtk.io.log import _as_labels
+    from streamtk.io.log import as_labels
 
     k = len(labels)
     flat = np.asarray(codes, dtype=np.int64).reshape(-1)
@@ -73,7 +73,7 @@ def labels_from_codes(codes: np.ndarray, labels: list, name: str) -> np.ndarray:
         table[i] = labels[c]
     if seen[0]:
         table[-1] = None
-    conv = _as_labels(table, name)
+    conv = as_labels(table, name)
     slot = np.zeros(k + 1, dtype=np.intp)
     slot[present + 1] = np.arange(present.size)
     slot[0] = table.size - 1
@@ -82,8 +82,8 @@ def labels_from_codes(codes: np.ndarray, labels: list, name: str) -> np.ndarray:
 
 def build_log(sink, index: ClassIndex, names, meta, want_scores, seconds, n_seen):
     """The in-memory log of a finished recording (see :func:`streamtk.recorders.record`, Returns)."""
-    from streamtk.io._classes import _attr_value
-    from streamtk.io.log import _as_labels, make_log
+    from streamtk.io._classes import attr_value
+    from streamtk.io.log import as_labels, make_log
 
     k = len(index)
     arrays = sink.arrays(k)
@@ -91,7 +91,7 @@ def build_log(sink, index: ClassIndex, names, meta, want_scores, seconds, n_seen
         raise ValueError("the stream yielded no instance: nothing to record")
     y, pred, sc, tim, mem = arrays
     labels, y, pred, sc = in_final_order(index, y, pred, sc)
-    cls = _as_labels(list(labels), "classes")
+    cls = as_labels(list(labels), "classes")
     if cls.ndim != 1 or len(set(cls.tolist())) != len(cls):
         raise ValueError(f"classes must be distinct labels, got {labels!r}")
     kw = {"classes": labels}
@@ -114,7 +114,7 @@ def build_log(sink, index: ClassIndex, names, meta, want_scores, seconds, n_seen
         log.attrs["record_seconds"] = float(seconds)
     # the class order on the Dataset and on both label arrays (streamtk.io._classes.with_class_order)
     log = log.assign_coords({"class": ("class", cls)})
-    value = _attr_value(cls)
+    value = attr_value(cls)
     for var in ("y_true", "y_pred"):
         log[var].attrs["classes"] = value
     return log

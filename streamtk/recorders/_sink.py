@@ -120,13 +120,13 @@ class ZarrSink:
     def flush(self, chunk: Chunk, k: int) -> None:
         import xarray as xr
 
-        from streamtk.io._classes import _attr_value
-        from streamtk.io.log import _as_labels
+        from streamtk.io._classes import attr_value
+        from streamtk.io.log import as_labels
 
         y, pred, sc, tim, mem = chunk.trimmed(k)
         n0, n = self.n_done, len(y)
-        cls = _as_labels(self.classes, "classes")
-        label_attrs = {"classes": _attr_value(cls)}
+        cls = as_labels(self.classes, "classes")
+        label_attrs = {"classes": attr_value(cls)}
         if all(isinstance(c, str) for c in self.classes):
             label_attrs["streamtk_missing_label"] = ""
         data = {

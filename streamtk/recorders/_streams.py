@@ -196,9 +196,9 @@ def _labels_list(y):
 
 
 def _sorted_labels(y, name="y"):
-    from streamtk.io.log import _as_labels
+    from streamtk.io.log import as_labels
 
-    arr = _as_labels(y, name)
+    arr = as_labels(y, name)
     if arr.dtype.kind == "f":
         arr = arr[~np.isnan(arr)]
         if np.all(arr == np.round(arr)):

@@ -36,7 +36,7 @@ import xarray as xr
 from .._labelled import netcdf_safe
 from .._version import __version__
 from ..io.atomic import WriteError, atomic_path, check_writable_target, io_failure_reason, is_io_failure
-from ..io.netcdf import INCOMPLETE_ATTR, _encode_strings, incomplete_marker
+from ..io.netcdf import INCOMPLETE_ATTR, encode_strings, incomplete_marker
 
 STATE_SUFFIX = ".resume.pkl"
 
@@ -291,7 +291,7 @@ class CurveStore:
             full[name] = xr.Variable(var.dims, np.broadcast_to(fill, shape), var.attrs)
         full = full.assign_coords(instance=("time", instance.astype(np.int64)))
         full.attrs = {}
-        enc = _encode_strings(full)
+        enc = encode_strings(full)
         encoding = {}
         for name, var in enc.variables.items():
             if "time" in var.dims:
@@ -345,7 +345,7 @@ class CurveStore:
 
         with self._writing("finishing the store"):
             for e in extra:
-                _encode_strings(e.drop_attrs(deep=False)).to_zarr(
+                encode_strings(e.drop_attrs(deep=False)).to_zarr(
                     self.out, mode="a", zarr_format=2, consolidated=False, write_empty_chunks=True
                 )
             self._save_attrs(self.out, attrs)

@@ -13,15 +13,15 @@ import functools
 import numpy as np
 import xarray as xr
 
-from .distributed import _is_dask, _template
+from .distributed import is_dask, output_template
 
 __all__ = ["fold_summary_dask", "significance_curves_dask"]
 
 
 def _summaries_last(x):
-    from ..kfold.folds import _summaries
+    from ..kfold.folds import summaries
 
-    return np.moveaxis(_summaries(np.asarray(x, dtype=np.float64)), 0, -1)
+    return np.moveaxis(summaries(np.asarray(x, dtype=np.float64)), 0, -1)
 
 
 def fold_summary_dask(data, *, dim: str = "fold"):
@@ -48,7 +48,7 @@ def fold_summary_dask(data, *, dim: str = "fold"):
         raise ValueError(f"{data.name or 'data'} has no dimension {dim!r}; its dims are {data.dims}")
     if not (np.issubdtype(data.dtype, np.number) or data.dtype == bool):
         raise TypeError(f"{data.name or 'data'} must be numeric, got dtype {data.dtype}")
-    if _is_dask(data) and len(data.chunks[data.dims.index(dim)]) > 1:
+    if is_dask(data) and len(data.chunks[data.dims.index(dim)]) > 1:
         raise ValueError(f"{data.name or 'data'} is chunked along {dim!r}; use .chunk({{{dim!r}: -1}})")
     out = xr.apply_ufunc(
         _summaries_last,
@@ -116,7 +116,7 @@ def significance_curves_dask(a, b=None, *, dim: str = "fold", metrics=None, mode
     >>> bool(lazy.pvalue.equals(significance_curves(acc).pvalue))
     True
     """
-    from ..kfold.folds import _as_pair, _to_array, significance_curves
+    from ..kfold.folds import as_pair, significance_curves, to_array
 
     for name, x in (("a", a), ("b", b)):
         if x is not None and not isinstance(x, (xr.Dataset, xr.DataArray)):
@@ -134,9 +134,9 @@ def significance_curves_dask(a, b=None, *, dim: str = "fold", metrics=None, mode
                     f"{name} is chunked along {where} (chunks {chunks}); the tests need "
                     f"every {unit} in one block: use .chunk({{{d!r}: -1}})"
                 )
-    pa, pb = _as_pair(a, b, models)
-    da_a, was_ds = _to_array(pa, dim, metrics)
-    da_b, _ = _to_array(pb, dim, metrics if metrics is not None or not was_ds else list(da_a.coords["metric"].values))
+    pa, pb = as_pair(a, b, models)
+    da_a, was_ds = to_array(pa, dim, metrics)
+    da_b, _ = to_array(pb, dim, metrics if metrics is not None or not was_ds else list(da_a.coords["metric"].values))
     if dim not in da_a.dims:
         raise ValueError(f"a has no dimension {dim!r}; its dims are {da_a.dims}")
     # transposed like significance_curves does it, so each block's result has the template's dim order
@@ -147,7 +147,7 @@ def significance_curves_dask(a, b=None, *, dim: str = "fold", metrics=None, mode
         ds_in = ds_in.chunk({"metric": -1})  # the stacked metrics: one block, as one call handles them all
     lead = tuple(d for d in ds_in.dims if d != dim)
     call = functools.partial(_significance_block, options={"dim": dim, **options})
-    template = _template(call, ds_in, {"a": None, "b": None}, lead, dim)
+    template = output_template(call, ds_in, {"a": None, "b": None}, lead, dim)
     return xr.map_blocks(call, ds_in, template=template)
 
 

@@ -55,7 +55,7 @@ __all__ = [
 DETECTORS = tuple(_DETECTOR_REGISTRY)
 
 
-def _is_dask(da) -> bool:
+def is_dask(da) -> bool:
     return isinstance(da, xr.DataArray) and da.chunks is not None
 
 
@@ -74,7 +74,7 @@ def _as_dataarray(values, name: str, time_dim: str | None) -> xr.DataArray:
 
 def _check_time_chunks(inputs: dict, time_dim: str) -> None:
     for name, da in inputs.items():
-        if _is_dask(da) and time_dim in da.dims:
+        if is_dask(da) and time_dim in da.dims:
             chunks = da.chunks[da.dims.index(time_dim)]
             if len(chunks) > 1:
                 raise ValueError(
@@ -126,19 +126,19 @@ def map_leading(func, inputs: dict, *, time_dim: str, dummies: dict, lead_dims=N
     present = {k: v for k, v in inputs.items() if v is not None}
     _check_time_chunks(present, time_dim)
     ds_in = xr.Dataset(present)
-    if any(_is_dask(v) for v in present.values()):
+    if any(is_dask(v) for v in present.values()):
         ds_in = ds_in.unify_chunks()
     lead = tuple(lead_dims) if lead_dims is not None else tuple(d for d in ds_in.dims if d != time_dim)
     call = functools.partial(
         _block_call, func=func, names=tuple(inputs), time_dim=time_dim, drop_dims=tuple(drop_dims), kwargs=kwargs
     )
-    if not any(_is_dask(v) for v in present.values()):
+    if not any(is_dask(v) for v in present.values()):
         return call(ds_in)
-    template = _template(call, ds_in, dummies, lead, time_dim)
+    template = output_template(call, ds_in, dummies, lead, time_dim)
     return xr.map_blocks(call, ds_in, template=template)
 
 
-def _template(call, ds_in: xr.Dataset, dummies: dict, lead: tuple, time_dim: str) -> xr.Dataset:
+def output_template(call, ds_in: xr.Dataset, dummies: dict, lead: tuple, time_dim: str) -> xr.Dataset:
     """Output skeleton: ``call`` on a constant stream with one series, expanded to the full leading shape."""
     import dask.array as dsa
 
@@ -211,9 +211,9 @@ def _fixed_classes(y_true: xr.DataArray, preds: list, classes):
     for p in preds:
         if p is None:
             continue
-        data = p.data if _is_dask(p) else dsa.from_array(np.asarray(p.values))
+        data = p.data if is_dask(p) else dsa.from_array(np.asarray(p.values))
         seen.append(np.asarray(dsa.unique(data.reshape(-1)).compute()))
-    yt = y_true.values if not _is_dask(y_true) else y_true.compute().values
+    yt = y_true.values if not is_dask(y_true) else y_true.compute().values
     enc, _ = encode_labels(yt, *seen, check_overlap=False)  # seen: distinct labels, not instances
     return enc.classes.tolist()
 
@@ -319,7 +319,7 @@ def auc_dask(y_true, y_score, *, weights=None, classes=None, **options) -> xr.Da
         raise ValueError(f"y_score must have dims (..., time{', class' if multi else ''}), got {y_score.dims}")
     tdim = y_score.dims[-2] if multi else y_score.dims[-1]
     core = y_score.dims[-2:] if multi else (tdim,)
-    if multi and _is_dask(y_score) and len(y_score.chunks[-1]) > 1:
+    if multi and is_dask(y_score) and len(y_score.chunks[-1]) > 1:
         raise ValueError(f"y_score is chunked along its class dimension {core[-1]!r}; use .chunk({{{core[-1]!r}: -1}})")
     y_true = _as_dataarray(y_true, "y_true", tdim)
     w = None if weights is None else _as_dataarray(weights, "weights", tdim)
@@ -352,7 +352,7 @@ def compare_dask(y_true, y_pred_a, y_pred_b=None, *, classes=None, **options) ->
     """
     tdim = _time_dim(y_pred_a, "y_pred_a")
     model_dim = "model" if y_pred_b is None else None
-    if model_dim is not None and _is_dask(y_pred_a) and model_dim in y_pred_a.dims:
+    if model_dim is not None and is_dask(y_pred_a) and model_dim in y_pred_a.dims:
         chunks = y_pred_a.chunks[y_pred_a.dims.index(model_dim)]
         if len(chunks) > 1:
             raise ValueError(
