@@ -22,6 +22,8 @@ when MOA resets the evaluator); a missing prediction counts as weight 0.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numba as nb
 import numpy as np
 
@@ -92,12 +94,31 @@ def _eval_value(sc, cv, nq, ql, y, p, w, r, sign):
         sc[S_Q + j] += g * ql[j, r]
 
 
+#: one estimator's mechanism: its kernel code, window size and fading factor
+Mechanism = namedtuple("Mechanism", "kind size fade")
+#: one series' inputs: labels and predictions (codes), weights (``has_w``: given), extra quantities ``(nq, T)``
+#: and the Persistent classifier's hits
+Series = namedtuple("Series", "ytrue yp wl has_w ql perhit")
+#: positions ``[b0, b1)`` of the arrays, whose index 0 is absolute stream position ``base``
+Block = namedtuple("Block", "b0 b1 base")
+#: one estimator's state (:mod:`.layout`) and its materialised Majority hits
+State = namedtuple("State", "sc cv pt majh")
+#: the checkpoint indices, the next one to write, and the estimator's snapshot block ``(F, C)``
+Out = namedtuple("Out", "ck ci snap")
+
+
 @nb.njit(cache=True, error_model="numpy")
-def block(kind, size, fade, ytrue, yp, wl, has_w, ql, b0, b1, base, sc, cv, pt, perhit, majh, ck, ci, snap):
+def block(mech, series, blk, est, out):
     """One estimator under MOA's conventions over ``[b0, b1)``; returns the next checkpoint.
 
-    ``base``: the absolute position of index 0 (window tails are stored as absolute positions).
+    Arguments are named records (:data:`Mechanism`, :data:`Series`, :data:`Block`, :data:`State`,
+    :data:`Out`); window tails are stored as absolute positions (``base`` + index).
     """
+    kind, size, fade = mech
+    ytrue, yp, wl, has_w, ql, perhit = series
+    b0, b1, base = blk
+    sc, cv, pt, majh = est
+    ck, ci, snap = out
     nq = ql.shape[0]
     k = cv.shape[1]
     sliding = is_sliding(kind)
@@ -196,24 +217,10 @@ def run(inputs, mech, state, span, which, ck, snap):
                 s = hslot[e]
                 mh = majhit[l, s] if s >= 0 else scratch[0]
                 ci1 = block(
-                    kinds[e],
-                    sizes[e],
-                    fading[e],
-                    ytrue,
-                    ypred[l],
-                    wl,
-                    has_w,
-                    quantities[l],
-                    b0,
-                    b1,
-                    base,
-                    sc[l, e],
-                    cv[l, e],
-                    pt[l, e],
-                    ph,
-                    mh,
-                    ck,
-                    ci0,
-                    snap[l, e],
+                    Mechanism(kinds[e], sizes[e], fading[e]),
+                    Series(ytrue, ypred[l], wl, has_w, quantities[l], ph),
+                    Block(b0, b1, base),
+                    State(sc[l, e], cv[l, e], pt[l, e], mh),
+                    Out(ck, ci0, snap[l, e]),
                 )
             ci0 = ci1
