@@ -29,6 +29,8 @@ One side of the test per lane (``sgn * (x - mean)``, ``sgn = -1`` for a decrease
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numba
 import numpy as np
 
@@ -119,10 +121,18 @@ def _from_test(wk, W, k, row, side):
     wk[R_MIN * W + k] = row[3 + 2 * side]
 
 
+#: what every lane reports to: the settings, flags and tests of the run, its alarm records and the
+#: test's form (:mod:`.ph_test`); the trace stays an argument of its own, so that numba prunes the
+#: untraced branches when it is ``None``
+Run = namedtuple("Run", "sets flags tests rec form")
+
+
 @numba.njit(cache=True, error_model="numpy")
-def _xlane_steps(r, q, wk, k, xrow, x0, lag, a, b, vbuf, j0, sets, flags, tests, rec, tr, form):
+def _xlane_steps(r, q, wk, k, xrow, x0, lag, a, b, vbuf, j0, run, tr):
     """Lane ``k`` (setting ``q``) over block positions ``a .. b - 1`` on the general path: its estimates
-    by :func:`mean_step` into ``vbuf``, then :func:`test_steps` on its test (slot ``q``)."""
+    by :func:`mean_step` into ``vbuf``, then :func:`test_steps` on its test (slot ``q``; ``run``: a
+    :data:`Run`)."""
+    sets, flags, tests, rec, form = run
     W = LANES
     side = 0 if form[1] is not None else 1
     s, nn, mu = wk[R_S * W + k], wk[R_N * W + k], wk[R_MULT * W + k]
@@ -154,9 +164,10 @@ def _passes(src, lag, nb, wk, form, estimate, trace, trs):
 
 
 @numba.njit(cache=True, error_model="numpy")
-def _xlanes_block(r, g, xrow, h, j0, nb, wk, lanes, lag, vbuf, trs, sets, flags, tests, rec, tr, form):
+def _xlanes_block(r, g, xrow, h, j0, nb, wk, lanes, lag, vbuf, trs, run, tr):
     """X-lane group ``g`` over block ``j0`` (``nb`` inputs) of row ``r``; ``lanes = (lane_set, lane_win,
-    mon_lane)`` of the group."""
+    mon_lane)`` of the group; ``run``: a :data:`Run`."""
+    flags, form = run.flags, run.form
     W = LANES
     lane_set, lane_win, mon_lane = lanes
     count0 = flags[0]
@@ -189,7 +200,7 @@ def _xlanes_block(r, g, xrow, h, j0, nb, wk, lanes, lag, vbuf, trs, sets, flags,
             if q < 0:
                 continue
             if tail or wk[R_HITS * W + k] != 0.0:
-                _xlane_steps(r, q, wk, k, xrow, x0, lag, c1, e, vbuf, j0, sets, flags, tests, rec, tr, form)
+                _xlane_steps(r, q, wk, k, xrow, x0, lag, c1, e, vbuf, j0, run, tr)
                 if tr is not None:
                     for jj in range(c1, e):
                         trs[1][jj * W + k] = vbuf[jj]
@@ -235,11 +246,13 @@ def xlanes_row(r, xrow, h, m, xl, sets, flags, tests, rec, tr, form):
     lag = np.zeros((wks.shape[1], block * W))  # per group: the columns of lanes without a window stay 0
     vbuf = np.empty(block)
     trs = (np.empty(block * W), np.empty(block * W))
+    run = Run(sets, flags, tests, rec, form)
     for j0 in range(0, m, block):
         nb = min(block, m - j0)
         for g in range(wks.shape[1]):
-            _xlanes_block(r, g, xrow, h, j0, nb, wks[r, g], (lane_set[g], lane_win[g], mon_lane), lag[g], vbuf, trs,
-                          sets, flags, tests, rec, tr, form)  # fmt: skip
+            _xlanes_block(
+                r, g, xrow, h, j0, nb, wks[r, g], (lane_set[g], lane_win[g], mon_lane), lag[g], vbuf, trs, run, tr
+            )
 
 
 @numba.njit(cache=True, error_model="numpy")
