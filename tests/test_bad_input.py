@@ -362,6 +362,10 @@ CASES = [
     C("evaluate masked weights", lambda f: streamtk.evaluate(Y, P, weights=np.ma.array(np.ones(6), mask=[0, 0, 1, 0, 0, 0])), ValueError, "weights", "masked"),
     C("evaluate windows=2**64", lambda f: streamtk.evaluate(Y, P, windows=2**64), ValueError, "windows", str(2**64)),
     C("evaluate every=2**64", lambda f: streamtk.evaluate(Y, P, every=2**64), ValueError, "every", str(2**64)),
+    C("evaluate fading=5e-324", lambda f: streamtk.evaluate(Y, P, fading=[5e-324]), ValueError, "fading", "5e-324", "1e-50"),
+    C("auc_curves fading=5e-324", lambda f: streamtk.auc_curves([0, 1, 0, 1], [0.1, 0.9, 0.4, 0.3], fading=[5e-324]), ValueError, "fading", "5e-324"),
+    C("evaluate weights=1e300", lambda f: streamtk.evaluate(Y, P, weights=[1, 1, 1e300, 1, 1, 1]), ValueError, "weights", "1e+300", "(2,)", "1e+150"),
+    C("evaluate adwin max_buckets=10**9", lambda f: streamtk.evaluate(Y, P, adwin=[0.002], adwin_options={"max_buckets": 10**9}), ValueError, "adwin_options['max_buckets']", "1,000,000,000"),
     # ----------------------------------------------------------------- out of core
     C("evaluate_store out is the input", lambda f: evaluate_store(f.zarr_log, out=f.zarr_log, classes=[0, 1, 2]), ValueError, "out=", "log.zarr", "is the input log"),
     C("evaluate_store out named like a file", lambda f: evaluate_store(f.zarr_log, out=f.root / "curves.nc"), ValueError, "out", "curves.nc", "zarr"),

@@ -137,7 +137,7 @@ MECHANISMS = (
         "fading",
         _kf.FADING,
         check_fading_factor,
-        "float or sequence of float: fading factors ``a`` in (0, 1]; instance ``s`` weighs ``a**(t - s)`` "
+        "float or sequence of float: fading factors ``a`` in [1e-50, 1]; instance ``s`` weighs ``a**(t - s)`` "
         "(Gama et al. 2013, Algorithm 3).",
         float,
         "ALPHA",

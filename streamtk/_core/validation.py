@@ -20,6 +20,8 @@ __all__ = [
     "as_rng",
     "check_choice",
     "check_fading_factor",
+    "FADING_MIN",
+    "WEIGHT_MAX",
     "check_in_open_unit_interval",
     "check_positive_int",
     "check_probability",
@@ -65,13 +67,29 @@ def check_window(value, name: str = "windows") -> int:
     return check_positive_int(value, name)
 
 
+#: the smallest fading factor: the kernels hold faded sums lazily scaled by ``alpha**-t`` in float64 (renormalised
+#: at 1e100), so one step may scale a weight by ``1 / alpha`` (up to 1e50); with :data:`WEIGHT_MAX` nothing overflows
+FADING_MIN = 1e-50
+#: the largest instance weight (metrics do not depend on the weights' scale: divide larger weights by a constant)
+WEIGHT_MAX = 1e150
+
+
 def check_fading_factor(value, name: str = "fading") -> float:
-    """A fading factor ``alpha`` in ``(0, 1]`` (Gama et al. 2013, Algorithm 3)."""
+    """A fading factor ``alpha`` in ``[FADING_MIN, 1]`` (Gama et al. 2013, Algorithm 3).
+
+    Factors below :data:`FADING_MIN` (an instance weighing less than 1e-50 of the next one) are
+    refused: the lazily scaled sums would overflow. ``windows=[1]`` holds only the last instance.
+    """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number in (0, 1], got {value!r}")
     value = float(value)
     if not (0.0 < value <= 1.0):
         raise ValueError(f"{name} must be in (0, 1], got {value!r}")
+    if value < FADING_MIN:
+        raise ValueError(
+            f"{name} must be at least {FADING_MIN:g} (each instance weighing at least 1e-50 of the next; the faded "
+            f"sums are kept in float64 and would overflow), got {value!r}; windows=[1] holds only the last instance"
+        )
     return value
 
 
@@ -152,13 +170,22 @@ def _numeric_extension(values):
 
 
 def check_nonnegative_weights(weights: np.ndarray, name: str = "weights") -> np.ndarray:
-    """Weights must be finite and >= 0."""
+    """Weights must be finite, >= 0 and at most :data:`WEIGHT_MAX`."""
     weights = as_float_array(weights, name)
-    neg = np.flatnonzero(weights.reshape(-1) < 0)
+    flat = weights.reshape(-1)
+    neg = np.flatnonzero(flat < 0)
     if neg.size:
         idx = np.unravel_index(neg[0], weights.shape)
         raise ValueError(
             f"{name} must be non-negative, got {weights[idx].item()!r} at index {tuple(int(i) for i in idx)}"
+        )
+    big = np.flatnonzero(flat > WEIGHT_MAX)
+    if big.size:
+        idx = np.unravel_index(big[0], weights.shape)
+        raise ValueError(
+            f"{name} must be at most {WEIGHT_MAX:g} (sums of faded weights are kept in float64; metrics do not "
+            f"depend on the weights' scale, so divide them by a constant), got {weights[idx].item()!r} at index "
+            f"{tuple(int(i) for i in idx)}"
         )
     return weights
 

@@ -119,7 +119,8 @@ def evaluate(
     metrics : sequence of str, optional
         Names from :data:`streamtk.METRICS`; default: every applicable one.
     weights : array-like or DataArray ``(..., n)``, optional
-        Non-negative instance weights; 0 = not evaluated (e.g. not in a fold's test set).
+        Non-negative instance weights, at most 1e150 (metrics do not depend on their scale); 0 = not
+        evaluated (e.g. not in a fold's test set).
     classes : sequence, optional
         Class order (code 0 first). Default: the inputs' own class order (a ``class``
         coordinate of ``y_score`` or of the log, or a ``classes`` attribute), else sorted labels.
