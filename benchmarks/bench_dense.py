@@ -1,9 +1,13 @@
 """Dense curves (``every=1``): each job's time against the fresh-write floor, and its peak memory.
 
 The *fresh-write floor* of a job is the time to allocate and write arrays of the same shapes as the
-job's output variables (``np.empty`` + ``fill``): what writing the curves costs at the least. Floor
-and job run alternately in this process (floor, job, job, floor, ...), each timed in CPU seconds;
-the ratio is the median over the pairs. Peak memory: the resident set sampled every millisecond
+job's output variables: what writing the curves costs at the least. It is measured two ways, because
+the kernel's page handling dominates it: ``np.empty`` + ``fill`` (numpy asks for transparent huge pages
+for arrays of 4 MB and more; on a fragmented machine their first writes can stall on compaction) and
+the same on small pages (an anonymous ``mmap`` with ``MADV_NOHUGEPAGE``); the floor is the faster of
+the two in each round, and the ratio ``job / floor`` the median over the rounds. Floors and job run
+alternately in this process (the order rotated every round), each timed in CPU seconds. Peak memory:
+the resident set sampled every millisecond
 during one call, above the resident set before it, beside the size of the output.
 
     python benchmarks/bench_dense.py [--n 1000000] [--pairs 5] [--only evaluate8,compare]
@@ -23,6 +27,7 @@ Jobs (binary int8 streams, one numba thread):
 from __future__ import annotations
 
 import argparse
+import mmap
 import os
 import statistics
 import sys
@@ -76,10 +81,24 @@ def output_arrays(ds):
 
 
 def floor(shapes):
-    """Allocate and write arrays of ``shapes``: the least that producing them costs."""
+    """Allocate (``np.empty``) and write arrays of ``shapes``: the least that producing them costs."""
     out = [np.empty(shape, dtype=dtype) for shape, dtype in shapes]
     for a in out:
         a.fill(1)
+    return out
+
+
+def floor_small_pages(shapes):
+    """The same on small pages (an anonymous mapping advised ``MADV_NOHUGEPAGE``, where Linux has it)."""
+    out = []
+    for shape, dtype in shapes:
+        nbytes = max(int(np.prod(shape)) * np.dtype(dtype).itemsize, 1)
+        buf = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        if hasattr(mmap, "MADV_NOHUGEPAGE"):
+            buf.madvise(mmap.MADV_NOHUGEPAGE)
+        a = np.frombuffer(buf, dtype=dtype, count=int(np.prod(shape))).reshape(shape)
+        a.fill(1)
+        out.append(a)
     return out
 
 
@@ -117,13 +136,16 @@ def peak_memory(f) -> tuple[float, object]:
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=1_000_000)
-    ap.add_argument("--pairs", type=int, default=5)
+    ap.add_argument("--pairs", type=int, default=5, help="rounds (job and both floors, in rotated order)")
     ap.add_argument("--only", default="", help="comma-separated job names")
     args = ap.parse_args(argv)
     table = jobs(args.n)
     names = [j for j in table if not args.only or j in args.only.split(",")]
-    print("dense jobs (every=1), one numba thread, CPU seconds; floor = allocating and writing the same arrays")
-    print(f"{'job':<18}{'n':>10}{'M inst/s':>10}{'job s':>9}{'floor s':>9}{'job/floor':>10}"
+    print(
+        "dense jobs (every=1), one numba thread, CPU seconds; floor = allocating and writing the same arrays "
+        "(numpy's np.empty, small pages; the faster of the two per round)"
+    )
+    print(f"{'job':<18}{'n':>10}{'M inst/s':>10}{'job s':>9}{'numpy s':>9}{'small s':>9}{'job/floor':>10}"
           f"{'output MB':>11}{'peak MB':>9}{'peak/output':>12}")  # fmt: skip
     for name in names:
         f, n = table[name]
@@ -131,20 +153,17 @@ def main(argv=None):
         shapes = output_arrays(ds)
         out_bytes = sum(int(np.prod(s)) * np.dtype(d).itemsize for s, d in shapes)
         del ds
-        t_job, t_floor = [], []
+        t_job, t_np, t_small = [], [], []
+        steps = [(f, t_job), (lambda: floor(shapes), t_np), (lambda: floor_small_pages(shapes), t_small)]
         for i in range(args.pairs):
-            order = (
-                ((lambda: floor(shapes), t_floor), (f, t_job))
-                if i % 2 == 0
-                else ((f, t_job), (lambda: floor(shapes), t_floor))
-            )
-            for g, acc in order:
+            for g, acc in steps[i % 3 :] + steps[: i % 3]:
                 acc.append(cpu(g))
-        ratios = [a / b for a, b in zip(t_job, t_floor)]
+        ratios = [a / min(b, c) for a, b, c in zip(t_job, t_np, t_small)]
         peak, _ = peak_memory(f)
         tj = statistics.median(t_job)
         print(
-            f"{name:<18}{n:>10}{n / tj / 1e6:>10.2f}{tj:>9.3f}{statistics.median(t_floor):>9.3f}"
+            f"{name:<18}{n:>10}{n / tj / 1e6:>10.2f}{tj:>9.3f}{statistics.median(t_np):>9.3f}"
+            f"{statistics.median(t_small):>9.3f}"
             f"{statistics.median(ratios):>10.2f}{out_bytes / 2**20:>11.0f}{peak / 2**20:>9.0f}"
             f"{peak / max(out_bytes, 1):>12.2f}",
             flush=True,

@@ -87,7 +87,8 @@ class Finaliser:
             rows = np.arange(L, dtype=np.int64)
         needed = self.table.needed(self.metrics, x)
         if compiled:
-            loop = compiled_loop(self.table.name, tuple(m.name for m in self.metrics))
+            fixed = tuple((f, v) for f, v in self.table.specialise if getattr(x, f) == v)
+            loop = compiled_loop(self.table.name, tuple(m.name for m in self.metrics), fixed)
             loop(snap, vals, x, tuple(outs[m.name] for m in self.metrics), c0, rows)
             return
         s, v = np.moveaxis(snap, 2, 0), np.moveaxis(vals, 2, 0)
@@ -167,7 +168,7 @@ _LOOP = """
 
 @nb.njit(cache=True, nogil=True, error_model="numpy")
 def run(snap, vals, x, outs, c0, rows):
-    {unpack} = outs
+    {unpack} = outs{fixed}
     C = snap.shape[3]
     for l in range(snap.shape[0]):
         for e in range(snap.shape[1]):
@@ -185,11 +186,13 @@ def _where(fn) -> tuple[str, str]:
     return fn.__module__, qual
 
 
-def _source(name: str, metrics: tuple) -> str:
-    """The generated module of the loop that finalises ``metrics`` (names) of table ``name``."""
+def _source(name: str, metrics: tuple, fixed: tuple = ()) -> str:
+    """The generated module of the loop that finalises ``metrics`` (names) of table ``name``; ``fixed``:
+    ``(field, value)`` pairs of the context made constants of the loop (:attr:`Table.specialise`)."""
     from .metrics import REGISTRY, TABLES
 
     table = TABLES[name]
+    ctx = table.context
     entries = [REGISTRY[m] for m in metrics]
     rows = table.needed(entries)
     imports, body = [], []
@@ -205,23 +208,30 @@ def _source(name: str, metrics: tuple) -> str:
     for j, m in enumerate(entries):
         mod, fn = _where(m.compute)
         imports.append(f"from {mod} import {fn} as f_{m.name}")
-        views.append(f"o{j} = out{j}[rows[l], e]")
+        # the segment's columns as a view: indices from 0, which LLVM can prove non-negative (no wraparound select)
+        views.append(f"o{j} = out{j}[rows[l], e, c0 : c0 + C]")
         n_extra = len(EXTRA_DIMS[m.shape])
         if n_extra == 0:
-            body.append(f"{loop}    o{j}[c0 + m] = f_{m.name}(s, v, m, x)")
+            body.append(f"{loop}    o{j}[m] = f_{m.name}(s, v, m, x)")
         elif n_extra == 1:
-            body.append(
-                f"for i in range(o{j}.shape[1]):\n    {loop}        o{j}[c0 + m, i] = f_{m.name}(s, v, m, x, i)"
-            )
+            body.append(f"for i in range(o{j}.shape[1]):\n    {loop}        o{j}[m, i] = f_{m.name}(s, v, m, x, i)")
         else:
             body.append(
                 f"for i in range(o{j}.shape[1]):\n    for k in range(o{j}.shape[2]):\n        {loop}"
-                f"            o{j}[c0 + m, i, k] = f_{m.name}(s, v, m, x, i, k)"
+                f"            o{j}[m, i, k] = f_{m.name}(s, v, m, x, i, k)"
             )
     sources = ", ".join(sorted({_where(m.compute)[0] for m in entries}))
     unpack = ", ".join(f"out{j}" for j in range(len(entries))) + ("," if len(entries) == 1 else "")
+    values = dict(fixed)
+    if values:  # the context rebuilt with constants: LLVM folds them into the inlined formulas
+        imports.append(f"from {ctx.__module__} import {ctx.__qualname__} as Context")
+        args = ", ".join(repr(values[f]) if f in values else f"x.{f}" for f in ctx._fields)
+        fixed_line = f"\n    x = Context({args})  # specialised: {', '.join(f'{f} = {v!r}' for f, v in fixed)}"
+    else:
+        fixed_line = ""
     code = _LOOP.format(
         unpack=unpack,
+        fixed=fixed_line,
         views="\n".join(" " * 12 + line for line in views),
         body="\n".join(" " * 12 + line for stmt in body for line in stmt.split("\n")),
     )
@@ -255,13 +265,14 @@ def _folder() -> Path:
 
 
 @functools.cache
-def compiled_loop(name: str, metrics: tuple):
+def compiled_loop(name: str, metrics: tuple, fixed: tuple = ()):
     """The compiled finaliser of ``metrics`` (registry names, in output order) of table ``name``: a generated
-    module (written once per formulas' version and set of metrics, then imported) and its ``run`` loop."""
-    key = hashlib.sha1("\0".join((name, *metrics)).encode()).hexdigest()[:12]
+    module (written once per formulas' version, set of metrics and specialisation ``fixed``, then imported)
+    and its ``run`` loop."""
+    key = hashlib.sha1(repr((name, metrics, fixed)).encode()).hexdigest()[:12]
     modname = f"streamtk_finalise_{name}_{key}_{_formulas_tag()}"
     path = _folder() / f"{modname}.py"
-    text = _source(name, metrics)
+    text = _source(name, metrics, fixed)
     if not path.exists() or path.read_text() != text:
         tmp = path.with_suffix(f".tmp-{os.getpid()}")
         tmp.write_text(text)

@@ -116,13 +116,17 @@ class Table:
 
     ``intermediates``: in the order of their rows of ``v`` (an intermediate reads only earlier ones);
     ``fields``: what the rows of ``s`` hold (documentation; the family's kernels write them);
-    ``context``: the class of the ``x`` argument (a ``NamedTuple`` of the evaluation's constants).
+    ``context``: the class of the ``x`` argument (a ``NamedTuple`` of the evaluation's constants);
+    ``specialise``: ``(field, value)`` pairs of the context for which the compiled finaliser is built with
+    that field a constant (e.g. ``("k", 2)``: loops over two classes unrolled, so that they vectorise; the
+    same operations, the same doubles).
     """
 
     name: str
     intermediates: tuple
     fields: str
     context: type
+    specialise: tuple = ()
 
     def __post_init__(self):
         seen = set()

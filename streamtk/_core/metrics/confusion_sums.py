@@ -80,9 +80,6 @@ def _rq(s, v, m, x):
     """``sum_i (ROW_i / sum ROW)(COL_i / sum COL)``: the agreement of two independent labellings with these
     class proportions (scale-free; exactly 1 when one class is held), the totals from the class vectors."""
     r0, k = x.r0, x.k
-    if k == 2:  # the loops below unrolled (the same operations): a loop without inner loops vectorises
-        tr, tc = s[r0, m] + s[r0 + 1, m], s[r0 + 2, m] + s[r0 + 3, m]
-        return (s[r0, m] / tr) * (s[r0 + 2, m] / tc) + (s[r0 + 1, m] / tr) * (s[r0 + 3, m] / tc)
     tr, tc = s[r0, m], s[r0 + k, m]
     for i in range(1, k):
         tr, tc = tr + s[r0 + i, m], tc + s[r0 + k + i, m]
@@ -140,4 +137,5 @@ TABLE = Table(
     ),
     "W, N, DEN, C, BM, BMW, BP, BPW, EMPTY, quantity sums (rows x.q), ROW, COL, DIAG (k rows each from x.r0)",
     ConfusionContext,
+    specialise=(("k", 2), ("moa", False)),  # two classes: class loops unrolled, so they vectorise
 )
