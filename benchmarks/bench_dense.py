@@ -7,8 +7,8 @@ for arrays of 4 MB and more; on a fragmented machine their first writes can stal
 the same on small pages (an anonymous ``mmap`` with ``MADV_NOHUGEPAGE``); the floor is the faster of
 the two in each round, and the ratio ``job / floor`` the median over the rounds. Floors and job run
 alternately in this process (the order rotated every round), each timed in CPU seconds. Peak memory:
-the resident set sampled every millisecond
-during one call, above the resident set before it, beside the size of the output.
+the resident set sampled every millisecond during one call, above the resident set before it, beside
+the size of the output.
 
     python benchmarks/bench_dense.py [--n 1000000] [--pairs 5] [--only evaluate8,compare]
 
