@@ -65,23 +65,39 @@ def majority_codes(codes: np.ndarray, k: int, specs=None) -> np.ndarray:
     return DependenceEngine(specs, k, 1).update(np.asarray(codes, dtype=np.int64), mode="majority")
 
 
-def persistent_codes(codes: np.ndarray) -> np.ndarray:
+def persistent_codes(codes: np.ndarray, out=None) -> np.ndarray:
     """Codes predicted by the Persistent classifier: the last present label before ``t``
-    (code 0 before any label)."""
+    (code 0 before any label). ``out``: an int64 array of ``n`` codes to write them into."""
     codes = np.asarray(codes, dtype=np.int64)
     n = codes.shape[0]
-    idx = np.where(codes >= 0, np.arange(n), -1)
-    last = np.maximum.accumulate(idx) if n else idx
-    out = np.zeros(n, dtype=np.int64)
-    if n > 1:
-        prev = last[:-1]
-        out[1:] = np.where(prev >= 0, codes[np.maximum(prev, 0)], 0)
+    out = np.empty(n, dtype=np.int64) if out is None else out
+    if n == 0:
+        return out
+    out[0] = 0
+    last = np.arange(n, dtype=np.int64)  # the position of the last present label up to each t (-1: none yet)
+    last[codes < 0] = -1
+    np.maximum.accumulate(last, out=last)
+    prev = last[:-1]
+    none = prev < 0
+    np.maximum(prev, 0, out=prev)
+    np.take(codes, prev, out=out[1:])
+    out[1:][none] = 0
     return out
 
 
 def permutation_codes(pred: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Each row of ``pred (L, n)`` randomly permuted along time (the Random classifier)."""
     return np.stack([pred[i, rng.permutation(pred.shape[1])] for i in range(pred.shape[0])])
+
+
+def _as_labels(pred: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """The labels of the codes ``pred``: in place, a row at a time, when the labels are int64 (else a new array)."""
+    if classes.dtype != np.int64:
+        return classes[pred]
+    if not np.array_equal(classes, np.arange(classes.shape[0])):
+        for row in pred:
+            row[...] = classes[row]
+    return pred
 
 
 # ----------------------------------------------------------------------------- labelled layer
@@ -291,17 +307,20 @@ def baselines(y_true, *, y_pred=None, seed=0, classes=None, adwin_options=None, 
         enc, (codes,) = encode_labels(values, classes=classes)
     k, n = enc.n_classes, codes.shape[0]
     specs = build_estimators(**forgetting)
-    rows, names, memory = [no_information_codes(n, k, rng)], ["no_information"], [""]
-    maj = DependenceEngine(specs, k, 1, adwin_options).update(codes, mode="majority")
-    for spec, row in zip(specs, maj):
-        rows.append(row)
+    E = len(specs)
+    # every model's codes written into one matrix (no list of rows stacked: the output's size once, not twice)
+    pred = np.empty((E + 2 + (y_pred is not None), n), dtype=np.int64)
+    pred[0] = no_information_codes(n, k, rng)
+    names, memory = ["no_information"], [""]
+    DependenceEngine(specs, k, 1, adwin_options).update(codes, mode="majority", out=pred[1 : 1 + E])
+    for spec in specs:
         names.append("majority" if spec.kind == "prequential" else f"majority[{spec.label}]")
         memory.append(spec.label)
-    rows.append(persistent_codes(codes))
+    persistent_codes(codes, out=pred[1 + E])
     names.append("persistent")
     memory.append("")
     if y_pred is not None:
-        rows.append(permutation_codes(pcodes[None, :], rng)[0])
+        pred[2 + E] = permutation_codes(pcodes[None, :], rng)[0]
         names.append("random")
         memory.append("")
     coords = _coords(n, tc)
@@ -314,7 +333,7 @@ def baselines(y_true, *, y_pred=None, seed=0, classes=None, adwin_options=None, 
             "y_true": (("time",), np.asarray(y_obs), {"long_name": "true label"}),
             "y_pred": (
                 ("model", "time"),
-                enc.classes[np.stack(rows)],
+                _as_labels(pred, enc.classes),
                 {"long_name": "predictions of the baseline classifiers", "reference": REFERENCE},
             ),
         },

@@ -88,10 +88,12 @@ class DependenceEngine:
         deltas = self.estimators.deltas
         self.adwins = LossAdwins(1, deltas, check_adwin_options(adwin_options)) if deltas.size else None
 
-    def update(self, codes: np.ndarray, *, mode: str = "stats", ck=None):
+    def update(self, codes: np.ndarray, *, mode: str = "stats", ck=None, out=None):
         """Process a chunk of codes; returns what ``mode`` produces (snapshots at ``ck``, or per position).
 
-        An engine keeps the state of one mode (the first it ran): another mode raises.
+        An engine keeps the state of one mode (the first it ran): another mode raises. ``out``: for mode
+        ``"majority"`` without history (the first chunk), an ``(E, T)`` int64 array with contiguous rows that
+        receives the predictions (and is returned), so that a caller's larger array is written in place.
         """
         m = MODES[mode]
         if self.mode is not None and self.mode != m:
@@ -109,7 +111,12 @@ class DependenceEngine:
         if m == K.STATS:
             snaps = np.empty((E, k + k * k + k + 2 * k * (B - 1), C))
         elif m == K.MAJORITY:
-            pred = np.empty((E, h + T), dtype=np.int64)
+            if out is not None and h == 0:
+                if out.shape != (E, T) or out.dtype != np.int64 or out.strides[1] != 8:
+                    raise ValueError(f"out must be an (E, T) = {(E, T)} int64 array with contiguous rows")
+                pred = out
+            else:
+                pred = np.empty((E, h + T), dtype=np.int64)
         else:
             fac = np.empty((E, h + T, k))
         member = (cc >= 0).view(np.uint8) if self.sliding else None
