@@ -107,3 +107,18 @@ def test_cli_evaluate_shows_the_warning(tmp_path):
     )
     assert r.returncode == 0, r.stderr
     assert "LabelMismatchWarning" in r.stderr and "['down', 'up']" in r.stderr
+
+
+@pytest.mark.parametrize("k", [1, 2, 5, 32, 33, 200])
+def test_the_presence_of_codes_is_that_of_a_set(k):
+    # the check's fast presence test (one comparison per class for few classes, a count for many), with missing codes
+    from streamtk._core.labels import MISSING, _codes_present
+
+    rng = np.random.default_rng(k)
+    for dtype in (np.int8 if k < 127 else np.int16, np.int32):
+        for n in (0, 1, 50, 3000):
+            codes = rng.integers(0, k, n).astype(dtype)
+            codes[rng.random(n) < 0.3] = MISSING
+            codes[codes == k // 2] = MISSING  # a class never present
+            want = np.array([i in set(codes[codes >= 0].tolist()) for i in range(k)])
+            np.testing.assert_array_equal(_codes_present(codes, k), want)

@@ -332,6 +332,15 @@ def _shown(labels: list) -> str:
     return repr(labels if len(labels) <= 10 else labels[:10] + ["..."])
 
 
+def _codes_present(codes: np.ndarray, k: int) -> np.ndarray:
+    """Which of the codes ``0 .. k - 1`` occur in ``codes`` (``MISSING`` ignored), in a few fast passes: one
+    comparison per class for few classes (no copy of the codes), a count otherwise."""
+    if k <= 32:
+        return np.array([bool((codes == i).any()) for i in range(k)], dtype=bool)
+    valid = codes[codes >= 0] if codes.size and codes.min() < 0 else codes
+    return np.bincount(valid.astype(np.intp, copy=False), minlength=k)[:k] > 0
+
+
 def check_label_overlap(enc: Encoding, y_codes: np.ndarray, pred_codes: np.ndarray, names=("y_true", "y_pred")):
     """Warn (:class:`LabelMismatchWarning`) when predictions and true labels look like two codings.
 
@@ -345,15 +354,13 @@ def check_label_overlap(enc: Encoding, y_codes: np.ndarray, pred_codes: np.ndarr
     if pred_codes.ndim == 0 or pred_codes.shape[-1] != n or n == 0:
         return False
     k = enc.n_classes
-    y_present = y_codes >= 0
-    in_y = np.bincount(y_codes[y_present].astype(np.intp), minlength=k) > 0
+    in_y = _codes_present(y_codes, k)
     rows = pred_codes.reshape(-1, n)
     for r, row in enumerate(rows):
-        present = row >= 0
-        in_p = np.bincount(row[present].astype(np.intp), minlength=k) > 0
+        in_p = _codes_present(row, k)
         if not (in_p & ~in_y).any():  # every prediction is a label of y_true: nothing to say
             continue
-        both = present & y_present
+        both = (row >= 0) & (y_codes >= 0)
         n_both = int(both.sum())
         if n_both < MIN_JUDGED:  # too few to tell two codings from a poor model
             continue
