@@ -114,3 +114,19 @@ def test_the_cache_folder_follows_every_kernel_source(tmp_path):
     assert r.returncode == 0, r.stderr
     (folder,) = (tmp_path / "cache").iterdir()
     assert folder.name.endswith("-" + sources_tag()), folder.name
+
+
+def test_each_process_names_its_compiled_functions_apart(tmp_path):
+    # numba names the helpers compiled into a cached kernel by a per-process counter; kernels cached by two
+    # processes and loaded by a third must not carry equal names for different bodies (numba issue 10486,
+    # a segfault seen with two caches in one process), so each process starts the counter at random
+    code = "import streamtk; from numba.core.bytecode import FunctionIdentity as F; print(next(F._unique_ids))"
+    firsts = []
+    for _ in range(2):
+        r = _run({"STREAMTK_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}, tmp_path, code)
+        assert r.returncode == 0, r.stderr
+        firsts.append(int(r.stdout))
+    assert firsts[0] != firsts[1]
+    assert min(firsts) >= 2**40
+    r = _run({"STREAMTK_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}, tmp_path)  # from the cache
+    assert r.returncode == 0 and r.stdout.strip() == "[1.0, 1.0, 0.5, 0.5]", r.stderr

@@ -6,23 +6,33 @@ a later editable install. So streamtk's kernels are cached under :func:`cache_ro
 per streamtk version and Python version), unless the user chose a numba cache with ``NUMBA_CACHE_DIR``
 (then numba's own rule applies). Only functions defined in streamtk's source files are affected.
 
-A corrupt or unreadable cache entry is recompiled with a warning (:func:`guard_loads`), never a crash.
+A corrupt or unreadable cache entry is recompiled with a warning (:func:`install`), never a crash.
+
+Cached kernels are compiled in different processes (one session compiles ``evaluate``'s kernels, a
+later one ``compare``'s) and loaded together. numba names the helpers it compiles into each kernel
+(``np.empty``'s implementation, ...) by a per-process counter, so two kernels compiled in two processes
+can carry equally named helpers with different bodies; a process that loads both links one body for
+both names and can crash (numba issue 10486: a segfault seen here with two streamtk versions' caches
+in one process). :func:`install` starts the counter at a random offset in each process
+(:func:`random_uids`), so names compiled in different processes do not meet.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import os
+import secrets
 import sys
 import warnings
 from pathlib import Path
 
-from numba.core import caching, config
+from numba.core import bytecode, caching, config
 
 from .._version import __version__
 
-__all__ = ["cache_root", "kernel_cache_dir", "install"]
+__all__ = ["cache_root", "kernel_cache_dir", "install", "random_uids"]
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 _KERNELS = Path(__file__).resolve().parent
@@ -116,8 +126,23 @@ def _guarded(load):
     return load_overload
 
 
+def random_uids() -> None:
+    """Start numba's counter of compiled function ids at a random offset of this process (once).
+
+    The ids end up in the names of the symbols of cached machine code; a random 60-bit offset makes
+    equal names from two processes as unlikely as a collision of two 60-bit random numbers (see the
+    module docstring). Left alone if something else already replaced numba's counter.
+    """
+    ids = bytecode.FunctionIdentity._unique_ids
+    if type(ids) is itertools.count and not getattr(bytecode.FunctionIdentity, "_streamtk_uids", False):
+        bytecode.FunctionIdentity._unique_ids = itertools.count((1 << 40) + secrets.randbelow(1 << 60))
+        bytecode.FunctionIdentity._streamtk_uids = True
+
+
 def install() -> None:
-    """Register the locator (first, so that it wins for streamtk's files) and guard cache loads. Idempotent."""
+    """Register the locator (first, so that it wins for streamtk's files), guard cache loads and give this
+    process's compiled functions random ids (:func:`random_uids`). Idempotent."""
+    random_uids()
     classes = caching.CacheImpl._locator_classes
     if StreamtkCacheLocator not in classes:
         classes.insert(0, StreamtkCacheLocator)
