@@ -213,11 +213,11 @@ def _source(name: str, metrics: tuple, fixed: tuple = ()) -> str:
         n_extra = len(EXTRA_DIMS[m.shape])
         if n_extra == 0:
             body.append(f"{loop}    o{j}[m] = f_{m.name}(s, v, m, x)")
-        elif n_extra == 1:
-            body.append(f"for i in range(o{j}.shape[1]):\n    {loop}        o{j}[m, i] = f_{m.name}(s, v, m, x, i)")
+        elif n_extra == 1:  # columns outermost: the output's rows are written in order, not strided
+            body.append(f"{loop}    for i in range(o{j}.shape[1]):\n        o{j}[m, i] = f_{m.name}(s, v, m, x, i)")
         else:
             body.append(
-                f"for i in range(o{j}.shape[1]):\n    for k in range(o{j}.shape[2]):\n        {loop}"
+                f"{loop}    for i in range(o{j}.shape[1]):\n        for k in range(o{j}.shape[2]):\n"
                 f"            o{j}[m, i, k] = f_{m.name}(s, v, m, x, i, k)"
             )
     sources = ", ".join(sorted({_where(m.compute)[0] for m in entries}))
