@@ -17,11 +17,35 @@ Subpackages and the less central functions are imported on first use.
 from __future__ import annotations
 
 import importlib
+import os as _os
+import signal as _signal
+import sys as _sys
 
-from . import accessor as _accessor  # noqa: F401  (registers the ``ds.streamtk`` accessor)
-from ._core.metrics import REGISTRY as METRICS
-from ._version import __version__
-from .evaluation.curves import Evaluator, evaluate, evaluate_holdout
+
+def _command_line_import() -> bool:
+    """True while ``streamtk`` is imported to run its command line: ``python -m streamtk ...`` (``sys.argv[0]``
+    is ``-m`` while the module is located) or the ``streamtk`` console script."""
+    first = _sys.argv[0] if _sys.argv else ""
+    return first == "-m" or _os.path.basename(first) in ("streamtk", "streamtk.exe")
+
+
+def _interrupted_while_importing(signum, frame):  # pragma: no cover - exercised in a subprocess
+    # numba and xarray take about a second to import; a Ctrl-C then gets the command line's answer
+    # (streamtk.cli._interrupt: "interrupted", exit 130) instead of a traceback of the import machinery
+    words = [w for w in _sys.argv[1:2] if not w.startswith("-")]
+    _sys.stderr.write(f"streamtk{' ' + words[0] if words else ''}: interrupted\n")
+    _sys.stderr.flush()
+    _os._exit(130)
+
+
+if _command_line_import() and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+    # the command line's own handler (streamtk.cli._interrupt.catching) takes over when a command starts
+    _signal.signal(_signal.SIGINT, _interrupted_while_importing)
+
+from . import accessor as _accessor  # noqa: F401, E402  (after the Ctrl-C guard above; registers the ``ds.streamtk`` accessor)
+from ._core.metrics import REGISTRY as METRICS  # noqa: E402
+from ._version import __version__  # noqa: E402
+from .evaluation.curves import Evaluator, evaluate, evaluate_holdout  # noqa: E402
 
 _SUBMODULES = {
     "comparison",

@@ -126,3 +126,31 @@ def test_an_interrupt_during_a_numba_compilation_is_raised_when_it_ends():
                 left_compiler = True
             time.sleep(5)  # raised here, once the lock is released
     assert left_compiler
+
+
+def test_sigint_while_streamtk_is_imported_exits_130_without_a_traceback(tmp_path):
+    # numba and xarray take about a second to import: a Ctrl-C then used to print a KeyboardInterrupt
+    # traceback of the import machinery and exit -2
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(ROOT)
+    probe = [sys.executable, "-X", "importtime", "-c", "import streamtk"]
+    took = subprocess.run(probe, cwd=tmp_path, env=env, capture_output=True, text=True)
+    total = max(int(line.split("|")[1]) for line in took.stderr.splitlines() if "| streamtk" in line) / 1e6
+    cmd = [sys.executable, "-m", "streamtk", "evaluate", "--help"]
+    with subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        time.sleep(min(0.3, total / 3))  # well inside the import (its cumulative time measured above)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    text = err.decode(errors="replace")
+    assert proc.returncode == 130, (proc.returncode, text[-2000:])
+    assert "streamtk evaluate: interrupted" in text
+    assert "Traceback" not in text, text[-2000:]
+    assert b"usage" not in out  # stopped before the command ran
+
+
+def test_importing_streamtk_as_a_library_keeps_python_s_interrupt_handler():
+    code = "import signal, streamtk; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}
+    )
+    assert r.stdout.strip() == "True", r.stderr
