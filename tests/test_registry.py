@@ -46,8 +46,9 @@ def check_confusion(name):
         if REGISTRY[name].needs == "binary" and k != 2:
             continue
         y, p, w = _stream(k=k, seed=k)
-        ests = [("prequential", None), ("window", 7), ("fading", 0.9), ("tumbling", 11), ("landmarks", [20, 45])]
-        ds = streamtk.evaluate(y, p, weights=w, windows=7, fading=0.9, tumbling=11, landmarks=[20, 45],
+        ests = [("prequential", None), ("window", 7), ("fading", 0.9), ("tumbling", 11), ("landmarks", [20, 45]),
+                ("ewma", 0.3)]  # fmt: skip
+        ds = streamtk.evaluate(y, p, weights=w, windows=7, fading=0.9, tumbling=11, landmarks=[20, 45], ewma=0.3,
                                metrics=[name], classes=list(range(k)), every=1, pos_label=1)  # fmt: skip
         ref = reference_curves(y, p, k, ests, weights=w)
         atol = 1e-7 if name in ("kappa_plus", "kappa_se") else 1e-12
