@@ -78,12 +78,12 @@ def resolve_regression_metrics(metrics, *, nt: int, n_features, moa: bool) -> li
     return chosen
 
 
-def _check_n_features(n_features, metrics, specs, n_members):
-    """``n_features`` validated against what the adjusted R^2 can use."""
+def _check_n_features(n_features, metrics, specs, n_members, moa):
+    """``n_features`` validated against what the adjusted R^2 can use (MOA computes its formula regardless)."""
     if n_features is None:
         return float("nan")
     p = check_positive_int(n_features, "n_features", minimum=0)
-    if not any(m.name == "adjusted_r2" for m in metrics):
+    if moa or not any(m.name == "adjusted_r2" for m in metrics):
         return float(p)
     if n_members <= p + 1:
         raise ValueError(
@@ -221,7 +221,7 @@ def regression_curves(
                        "evaluators mix the targets in one ring, not reproduced")  # fmt: skip
     chosen = resolve_regression_metrics(metrics, nt=targets.nt, n_features=n_features, moa=moa)
     n_members = int(np.sum(mem[0 : targets.nt].all(axis=0))) if mem is not None else targets.n
-    p = _check_n_features(n_features, chosen, specs, n_members)
+    p = _check_n_features(n_features, chosen, specs, n_members, moa)
     every = resolve_every(every, targets.n, per_checkpoint=len(specs) * len(chosen) * targets.nt)
     ctx = RegressionContext(targets.nt, LY.N_MOA_FIELDS if moa else LY.n_fields(LY.K_REG, LY.J_REG), p, moa)
     median = any(m.needs == "tree" for m in chosen)

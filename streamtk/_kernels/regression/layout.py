@@ -75,6 +75,7 @@ def state_sizes(K: int, J: int) -> tuple:
 #: absolute errors of the running mean, whether any member was seen (numAttributes is set then)
 M_W, M_TW, M_SE, M_AE, M_STE, M_ATE, M_SEEN = 0, 1, 2, 3, 4, 5, 6
 #: INT: MOA's coverage count, width sum, denominator (counter or window size), truth maximum and minimum (with
-#: MOA's initial values and a window's empty slots), whether the estimator is a window (its rounding order)
-M_COVER, M_WIDTH, M_DEN, M_YMAX, M_YMIN, M_WINDOW = 0, 1, 2, 3, 4, 5
+#: MOA's initial values and a window's empty slots), whether the estimator is a window (its rounding order),
+#: the members held
+M_COVER, M_WIDTH, M_DEN, M_YMAX, M_YMIN, M_WINDOW, M_HELD = 0, 1, 2, 3, 4, 5, 6
 N_MOA_FIELDS = 7
