@@ -175,10 +175,11 @@ class RegressionEngine:
             rk = np.zeros((L, 0), dtype=np.int64)
         held = h + T if est.adwin.size else int(est.max_window)
         self._deques(held + 1)
-        from .._kernels.regression.kernel import Inputs, State
+        from .._kernels.regression.kernel import Inputs, Median, State
 
         inp = Inputs(ysj, psj, trow, wj, mj, rk, np.int64(self.fam), self.par)
-        st = State(self.sf, self.si, arrays["bm"], self.dqv, self.dqp, self.trees, self.keys)
+        st = State(self.sf, self.si, arrays["bm"], self.dqv, self.dqp)
+        med = Median(self.trees, self.keys) if self.median else None
         pos = checkpoints(start, start + T, self.every, last=True)
         M, E = L // self.nt, len(est)
         outs = self._allocate_rows(M, pos.size)
@@ -190,8 +191,7 @@ class RegressionEngine:
             ck = pos[sel] - start + h
             snap = self._tables[0].array((M, E, self.nt * self.F, ck.size))
             t1 = h + s1
-            mech = est.mechanisms() + (est.hslot, est.aslot, limits[:, :, s0:s1])
-            self._run(inp, mech, st, (span0, np.int64(h + s0)), t1, ck, snap)
+            self._run(inp, st, med, limits[:, :, s0:s1], (span0, np.int64(h + s0)), t1, ck, snap)
             vals = self.finaliser.scratch(M, E, ck.size, into=self._tables[1])
             self.finaliser.run(snap, vals, self.context, outs, c0, compiled=compiled)
             outs["n_instances"][:, :, c0 : c0 + ck.size] = snap[:, :, self.count_row, :]
@@ -202,26 +202,39 @@ class RegressionEngine:
             self._keep_history(arrays)
         return pos
 
-    def _run(self, inp, mech, st, span, t1, ck, snap):
+    def _run(self, inp, st, med, limits, span, t1, ck, snap):
+        """Every estimator of every series over array positions ``[t_begin, t1)``, models in parallel."""
+        from .._kernels.regression import kernel as K
+        from .._kernels.regression import moa as KM
+
+        est = self.estimators
         nt = np.int64(self.nt)
-        cut = inp._replace(ys=inp.ys[:, :t1], ps=inp.ps[:, :, :t1])
-        if self.moa:
-            from .._kernels.regression import moa as K
+        inp = inp._replace(ys=inp.ys[:, :t1], ps=inp.ps[:, :, :t1])
+        for e in range(len(est)):
+            kind, size = est.kinds[e], est.sizes[e]
+            if self.moa:
+                mech = (kind, size, max(int(est.hslot[e]), 0))
+                call = lambda i, s_, m_, lo, hi: KM.run(i, e, mech, s_, span, nt, self.incl, ck, snap[lo:hi])  # noqa: E731,B023
+            elif est.sliding[e]:
+                mech = (kind, size, int(est.hslot[e]), limits[:, max(int(est.aslot[e]), 0)])
+                call = lambda i, s_, m_, lo, hi: K.run_window(i, e, self._cut(mech, lo, hi), s_, m_, span, nt, ck,  # noqa: E731
+                                                              snap[lo:hi])  # fmt: skip  # noqa: B023
+            else:
+                marks = est.marks[est.mark_off[e] : est.mark_off[e + 1]]
+                mech = (kind, size, est.fading[e], marks)
+                call = lambda i, s_, m_, lo, hi: K.run_accumulator(i, e, mech, s_, m_, span, nt, ck, snap[lo:hi])  # noqa: E731,B023
+            in_parallel(lambda lo, hi: call(*self._block(inp, st, med, lo, hi), lo, hi), snap.shape[0])  # noqa: B023
 
-            run = lambda lo, hi: K.run(*self._block(cut, mech, st, lo, hi), span, nt, self.incl, ck, snap[lo:hi])  # noqa: E731
-        else:
-            from .._kernels.regression import kernel as K
+    def _cut(self, mech, lo, hi):
+        """A sliding mechanism with the ADWIN widths of models ``lo:hi``."""
+        return mech[:3] + (mech[3][lo * self.nt : hi * self.nt],)
 
-            run = lambda lo, hi: K.run(*self._block(cut, mech, st, lo, hi), span, nt, ck, snap[lo:hi])  # noqa: E731
-        in_parallel(run, snap.shape[0])
-
-    def _block(self, inp, mech, st, lo, hi):
-        """The inputs, mechanisms and state of models ``lo:hi`` (series ``lo * nt : hi * nt``)."""
+    def _block(self, inp, st, med, lo, hi):
+        """The inputs, state and median of models ``lo:hi`` (series ``lo * nt : hi * nt``)."""
         a, b = lo * self.nt, hi * self.nt
         inp = inp._replace(ps=inp.ps[a:b], trow=inp.trow[a:b], wts=inp.wts[a:b], mem=inp.mem[a:b], rk=inp.rk[a:b])
-        mech = mech[:7] + (mech[7][a:b],)
         st = type(st)(*(arr[a:b] for arr in st))
-        return inp, mech, st
+        return inp, st, None if med is None else type(med)(*(arr[a:b] for arr in med))
 
     def _losses(self, y, ps):
         """Per position and series: ``|e|`` (regression) or the interval miss (intervals); NaN where not defined."""

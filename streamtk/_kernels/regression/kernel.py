@@ -12,13 +12,13 @@ landmarks) empty the state exactly. Every mechanism comes from the helpers of ``
 
 Order statistics: the extrema of an accumulator are running maxima (every member since the last restart is
 held with a positive weight, fading included); a sliding window keeps a monotone deque per stream
-(:mod:`.order`). The weighted median of ``|e|`` (asked with a tree ``trees[l, e]`` of more than one node)
+(:mod:`.order`). The weighted median of ``|e|`` (asked with a :data:`Median`: trees and keys)
 keeps each member's weight at its key ``rk[l, t]`` (1-based) in a Fenwick tree: added, removed, renormalised
 with the state, emptied exactly at a restart (the members since the restart are read back, so the numpy
 layer keeps them), read at checkpoints by :func:`.order.weighted_median`.
 
-Arguments are named records: :data:`Inputs`, :data:`Mech`, :data:`State` and the checkpoints ``ck`` and the
-snapshot table ``snap (L, E, F, C)``; ``span = (base, t_begin)``: the absolute position of index 0 and the
+Arguments are named records: :data:`Inputs`, :data:`State`, :data:`Median` and the checkpoints ``ck`` and the
+snapshot table ``snap (M, E, nt * F, C)``; ``span = (base, t_begin)``: the absolute position of index 0 and the
 first index to process (earlier ones are history that leaving members are read from).
 """
 
@@ -30,7 +30,7 @@ import numba as nb
 import numpy as np
 
 from ..fenwick import add as tree_add
-from ..forgetting import advance, fading_step, is_sliding, next_member, next_restart, overdue, sliding_limit
+from ..forgetting import advance, fading_step, next_member, next_restart, overdue, sliding_limit
 from .layout import (
     EPS,
     F_M2,
@@ -63,21 +63,19 @@ from .layout import (
 )
 from .order import dq_leave, dq_max, dq_push, scale_tree, weighted_median, zero_path
 
-BLOCK = 2048
-
 #: the inputs: targets ``(Q, T)``, prediction columns ``(L, P, T)``, target row of each series ``(L,)``, weights
 #: ``(L, T)`` or ``(L, 0)``, members ``(L, T)`` uint8 or ``(L, 0)``, median keys ``(L, T)`` (or ``(L, 0)``), the
 #: family code and its parameters ``par`` (INT: ``2 / alpha`` then the quantile levels)
 Inputs = namedtuple("Inputs", "ys ps trow wts mem rk fam par")
-#: the estimators: kernel codes, sizes, fading factors, landmarks, slots among the sliding estimators and the
-#: ADWIN ones, ADWIN widths ``(L, EA, T - t_begin)``
-Mech = namedtuple("Mech", "kinds sizes fading marks mark_off hslot aslot limits")
 #: the state: ``sf (L, E, NF)``, ``si (L, E, NI)``, TargetMean predictions ``bm (L, H, T)``, deques ``dqv``,
-#: ``dqp (L, H, J, CAP)``, median trees ``(L, E, D + 1)`` and keys ``(L, D)``
-State = namedtuple("State", "sf si bm dqv dqp trees keys")
+#: ``dqp (L, H, J, CAP)``
+State = namedtuple("State", "sf si bm dqv dqp")
+#: the weighted median's trees ``(L, E, D + 1)`` and keys ``(L, D)`` (``None`` when it is not asked: its code is
+#: then not compiled)
+Median = namedtuple("Median", "trees keys")
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def quantities(fam, par, y, pc, r, b, q, x):
     """A member's quantities into ``q (K,)`` and its extremum values into ``x (J,)``; ``pc (P, T)`` its prediction
     columns at position ``r``, ``b`` its TargetMean prediction (REG)."""
@@ -139,22 +137,24 @@ def _snapshot(out, ci, sf, K, J, W, N, mean, M2, inv, fam, maxima, tree, keys):
         out[F_Q + j, ci] = (sf[j] + sf[c0 + j]) * inv
     for j in range(J):
         out[F_Q + K + j, ci] = maxima[j] if held else np.nan
-    out[F_Q + K + J, ci] = weighted_median(tree, keys) if tree.shape[0] > 1 else np.nan
+    if tree is not None:
+        out[F_Q + K + J, ci] = weighted_median(tree, keys)
+    else:
+        out[F_Q + K + J, ci] = np.nan
 
 
 @nb.njit(cache=True, error_model="numpy")
-def accumulate(kind, size, fade, marks, inp, l, e, st, blk, out):
+def accumulate(kind, size, fade, marks, inp, l, e, st, tree, keys, blk, out):
     """An accumulator (prequential, fading, EWMA, tumbling, landmarks) over ``[b0, b1)``; returns the next checkpoint.
 
-    ``blk = (b0, b1, base)``, ``out = (ck, ci, snap)``.
+    ``tree``, ``keys``: the series' median tree of this estimator and its keys, or None; ``blk = (b0, b1, base)``,
+    ``out = (ck, ci, snap)``.
     """
     ys, ps, trow, wts, mem, rk, fam, par = inp
     b0, b1, base = blk
     ck, ci, snap = out
     sf = st.sf[l, e]
     si = st.si[l, e]
-    tree = st.trees[l, e]
-    keys = st.keys[l]
     yl = ys[trow[l]]
     pc = ps[l]
     wl = wts[l]
@@ -162,7 +162,6 @@ def accumulate(kind, size, fade, marks, inp, l, e, st, blk, out):
     rl = rk[l]
     has_w = wl.shape[0] > 0
     dense = ml.shape[0] == 0
-    med = tree.shape[0] > 1
     J = st.dqv.shape[2]
     K = (sf.shape[0] - S_MAX - J) // 2
     q = np.empty(K)
@@ -174,7 +173,7 @@ def accumulate(kind, size, fade, marks, inp, l, e, st, blk, out):
     snapl = snap[e]
     for t in range(b0, b1):
         if base + t == nxt:  # a tumble or landmark starts here: the state restarts empty, exactly
-            if med:
+            if tree is not None:
                 for s in range(si[I_TAIL] - base, t):
                     if dense or ml[s]:
                         zero_path(tree, rl[s])
@@ -201,7 +200,7 @@ def accumulate(kind, size, fade, marks, inp, l, e, st, blk, out):
             else:
                 W += g
             N += m
-            if med:
+            if tree is not None:
                 tree_add(tree, rl[t], g)
             if overdue(m):
                 inv = 1.0 / m
@@ -210,7 +209,7 @@ def accumulate(kind, size, fade, marks, inp, l, e, st, blk, out):
                 W *= inv
                 N *= inv
                 M2 *= inv
-                if med:
+                if tree is not None:
                     scale_tree(tree, inv)
                 m = 1.0
         while ci < nck and ck[ci] == t:
@@ -232,7 +231,7 @@ def two_sum(s, c, v):
 
 
 @nb.njit(cache=True, error_model="numpy")
-def slide(kind, size, limits, lim0, inp, l, e, h, st, blk, out):
+def slide(kind, size, limits, lim0, inp, l, e, h, st, tree, keys, blk, out):
     """A sliding window (``WINDOW`` of ``size`` members, ``ADWIN`` with the widths ``limits``) over ``[b0, b1)``.
 
     Each member is added, then the oldest members leave while more than the limit are held. ``h``: the
@@ -243,8 +242,6 @@ def slide(kind, size, limits, lim0, inp, l, e, h, st, blk, out):
     ck, ci, snap = out
     sf = st.sf[l, e]
     si = st.si[l, e]
-    tree = st.trees[l, e]
-    keys = st.keys[l]
     bml = st.bm[l, h]
     dqv = st.dqv[l, h]
     dqp = st.dqp[l, h]
@@ -255,7 +252,6 @@ def slide(kind, size, limits, lim0, inp, l, e, h, st, blk, out):
     rl = rk[l]
     has_w = wl.shape[0] > 0
     dense = ml.shape[0] == 0
-    med = tree.shape[0] > 1
     J = dqv.shape[0]
     K = (sf.shape[0] - S_MAX - J) // 2
     c0 = K + S_MAX + J  # the compensations
@@ -288,7 +284,7 @@ def slide(kind, size, limits, lim0, inp, l, e, h, st, blk, out):
                 si[D0 + 2 * j], si[D0 + 2 * j + 1] = dq_push(
                     dqv[j], dqp[j], (si[D0 + 2 * j], si[D0 + 2 * j + 1]), base + t, x[j]
                 )
-            if med:
+            if tree is not None:
                 tree_add(tree, rl[t], g)
             held += 1
             lim = sliding_limit(kind, size, limits, t - lim0)
@@ -316,7 +312,7 @@ def slide(kind, size, limits, lim0, inp, l, e, h, st, blk, out):
                     si[D0 + 2 * j], si[D0 + 2 * j + 1] = dq_leave(
                         dqp[j], (si[D0 + 2 * j], si[D0 + 2 * j + 1]), base + r
                     )
-                if med:
+                if tree is not None:
                     tree_add(tree, rl[r], -g)
                 tail = r + 1
         while ci < nck and ck[ci] == t:
@@ -331,30 +327,41 @@ def slide(kind, size, limits, lim0, inp, l, e, h, st, blk, out):
 
 
 @nb.njit(cache=True, nogil=True, error_model="numpy")
-def run(inp, mech, st, span, nt, ck, snap):
-    """Every estimator of every series over ``[t_begin, T)`` (arguments: see the module docstring).
+def run_accumulator(inp, e, mech, st, med, span, nt, ck, snap):
+    """Accumulator ``e`` (``mech = (kind, size, fade, marks)``) of every series over ``[t_begin, T)``.
 
-    ``snap (M, E, nt * F, C)``: series ``l`` is target ``l % nt`` of model ``l // nt``, whose rows are the
-    block ``[(l % nt) F, (l % nt + 1) F)`` (the layout the formulas of several targets read).
+    ``med``: a :data:`Median` or None; ``snap (M, E, nt * F, C)``: series ``l`` is target ``l % nt`` of model
+    ``l // nt``, whose rows are the block ``[(l % nt) F, (l % nt + 1) F)`` (the layout the formulas of several
+    targets read). One entry point per shape of mechanism: a call compiles only the shapes it has, the median's
+    code only when it is asked.
     """
-    kinds, sizes, fading, marks, mark_off, hslot, aslot, limits = mech
+    kind, size, fade, marks = mech
     base, t_begin = span
     T = inp.ps.shape[2]
     F = snap.shape[2] // nt
+    blk = (t_begin, T, base)
     for l in range(inp.ps.shape[0]):
         r0 = (l % nt) * F
-        block = snap[l // nt, :, r0 : r0 + F]
-        ci0 = np.int64(0)
-        for b0 in range(t_begin, T, BLOCK):
-            blk = (b0, min(T, b0 + BLOCK), base)
-            ci1 = ci0
-            for e in range(kinds.shape[0]):
-                kind = kinds[e]
-                out = (ck, ci0, block)
-                if is_sliding(kind):
-                    lim = limits[l, max(aslot[e], 0)]
-                    ci1 = slide(kind, sizes[e], lim, t_begin, inp, l, e, hslot[e], st, blk, out)
-                else:
-                    lm = marks[mark_off[e] : mark_off[e + 1]]
-                    ci1 = accumulate(kind, sizes[e], fading[e], lm, inp, l, e, st, blk, out)
-            ci0 = ci1
+        out = (ck, np.int64(0), snap[l // nt, :, r0 : r0 + F])
+        if med is not None:
+            accumulate(kind, size, fade, marks, inp, l, e, st, med.trees[l, e], med.keys[l], blk, out)
+        else:
+            accumulate(kind, size, fade, marks, inp, l, e, st, None, None, blk, out)
+
+
+@nb.njit(cache=True, nogil=True, error_model="numpy")
+def run_window(inp, e, mech, st, med, span, nt, ck, snap):
+    """Sliding estimator ``e`` (``mech = (kind, size, h, limits (L, T - t_begin))``) of every series (see
+    :func:`run_accumulator`)."""
+    kind, size, h, limits = mech
+    base, t_begin = span
+    T = inp.ps.shape[2]
+    F = snap.shape[2] // nt
+    blk = (t_begin, T, base)
+    for l in range(inp.ps.shape[0]):
+        r0 = (l % nt) * F
+        out = (ck, np.int64(0), snap[l // nt, :, r0 : r0 + F])
+        if med is not None:
+            slide(kind, size, limits[l], t_begin, inp, l, e, h, st, med.trees[l, e], med.keys[l], blk, out)
+        else:
+            slide(kind, size, limits[l], t_begin, inp, l, e, h, st, None, None, blk, out)

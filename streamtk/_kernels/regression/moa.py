@@ -26,7 +26,6 @@ import numba as nb
 import numpy as np
 
 from ..forgetting import WINDOW
-from .kernel import BLOCK
 from .layout import (
     M_AE,
     M_ATE,
@@ -198,20 +197,14 @@ def block(kind, size, inp, l, e, h, incl, st, blk, out):
 
 
 @nb.njit(cache=True, nogil=True, error_model="numpy")
-def run(inp, mech, st, span, nt, incl, ck, snap):
-    """Every estimator (prequential, windows) of every series under MOA's conventions over ``[t_begin, T)``
-    (``snap (M, E, nt * F, C)`` as in :func:`.kernel.run`)."""
-    kinds, sizes, fading, marks, mark_off, hslot, aslot, limits = mech
+def run(inp, e, mech, st, span, nt, incl, ck, snap):
+    """Estimator ``e`` (``mech = (kind, size, h)``: prequential or a window of ``size``, its sliding slot ``h``) of
+    every series under MOA's conventions over ``[t_begin, T)`` (``snap (M, E, nt * F, C)`` as in
+    :func:`.kernel.run_accumulator`)."""
+    kind, size, h = mech
     base, t_begin = span
     T = inp.ps.shape[2]
     F = snap.shape[2] // nt
     for l in range(inp.ps.shape[0]):
         r0 = (l % nt) * F
-        tab = snap[l // nt, :, r0 : r0 + F]
-        ci0 = np.int64(0)
-        for b0 in range(t_begin, T, BLOCK):
-            blk = (b0, min(T, b0 + BLOCK), base)
-            ci1 = ci0
-            for e in range(kinds.shape[0]):
-                ci1 = block(kinds[e], sizes[e], inp, l, e, hslot[e], incl, st, blk, (ck, ci0, tab))
-            ci0 = ci1
+        block(kind, size, inp, l, e, h, incl, st, (t_begin, T, base), (ck, np.int64(0), snap[l // nt, :, r0 : r0 + F]))
