@@ -274,3 +274,41 @@ def test_multi_target_per_target_and_averages():
     got = streamtk.regression_curves(labelled, pl, metrics=["mae"])
     assert got.target.values.tolist() == ["a", "b", "c"]
     np.testing.assert_array_equal(got.mae.values, streamtk.regression_curves(y, p[0], metrics=["mae"]).mae.values)
+
+
+# ------------------------------------------------------------------------------------------- fast path
+#: the regression fast path (:mod:`streamtk._kernels.regression.point`): every mechanism, weighted and not, median
+REGRESSION_PATHS = {"unweighted": False, "weighted, missing targets, median": True}
+
+
+def check_fast_path(name):
+    """The point-prediction fast path against the general loops, bit for bit, in three chunks."""
+    from streamtk._core.adwin import check_adwin_options as opts
+    from streamtk._core.mechanisms import build_estimators
+    from streamtk._core.metrics import family
+    from streamtk._core.metrics.regression import TABLE, RegressionContext
+    from streamtk._kernels.regression import layout as LY
+    from streamtk.evaluation.regression_engine import RegressionEngine
+
+    weighted = REGRESSION_PATHS[name]
+    y, p, w = _stream(n=500, seed=17, models=2)
+    if not weighted:
+        y = np.nan_to_num(y)
+    mem = (~np.isnan(y))[None, :] & (w > 0) if weighted else None
+    ww = np.repeat(w[None], 2, axis=0) if weighted else None
+    mm = np.repeat(mem, 2, axis=0) if weighted else None
+    specs = build_estimators(windows=[1, 9], fading=[0.9], tumbling=[40], landmarks=[100, 333], adwin=[0.05],
+                             ewma=[0.3])  # fmt: skip
+    metrics = family("regression")[:11] if weighted else family("regression")[:10]
+    ctx = RegressionContext(1, LY.n_fields(LY.K_REG, LY.J_REG), 1.0, False)
+    got = []
+    for fast in (True, False):
+        eng = RegressionEngine(specs, 3, opts(None), fam=LY.REG, table=TABLE, metrics=metrics, context=ctx,
+                               median=weighted, fast_paths=fast)  # fmt: skip
+        for a, b in ((0, 170), (170, 171), (171, 500)):
+            eng.update(y[None, a:b], p[:, None, a:b], None if ww is None else ww[:, a:b],
+                       None if mm is None else mm[:, a:b], last=b == 500)  # fmt: skip
+        got.append(eng.collect())
+    np.testing.assert_array_equal(got[0][0], got[1][0])
+    for key in got[0][1]:
+        np.testing.assert_array_equal(got[0][1][key], got[1][1][key], err_msg=key)

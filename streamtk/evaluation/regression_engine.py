@@ -42,7 +42,7 @@ class RegressionEngine:
     """
 
     def __init__(self, specs, every, adwin_options, *, fam, table, metrics, context, nt=1, nq=0, par=(),
-                 median=False, moa=False, incl=False):  # fmt: skip
+                 median=False, moa=False, incl=False, fast_paths=True):  # fmt: skip
         self.estimators = EstimatorTable(specs)
         self.specs = self.estimators.specs
         self.every = int(every)
@@ -50,6 +50,8 @@ class RegressionEngine:
         self.fam, self.nt, self.nq = int(fam), int(nt), int(nq)
         self.par = np.asarray(par, dtype=np.float64) if len(par) else np.zeros(1)
         self.median, self.moa, self.incl = bool(median), bool(moa), bool(incl)
+        #: point predictions run the fast path (their state in registers) unless False (the general loops: its oracle)
+        self.fast_paths = bool(fast_paths)
         self.finaliser = Finaliser(table, metrics)
         self.context = context
         self.K = LY.n_quantities(self.fam, self.nq)
@@ -92,10 +94,11 @@ class RegressionEngine:
         )
 
     def _deques(self, need):
-        """Deques of at least ``need`` slots (their contents moved in order, heads at 0)."""
+        """Deques of at least ``need`` slots, a power of two (their contents moved in order, heads at 0)."""
         cap = self.dqv.shape[3]
         if need <= cap:
             return
+        need = 1 << int(need - 1).bit_length()
         L, H, J = self.dqv.shape[:3]
         vals = np.zeros((L, H, J, need))
         pos = np.zeros((L, H, J, need), dtype=np.int64)
@@ -163,8 +166,9 @@ class RegressionEngine:
         trow = np.arange(L, dtype=np.int64) % self.nt
         wj = arrays["w"] if arrays["w"] is not None else np.zeros((L, 0))
         mj = arrays["mem"] if arrays["mem"] is not None else np.zeros((L, 0), dtype=np.uint8)
-        loss = self._losses(ysj[trow], psj)
         est = self.estimators
+        needs_loss = self.median or est.adwin.size
+        loss = self._losses(ysj[trow], psj) if needs_loss else None
         limits = self._limits(loss, mj, h, h + T)
         if self.median:
             self._keys(loss[:, h:], None if arrays["mem"] is None else mj[:, h:])
@@ -206,6 +210,9 @@ class RegressionEngine:
         """Every estimator of every series over array positions ``[t_begin, t1)``, models in parallel."""
         from .._kernels.regression import kernel as K
         from .._kernels.regression import moa as KM
+
+        if self.fast_paths and self.fam == LY.REG:
+            from .._kernels.regression import point as K
 
         est = self.estimators
         nt = np.int64(self.nt)

@@ -61,7 +61,7 @@ from .layout import (
     S_SCALE,
     S_W,
 )
-from .order import dq_leave, dq_max, dq_push, scale_tree, weighted_median, zero_path
+from .order import scale_tree, weighted_median, window_maxima, zero_path
 
 #: the inputs: targets ``(Q, T)``, prediction columns ``(L, P, T)``, target row of each series ``(L,)``, weights
 #: ``(L, T)`` or ``(L, 0)``, members ``(L, T)`` uint8 or ``(L, 0)``, median keys ``(L, T)`` (or ``(L, 0)``), the
@@ -75,24 +75,25 @@ State = namedtuple("State", "sf si bm dqv dqp")
 Median = namedtuple("Median", "trees keys")
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
+def reg_quantities(y, p, b):
+    """A point prediction's quantities: ``|e|``, ``e**2``, ``|e| / max(|y|, eps)``, ``2 |e| / (|y| + |p|)`` (0 when
+    both are 0), and the TargetMean prediction ``b``'s ``|y - b|``, ``(y - b)**2``."""
+    e = y - p
+    a = abs(e)
+    ay = abs(y)
+    den = ay + abs(p)
+    d = y - b
+    return a, e * e, a / (ay if ay > EPS else EPS), (2.0 * a / den if den > 0.0 else 0.0), abs(d), d * d
+
+
+@nb.njit(cache=True, inline="always")
 def quantities(fam, par, y, pc, r, b, q, x):
     """A member's quantities into ``q (K,)`` and its extremum values into ``x (J,)``; ``pc (P, T)`` its prediction
     columns at position ``r``, ``b`` its TargetMean prediction (REG)."""
     if fam == REG:
-        p = pc[0, r]
-        e = y - p
-        a = abs(e)
-        ay = abs(y)
-        q[Q_AE] = a
-        q[Q_SE] = e * e
-        q[Q_APE] = a / (ay if ay > EPS else EPS)
-        den = ay + abs(p)
-        q[Q_SAPE] = 2.0 * a / den if den > 0.0 else 0.0
-        d = y - b
-        q[Q_BAE] = abs(d)
-        q[Q_BSE] = d * d
-        x[0] = a
+        q[Q_AE], q[Q_SE], q[Q_APE], q[Q_SAPE], q[Q_BAE], q[Q_BSE] = reg_quantities(y, pc[0, r], b)
+        x[0] = q[Q_AE]
     else:
         lo = pc[0, r]
         up = pc[1, r]
@@ -109,8 +110,23 @@ def quantities(fam, par, y, pc, r, b, q, x):
         x[1] = -y
 
 
+@nb.njit(cache=True)
+def extremum_streams(inp, l):
+    """The ``J`` extremum streams of series ``l`` at every position: ``|e|`` (REG) or ``y`` and ``-y`` (INT)."""
+    y = inp.ys[inp.trow[l]]
+    if inp.fam == REG:
+        out = np.empty((1, y.shape[0]))
+        out[0] = np.abs(y - inp.ps[l, 0])
+    else:
+        out = np.empty((2, y.shape[0]))
+        out[0] = y
+        out[1] = -y
+    return out
+
+
 @nb.njit(cache=True, inline="always")
-def _welford_add(W, mean, M2, y, g):
+def welford_add(W, mean, M2, y, g):
+    """Welford's step: member ``y`` of weight ``g`` joins the weight, weighted mean and squared deviations."""
     W1 = W + g
     d = y - mean
     mean1 = mean + (g / W1) * d
@@ -118,7 +134,8 @@ def _welford_add(W, mean, M2, y, g):
 
 
 @nb.njit(cache=True, inline="always")
-def _welford_remove(W, mean, M2, y, g):
+def welford_remove(W, mean, M2, y, g):
+    """Welford's step undone: member ``y`` of weight ``g`` leaves (the weight held stays positive)."""
     W0 = W - g
     mean0 = mean - (g / W0) * (y - mean)
     return W0, mean0, M2 - g * (y - mean0) * (y - mean)
@@ -196,7 +213,7 @@ def accumulate(kind, size, fade, marks, inp, l, e, st, tree, keys, blk, out):
                 if N == 0.0 or not (sf[K + S_MAX + j] >= x[j]):
                     sf[K + S_MAX + j] = x[j]
             if fam == REG:
-                W, mean, M2 = _welford_add(W, mean, M2, y, g)
+                W, mean, M2 = welford_add(W, mean, M2, y, g)
             else:
                 W += g
             N += m
@@ -221,6 +238,16 @@ def accumulate(kind, size, fade, marks, inp, l, e, st, tree, keys, blk, out):
 
 
 @nb.njit(cache=True, inline="always")
+def counter(fam, j):
+    """The non-zero member count that decides when sum ``j`` is exactly 0 (the exact-window rule): its own, or
+    for point predictions that of its group's first sum -- ``|e|`` for the four error sums (they are 0 exactly
+    when ``e`` is), ``|y - b|`` for the baseline's two."""
+    if fam == REG:
+        return Q_AE if j < Q_BAE else Q_BAE
+    return j
+
+
+@nb.njit(cache=True, inline="always")
 def two_sum(s, c, v):
     """``s + v`` with its rounding error accumulated in the compensation ``c`` (Knuth's TwoSum; Neumaier 1974):
     ``s + c`` stays the window's sum to about twice the precision, so a huge value leaving a window (an
@@ -231,11 +258,12 @@ def two_sum(s, c, v):
 
 
 @nb.njit(cache=True, error_model="numpy")
-def slide(kind, size, limits, lim0, inp, l, e, h, st, tree, keys, blk, out):
+def slide(kind, size, limits, lim0, inp, l, e, h, st, tree, keys, blk, out, xs):
     """A sliding window (``WINDOW`` of ``size`` members, ``ADWIN`` with the widths ``limits``) over ``[b0, b1)``.
 
     Each member is added, then the oldest members leave while more than the limit are held. ``h``: the
-    estimator's slot among the sliding ones (its materialised TargetMean predictions and deques).
+    estimator's slot among the sliding ones (its materialised TargetMean predictions and deques); ``xs (J, T)``:
+    the extremum streams at every position (their maxima by :func:`.order.window_maxima`).
     """
     ys, ps, trow, wts, mem, rk, fam, par = inp
     b0, b1, base = blk
@@ -264,6 +292,23 @@ def slide(kind, size, limits, lim0, inp, l, e, h, st, tree, keys, blk, out):
     held = si[I_HELD]
     nck = ck.shape[0]
     snapl = snap[e]
+    for j in range(J):
+        si[D0 + 2 * j], si[D0 + 2 * j + 1] = window_maxima(
+            kind,
+            size,
+            limits,
+            lim0,
+            xs[j],
+            ml,
+            (dqv[j], dqp[j]),
+            (si[D0 + 2 * j], si[D0 + 2 * j + 1]),
+            held,
+            tail,
+            blk,
+            ck,
+            ci,
+            snapl[F_Q + K + j],
+        )
     for t in range(b0, b1):
         if dense or ml[t]:
             g = wl[t] if has_w else 1.0
@@ -274,16 +319,12 @@ def slide(kind, size, limits, lim0, inp, l, e, h, st, tree, keys, blk, out):
             for j in range(K):
                 v = g * q[j]
                 sf[j], sf[c0 + j] = two_sum(sf[j], sf[c0 + j], v)
-                if v != 0.0:
+                if counter(fam, j) == j and v != 0.0:
                     si[I_NZ + j] += 1
             if fam == REG:
-                W, mean, M2 = _welford_add(W, mean, M2, y, g)
+                W, mean, M2 = welford_add(W, mean, M2, y, g)
             else:
                 W += g
-            for j in range(J):
-                si[D0 + 2 * j], si[D0 + 2 * j + 1] = dq_push(
-                    dqv[j], dqp[j], (si[D0 + 2 * j], si[D0 + 2 * j + 1]), base + t, x[j]
-                )
             if tree is not None:
                 tree_add(tree, rl[t], g)
             held += 1
@@ -295,29 +336,26 @@ def slide(kind, size, limits, lim0, inp, l, e, h, st, tree, keys, blk, out):
                 quantities(fam, par, y, pc, r, bml[r], q, x)
                 held -= 1
                 for j in range(K):
-                    v = g * q[j]
-                    if v != 0.0:
+                    if counter(fam, j) == j and g * q[j] != 0.0:
                         si[I_NZ + j] -= 1
-                    if si[I_NZ + j] > 0:
+                for j in range(K):
+                    v = g * q[j]
+                    if si[I_NZ + counter(fam, j)] > 0:
                         sf[j], sf[c0 + j] = two_sum(sf[j], sf[c0 + j], -v)
                     else:  # the exact-window rule: no non-zero member left, the sum is 0
                         sf[j] = sf[c0 + j] = 0.0
                 if held == 0:
                     W = mean = M2 = 0.0
                 elif fam == REG:
-                    W, mean, M2 = _welford_remove(W, mean, M2, y, g)
+                    W, mean, M2 = welford_remove(W, mean, M2, y, g)
                 else:
                     W -= g
-                for j in range(J):
-                    si[D0 + 2 * j], si[D0 + 2 * j + 1] = dq_leave(
-                        dqp[j], (si[D0 + 2 * j], si[D0 + 2 * j + 1]), base + r
-                    )
                 if tree is not None:
                     tree_add(tree, rl[r], -g)
                 tail = r + 1
         while ci < nck and ck[ci] == t:
             for j in range(J):
-                maxima[j] = dq_max(dqv[j], (si[D0 + 2 * j], si[D0 + 2 * j + 1]))
+                maxima[j] = snapl[F_Q + K + j, ci]  # written by window_maxima
             _snapshot(snapl, ci, sf, K, J, W, float(held), mean, M2, 1.0, fam, maxima, tree, keys)
             ci += 1
     sf[K + S_W], sf[K + S_N], sf[K + S_MEAN], sf[K + S_M2] = W, float(held), mean, M2
@@ -361,7 +399,8 @@ def run_window(inp, e, mech, st, med, span, nt, ck, snap):
     for l in range(inp.ps.shape[0]):
         r0 = (l % nt) * F
         out = (ck, np.int64(0), snap[l // nt, :, r0 : r0 + F])
+        xs = extremum_streams(inp, l)
         if med is not None:
-            slide(kind, size, limits[l], t_begin, inp, l, e, h, st, med.trees[l, e], med.keys[l], blk, out)
+            slide(kind, size, limits[l], t_begin, inp, l, e, h, st, med.trees[l, e], med.keys[l], blk, out, xs)
         else:
-            slide(kind, size, limits[l], t_begin, inp, l, e, h, st, None, None, blk, out)
+            slide(kind, size, limits[l], t_begin, inp, l, e, h, st, None, None, blk, out, xs)

@@ -3,8 +3,8 @@
 *Maximum* (Lemire's monotone wedge): a deque of ``(position, value)`` with decreasing values; an entering member
 pops every entry whose value is not larger (it can never again be the maximum), a leaving member pops the front
 when it is that member. The front is the maximum of the members held, ``O(1)`` amortised per member. The deque
-of series ``l``, sliding estimator ``h`` and stream ``j`` is a ring ``vals[l, h, j]``, ``pos[l, h, j]`` whose
-head and length are two ints of the estimator's state.
+of series ``l``, sliding estimator ``h`` and stream ``j`` is a ring ``vals[l, h, j]``, ``pos[l, h, j]`` (its
+capacity a power of two) whose head and length are two ints of the estimator's state.
 
 *Weighted median*: a Fenwick tree over the keys (the sorted distinct values of ``|e|``) holds each key's weight
 (:mod:`streamtk._kernels.fenwick`); the median is read by two descents: the first key whose cumulative weight
@@ -18,15 +18,23 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from ..forgetting import WINDOW, next_member, sliding_limit
+
+
+@nb.njit(cache=True, inline="always")
+def _wrap(i, cap):
+    """``i % cap`` for a capacity that is a power of two (a mask: no division on the path of every member)."""
+    return i & (cap - 1)
+
 
 @nb.njit(cache=True, inline="always")
 def dq_push(vals, pos, hl, r, v):
     """Member at position ``r`` with value ``v`` enters the deque ``vals``, ``pos`` (``hl = (head, length)``)."""
     cap = vals.shape[0]
     head, n = hl
-    while n > 0 and vals[(head + n - 1) % cap] <= v:
+    while n > 0 and vals[_wrap(head + n - 1, cap)] <= v:
         n -= 1
-    i = (head + n) % cap
+    i = _wrap(head + n, cap)
     vals[i] = v
     pos[i] = r
     return head, n + 1
@@ -37,7 +45,7 @@ def dq_leave(pos, hl, r):
     """Member at position ``r`` (the oldest held) leaves the deque."""
     head, n = hl
     if n > 0 and pos[head] == r:
-        return (head + 1) % pos.shape[0], n - 1
+        return _wrap(head + 1, pos.shape[0]), n - 1
     return head, n
 
 
@@ -108,3 +116,50 @@ def scale_tree(tree, f):
     """Multiply every node by ``f`` (a fading estimator's renormalisation)."""
     for i in range(tree.shape[0]):
         tree[i] *= f
+
+
+@nb.njit(cache=True, error_model="numpy")
+def window_maxima(kind, size, limits, lim0, x, ml, dq, hl, held, tail, blk, ck, ci, out):
+    """The largest value of ``x`` over the members a sliding window holds, at each checkpoint of ``[b0, b1)``.
+
+    ``dq = (vals, pos)`` the window's deque, ``hl`` its head and length, ``held`` / ``tail`` the window's size and
+    tail before ``b0`` (as the window's own pass follows them); writes ``out[ci]`` per checkpoint ``ck[ci]`` and
+    returns the deque's ``(head, length)`` after ``b1``. A pass of its own: the deque's branches beside the
+    window's sums cost those their registers. With a fixed window over a dense stream and few checkpoints
+    (``checkpoints x size <= 16 positions``), each checkpoint's maximum is read off ``x`` directly (no branch per
+    member) and the deque rebuilt from the window's members at ``b1``. ``blk = (b0, b1, base)``.
+    """
+    b0, b1, base = blk
+    vals, pos = dq
+    dense = ml.shape[0] == 0
+    nck = ck.shape[0]
+    n_in = 0
+    while ci + n_in < nck and ck[ci + n_in] < b1:
+        n_in += 1
+    if kind == WINDOW and dense and n_in * size <= 16 * (b1 - b0):
+        for c in range(ci, ci + n_in):
+            t = ck[c]
+            lo = max(t - size + 1, -base)  # dense: every position from the stream's start is a member
+            m = x[lo]
+            for r in range(lo + 1, t + 1):
+                v = x[r]
+                m = v if v > m else m
+            out[c] = m
+        hl = (0, 0)
+        for r in range(max(b1 - size, -base), b1):
+            hl = dq_push(vals, pos, hl, base + r, x[r])
+        return hl
+    for t in range(b0, b1):
+        if dense or ml[t]:
+            hl = dq_push(vals, pos, hl, base + t, x[t])
+            held += 1
+            lim = sliding_limit(kind, size, limits, t - lim0)
+            while held > lim:
+                r = next_member(ml, tail)
+                held -= 1
+                hl = dq_leave(pos, hl, base + r)
+                tail = r + 1
+        while ci < nck and ck[ci] == t:
+            out[ci] = dq_max(vals, hl)
+            ci += 1
+    return hl
