@@ -197,8 +197,8 @@ def interval_curves(
         alpha = check_in_open_unit_interval(alpha, "alpha")
     w = lead_weights(weights, lead, targets)
     w, mem = members(targets, w, lead.size)
-    check_finite_where(ps, mem, "the intervals" if nq == 0 else "y_quantiles")
-    _check_order(ps, mem)
+    check_finite_where(ps, mem, ["lower", "upper"] if nq == 0 else ["y_quantiles"] * ps.shape[1])
+    _check_order(ps, mem, None if lower is not None else levels)
     specs = build_estimators(**forgetting)
     if moa:
         refuse_for_moa(specs, kinds=("prequential", "window"), what="MOA's interval evaluators are prequential "
@@ -232,14 +232,19 @@ def interval_curves(
     )
 
 
-def _check_order(ps, mem):
-    """Refuse ``lower > upper`` where an instance is evaluated (crossing quantile columns are allowed: each has its
-    pinball loss)."""
+def _check_order(ps, mem, levels=None):
+    """Refuse ``lower > upper`` where an instance is evaluated (``levels``: the interval is the outer quantile
+    columns of ``y_quantiles``; inner columns may cross: each has its own pinball loss)."""
     bad = ps[:, 0] > ps[:, 1]
     if mem is not None:
         bad &= mem
     if bad.any():
         s, t = (int(i) for i in np.unravel_index(bad.argmax(), bad.shape))
+        if levels is not None:
+            raise ValueError(
+                f"y_quantiles: the column of quantile {levels[0]} is above that of quantile {levels[-1]} at instance "
+                f"{t} (series {s}): {ps[s, 0, t]!r} > {ps[s, 1, t]!r}; the outer quantiles are the interval"
+            )
         raise ValueError(
             f"lower is above upper at instance {t} (series {s}): lower={ps[s, 0, t]!r}, upper={ps[s, 1, t]!r}"
         )

@@ -49,7 +49,7 @@ def resolve_regression_metrics(metrics, *, nt: int, n_features, moa: bool) -> li
         if m.needs == "multitarget" and not multi:
             return f"metric {m.name!r} averages several targets: give y_true of shape (n, targets)"
         if m.needs == "n_features" and n_features is None:
-            return f"metric {m.name!r} needs the number of features: pass n_features="
+            return f"metric {m.name!r} needs the number of features: pass n_features= (got n_features=None)"
         if m.needs == "tree" and not named:
             return "asked by name only"
         if moa and not m.moa:

@@ -139,12 +139,15 @@ def members(targets: Targets, weights, L: int):
 
 
 def check_finite_where(ps, mem, name):
-    """Refuse a non-finite prediction where the instance is evaluated (``mem``: None for everywhere)."""
+    """Refuse a non-finite prediction where the instance is evaluated (``mem``: None for everywhere); ``name``: the
+    argument, or one per column of ``ps (series, columns, time)``."""
     bad = ~np.isfinite(ps)
     if mem is not None:
         bad &= mem[:, None, :]
     if bad.any():
         s, c, t = (int(i) for i in np.unravel_index(bad.argmax(), bad.shape))
+        if not isinstance(name, str):
+            name = name[c]
         raise ValueError(
             f"{name} contains a non-finite value {ps[s, c, t]!r} at instance {t} (series {s}) where the target is "
             "present: a prediction must be finite wherever an instance is evaluated (pass weights=0 to leave it out)"
