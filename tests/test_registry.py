@@ -432,3 +432,18 @@ def test_collect_orients_and_filters_by_the_registry():
     with pytest.raises(ValueError, match=r"metrics \['mae'\] are not in the curves"):
         collect(logs, metrics=["accuracy", "mae"])
     assert collect(logs, metrics=["accuracy"]).accuracy.item() == 0.75
+
+
+def test_a_metric_without_a_reference_fails(monkeypatch):
+    # the reference tests are driven by the registry: a new regression metric the slow reference does not know
+    # fails its check, and a metric of a family without a checker fails test_every_metric_matches_its_reference
+    import dataclasses
+
+    copy = dataclasses.replace(REGISTRY["mae"], name="mae_unreferenced")
+    monkeypatch.setitem(REGISTRY, copy.name, copy)
+    with pytest.raises(KeyError, match="mae_unreferenced"):
+        check_regression(copy.name)
+    orphan = dataclasses.replace(REGISTRY["mae"], name="orphan", family="no_such_family")
+    monkeypatch.setitem(REGISTRY, orphan.name, orphan)
+    with pytest.raises(AssertionError, match="has no reference implementation"):
+        test_every_metric_matches_its_reference(orphan.name)
