@@ -23,9 +23,8 @@ from ._common import (
 
 
 def _cmd_evaluate(args) -> int:
-    from ..report.tables import summary_table
-
     from ..io.regression_log import log_task
+    from ..report.tables import summary_table
 
     _check_output(args.output)
     log = _read_log(args.log, args.format, args)
