@@ -132,3 +132,16 @@ def test_cli_regression_errors_are_one_line(capsys, tmp_path, argv, needles):
     assert rc == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
     for needle in needles:
         assert needle in err, (needle, err)
+
+
+def test_load_regression_electricity_demand(data_dir):  # data_dir: skip without the datasets
+    from streamtk.datasets import load, load_regression
+
+    s = load_regression("electricity_demand")
+    elec = load("electricity")
+    assert s.target == "nswdemand" and s.n == elec.n == 45312
+    assert s.feature_names == ("period", "nswprice", "vicprice", "vicdemand", "transfer")
+    np.testing.assert_array_equal(s.y, elec.X[:, 2])
+    np.testing.assert_array_equal(s.X, elec.X[:, [0, 1, 3, 4, 5]])
+    with pytest.raises(ValueError, match="'ozone_level'"):
+        load_regression("ozone_level")
