@@ -92,6 +92,42 @@ public final class StreamtkMoaHarness {
         }
         return new double[] {System.nanoTime() - t0, sink};
     }
+
+    /** Every instance (numeric target y[i]) to each regression or prediction-interval evaluator, the prediction
+     *  {cols[0][i], cols[1][i], ...} (one column: a point prediction; three: lower, point, upper), reading the
+     *  measurements each `every` instances and at the last; returns {elapsed nanoseconds, sum of the first
+     *  measurement read}. */
+    public static double[] regression(LearningPerformanceEvaluator[] evaluators, double[] y, double[][] cols,
+                                      int every) {
+        ArrayList<Attribute> attributes = new ArrayList<>();
+        attributes.add(new Attribute("x"));
+        attributes.add(new Attribute("y"));
+        Instances header = new Instances("", attributes, 1);
+        header.setClassIndex(1);
+        DenseInstance instance = new DenseInstance(2);
+        instance.setDataset(header);
+        int k = cols.length;
+        double sink = 0.0;
+        int n = y.length;
+        long t0 = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            instance.setClassValue(y[i]);
+            double[] prediction = new double[k];
+            for (int c = 0; c < k; c++) {
+                prediction[c] = cols[c][i];
+            }
+            InstanceExample example = new InstanceExample(instance);
+            boolean read = (i + 1) % every == 0 || i == n - 1;
+            for (LearningPerformanceEvaluator evaluator : evaluators) {
+                evaluator.addResult(example, prediction);
+                if (read) {
+                    Measurement[] m = evaluator.getPerformanceMeasurements();
+                    sink += m[0].getValue();
+                }
+            }
+        }
+        return new double[] {System.nanoTime() - t0, sink};
+    }
 }
 """
 
@@ -191,6 +227,24 @@ class MoaBaseline:
                 arr[i] = ev
             s = None if score is None else self._doubles(score[:m])
             ns, _ = self._harness.evaluators(arr, self._ints(y[:m]), self._ints(p[:m]), s, k, every)
+            return ns / 1e9
+
+        run(min(len(y), 100_000))
+        return min(run(len(y)) for _ in range(2))
+
+    def regression_evaluators(self, make_all, y, cols, every):
+        """Seconds MOA takes to feed every instance (targets ``y``, prediction columns ``cols (k, n)``: a point
+        prediction, or lower, point, upper) to the regression or interval evaluators ``make_all()`` returns, reading
+        their measurements every ``every`` instances; best of 2 after a warm-up on the first 10^5 instances."""
+        jp = self._jpype
+
+        def run(m):
+            evs = make_all()
+            arr = jp.JArray(jp.JClass("moa.evaluation.LearningPerformanceEvaluator"))(len(evs))
+            for i, ev in enumerate(evs):
+                arr[i] = ev
+            c = jp.JArray(jp.JDouble, 2)([self._doubles(col[:m]) for col in cols])
+            ns, _ = self._harness.regression(arr, self._doubles(y[:m]), c, every)
             return ns / 1e9
 
         run(min(len(y), 100_000))

@@ -33,6 +33,8 @@ pk = np.where(rng.random((2, n)) < 0.7, yk, rng.integers(0, 4, (2, n)))
 w = rng.random((2, n))
 s = np.clip(p + rng.normal(0, 0.4, n), 0, 1)
 err = (y != p).astype(float)
+yr = np.cumsum(rng.normal(size=n))
+pr = yr + rng.normal(size=n)
 """
 
 #: entry point -> the code of its first call (after ``import streamtk`` and the data above)
@@ -54,6 +56,12 @@ ENTRY_POINTS = {
     "ddm": "streamtk.drift.ddm(err)",
     "eddm": "streamtk.drift.eddm(err)",
     "adwin (detector)": "streamtk.drift.adwin(err)",
+    "regression_curves (windows + fading)": "streamtk.regression_curves(yr, pr, windows=[100], fading=[0.99])",
+    "regression_curves (median, adwin)": "streamtk.regression_curves(yr, pr, metrics=['median_absolute_error'], "
+    "adwin=[0.002])",
+    "regression_curves (convention='moa')": "streamtk.regression_curves(yr, pr, windows=[100], convention='moa')",
+    "interval_curves (windows + fading)": "streamtk.interval_curves(yr, pr - 1, pr + 1, alpha=0.1, windows=[100], "
+    "fading=[0.99])",
 }
 DEMO = "python -m streamtk demo"
 

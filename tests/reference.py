@@ -138,7 +138,8 @@ def reference_curves(y, p, k, estimators, *, weights=None, pos=1, losses=None):
                 h = ev_upto[-param:] if len(ev_upto) > param else ev_upto
                 return h, [w[s] for s in h]
             m = len(ev_upto)
-            return ev_upto, [w[s] * param ** (m - 1 - j) for j, s in enumerate(ev_upto)]
+            a = 1.0 - param if kind == "ewma" else param  # an EWMA of smoothing factor a holds a (1 - a)**age
+            return ev_upto, [w[s] * a ** (m - 1 - j) for j, s in enumerate(ev_upto)]
 
         # Majority prediction for each evaluated instance s: argmax of held true-class weights before s
         maj_pred = {}
@@ -154,8 +155,9 @@ def reference_curves(y, p, k, estimators, *, weights=None, pos=1, losses=None):
         for t in range(n):
             ev = [s for s in evaluated if s <= t]
             hs, om = weights_at(ev, t)
-            if kind == "fading":
-                n_eff = sum(param ** (len(ev) - 1 - j) for j in range(len(ev)))
+            if kind in ("fading", "ewma"):
+                a = 1.0 - param if kind == "ewma" else param
+                n_eff = sum(a ** (len(ev) - 1 - j) for j in range(len(ev)))
             else:
                 n_eff = float(len(hs))
             ys = [y[s] for s in hs]

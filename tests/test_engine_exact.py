@@ -103,6 +103,7 @@ DENSE_MECHANISMS = {
     "tumbling": {"tumbling": [4, 25]},
     "landmarks": {"landmarks": [3, 17, 60]},
     "adwin + all": {"windows": [8], "fading": [0.9], "adwin": [0.1], "tumbling": [9]},
+    "ewma": {"ewma": [0.01, 0.5]},
 }
 
 
@@ -135,7 +136,9 @@ def test_tumbling_and_landmarks_chunked_equal_one_pass(rows, cuts, every):
     y = np.array([np.nan if r[0] < 0 else r[0] for r in rows])
     p = np.array([r[1] for r in rows])
     w = np.array([r[2] for r in rows])
-    kw = dict(windows=[3], tumbling=[2, 7], landmarks=[5, 11, 40], adwin=[0.3], every=every, classes=[0, 1, 2])
+    kw = dict(
+        windows=[3], tumbling=[2, 7], landmarks=[5, 11, 40], adwin=[0.3], ewma=[0.2], every=every, classes=[0, 1, 2]
+    )
     one = streamtk.evaluate(y, p, weights=w, **kw)
     ev = streamtk.Evaluator(**kw)
     bounds = sorted({0, len(y), *[c for c in cuts if c < len(y)]})
@@ -155,7 +158,9 @@ def test_tumbling_and_landmark_restart_exactly():
     assert tum.accuracy.values.tolist() == [1.0, 1.0, 2 / 3, 1.0, 1.0, 1.0, 0.0, 0.5]
     lm = ds.sel(estimator="landmarks")
     assert lm.n_instances.values.tolist() == [1, 2, 3, 4, 5, 1, 2, 3]
-    with pytest.raises(ValueError, match=r"has only the estimators prequential, window, fading, adwin .*'tumbling=3'"):
+    with pytest.raises(
+        ValueError, match=r"has only the estimators prequential, window, fading, adwin, ewma .*'tumbling=3'"
+    ):
         streamtk.evaluate(y, p, tumbling=[3], convention="moa")
     with pytest.raises(ValueError, match="landmarks must be strictly increasing"):
         streamtk.evaluate(y, p, landmarks=[5, 3])

@@ -21,6 +21,7 @@ from streamtk._kernels.confusion.dense import KINDS as DENSE_KINDS
 from . import test_auc_fastpath as auc
 from . import test_detector_fast_paths as detectors
 from . import test_engine_exact as confusion
+from . import test_regression as regression
 from . import test_sums_fastpaths as sums
 
 
@@ -41,6 +42,8 @@ FAST_PATHS = {
     **{f"sums: {k}": functools.partial(sums.check_fast_path, k) for k in sums.SUMS_PATHS},
     **{f"auc: {k}": functools.partial(_auc, k) for k in auc.PATHS},
     **{f"detectors: {k}": functools.partial(_detector, k) for k in [*detectors.CASES, "adwin-loop"]},
+    **{f"regression, point predictions: {k}": functools.partial(regression.check_fast_path, k)
+       for k in regression.REGRESSION_PATHS},
 }  # fmt: skip
 
 

@@ -13,6 +13,7 @@ import streamtk._core.finalise as F
 from streamtk._core.metrics import REGISTRY, TABLES
 from streamtk.comparison.compare import compare, compare_losses
 from streamtk.dependence.label_dependence import label_dependence
+from streamtk.evaluation.intervals import interval_curves
 from streamtk.evaluation.losses import loss_curves, regression_curves, resource_curves
 from streamtk.evaluation.scores import auc_curves
 
@@ -27,6 +28,10 @@ def _stream(k, n=300, seed=0):
     w = rng.choice([0.0, 0.5, 1.0, 2.5], size=n)
     s = rng.random((n, k)).round(1)
     return y, p, w, s
+
+
+def _regression():
+    return [m.name for m in REGISTRY.values() if m.family == "regression"]
 
 
 def _calls():
@@ -58,6 +63,26 @@ def _calls():
         "compare losses": lambda: compare_losses(w3, w3[::-1].copy(), every=1, windows=[5], fading=[0.9]),
         "loss curves": lambda: loss_curves(np.where(yl == yl, w3, np.nan), every=1, **MECHANISMS),
         "regression": lambda: regression_curves(s3[:, 0], s3[:, 1:].T, every=1, windows=[5], fading=[0.9]),
+        "regression every metric": lambda: regression_curves(
+            s3[:, :2],
+            np.stack([s3[:, 1:], s3[:, ::2]]),
+            weights=w3,
+            n_features=1,
+            metrics=_regression(),
+            every=1,
+            lead_dims="model",
+            **MECHANISMS,
+        ),  # fmt: skip
+        "regression moa": lambda: regression_curves(
+            s3[:, 0], s3[:, 1:].T, weights=w3, n_features=2, every=1, convention="moa", windows=[5]
+        ),  # fmt: skip
+        "regression moa multi-target": lambda: regression_curves(s3[:, :2], s3[:, 1:], convention="moa", every=1),
+        "intervals": lambda: interval_curves(
+            s3[:, 0], y_quantiles=np.sort(s3, axis=1), quantiles=[0.1, 0.5, 0.9], weights=w3, every=1, **MECHANISMS
+        ),  # fmt: skip
+        "intervals moa": lambda: interval_curves(
+            s3[:, 1], s3[:, 0], s3[:, 0] + s3[:, 2], every=1, convention="moa", windows=[7]
+        ),  # fmt: skip
         "resources": lambda: resource_curves(w3, w3 * 1e9, every=1, windows=[5], fading=[0.9]),
         "label dependence": lambda: label_dependence(yl, every=1, max_lag=4, windows=[9], fading=[0.9], adwin=[0.3]),
     }

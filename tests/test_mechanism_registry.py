@@ -18,7 +18,7 @@ from streamtk._kernels import forgetting as KF
 from streamtk.drift.page_hinkley import page_hinkley
 
 #: one valid value of every mechanism argument
-EXAMPLES = {"windows": [4], "fading": [0.9], "adwin": [0.1], "tumbling": [5], "landmarks": [3, 11]}
+EXAMPLES = {"windows": [4], "fading": [0.9], "adwin": [0.1], "tumbling": [5], "landmarks": [3, 11], "ewma": [0.1]}
 
 rng = np.random.default_rng(3)
 N = 40
@@ -84,3 +84,28 @@ def test_bare_labels_are_the_single_estimator_mechanisms():
     for kind in BARE_LABELS:
         (spec,) = build_estimators(prequential=False, **{kind: EXAMPLES[kind]})
         assert spec.label == kind
+
+
+def _values(ds):
+    return {v: ds[v].values for v in ds.data_vars}
+
+
+def test_ewma_is_the_fading_factor_one_minus_a_in_every_family():
+    # streamtk's estimates are ratios of weighted sums: MOA's constant factor a of an EWMA cancels, so ewma=a
+    # gives fading=1 - a's values bit for bit in every family (convention="moa" gives MOA's own; see
+    # tests/test_moa_evaluators.py)
+    a = 0.15
+    w = np.linspace(0.1, 2.0, N)
+    calls = [
+        lambda **kw: streamtk.evaluate(Y, P, weights=w, y_score=S, **kw),
+        lambda **kw: streamtk.auc_curves(Y, S, weights=w, **kw),
+        lambda **kw: streamtk.compare(Y, P, 1 - P, **kw),
+        lambda **kw: streamtk.loss_curves(ERR, **kw),
+        lambda **kw: streamtk.label_dependence(Y, max_lag=2, **kw),
+        lambda **kw: page_hinkley(ERR, prequential=False, **kw),
+    ]
+    for call in calls:
+        got, want = _values(call(ewma=a)), _values(call(fading=1.0 - a))
+        assert got.keys() == want.keys()
+        for name in want:
+            np.testing.assert_array_equal(got[name], want[name], err_msg=name)

@@ -59,6 +59,9 @@ def _moa_curves(moa, kind, param, y, p, k, w):
         ev.widthOption.setValue(int(param))
     elif kind == "adwin":  # one ADWIN (MOA's default delta 0.002) per estimated fraction
         ev = pkg.evaluation.AdwinClassificationPerformanceEvaluator()
+    elif kind == "ewma":  # S += alpha (value - S) from 0, read as it is (issue 33)
+        ev = pkg.evaluation.EWMAClassificationPerformanceEvaluator()
+        ev.alphaOption.setValue(float(param))
     else:
         ev = pkg.evaluation.FadingFactorClassificationPerformanceEvaluator()
         ev.alphaOption.setValue(float(param))
@@ -91,6 +94,9 @@ def _moa_curves(moa, kind, param, y, p, k, w):
         ("fading", 0.9, 4, False, False),
         ("adwin", 0.002, 2, False, False),
         ("adwin", 0.002, 3, False, False),
+        ("ewma", 0.01, 2, False, False),
+        ("ewma", 0.05, 3, True, True),
+        ("ewma", 0.3, 4, True, False),
     ],
 )
 def test_identical_to_moa(moa, kind, param, k, weighted, missing):
@@ -104,7 +110,8 @@ def test_identical_to_moa(moa, kind, param, k, weighted, missing):
     if missing:
         y = np.where(rng.random(n) < 0.05, -1, y)
     ref = _moa_curves(moa, kind, param, y, p, k, w)
-    kw = {"window": {"windows": [param]}, "fading": {"fading": [param]}, "adwin": {"adwin": [param]}}.get(kind, {})
+    kw = {"window": {"windows": [param]}, "fading": {"fading": [param]}, "adwin": {"adwin": [param]},
+          "ewma": {"ewma": [param]}}.get(kind, {})  # fmt: skip
     label = "prequential" if kind == "prequential" else f"{kind}={param!r}"
     ds = streamtk.evaluate(np.where(y < 0, np.nan, y.astype(float)), p, weights=w if weighted else None,
                            classes=list(range(k)), convention="moa", metrics=list(MEASURES), **kw)  # fmt: skip

@@ -46,8 +46,9 @@ def check_confusion(name):
         if REGISTRY[name].needs == "binary" and k != 2:
             continue
         y, p, w = _stream(k=k, seed=k)
-        ests = [("prequential", None), ("window", 7), ("fading", 0.9), ("tumbling", 11), ("landmarks", [20, 45])]
-        ds = streamtk.evaluate(y, p, weights=w, windows=7, fading=0.9, tumbling=11, landmarks=[20, 45],
+        ests = [("prequential", None), ("window", 7), ("fading", 0.9), ("tumbling", 11), ("landmarks", [20, 45]),
+                ("ewma", 0.3)]  # fmt: skip
+        ds = streamtk.evaluate(y, p, weights=w, windows=7, fading=0.9, tumbling=11, landmarks=[20, 45], ewma=0.3,
                                metrics=[name], classes=list(range(k)), every=1, pos_label=1)  # fmt: skip
         ref = reference_curves(y, p, k, ests, weights=w)
         atol = 1e-7 if name in ("kappa_plus", "kappa_se") else 1e-12
@@ -188,25 +189,45 @@ def _held_weights(kind, param, evaluated, now):
     return [(s, 1.0) for s in seen if s >= start]
 
 
+_REG_ESTIMATORS = [("prequential", None), ("window", 5), ("fading", 0.8), ("tumbling", 7), ("landmarks", [10, 25]),
+                   ("ewma", 0.3)]  # fmt: skip
+_REG_KW = dict(windows=5, fading=0.8, tumbling=7, landmarks=[10, 25], ewma=0.3, every=1)
+
+
 def check_regression(name):
+    # every metric of every estimator against the slow reference, float weights and missing targets; the
+    # averages over targets against the per-target references
+    from .reference_regression import regression_reference
+
     rng = np.random.default_rng(10)
-    n = 40
-    y = rng.normal(0, 3, n)
+    n, q = 40, 2
+    y = rng.normal(0, 3, (n, q)) + [0.0, 5.0]
     y[rng.random(n) < 0.2] = np.nan  # no target: skipped
-    pred = np.where(rng.random((2, n)) < 0.3, np.nan_to_num(y), np.nan_to_num(y) + rng.normal(0, 2, (2, n)))
-    ds = streamtk.regression_curves(y, pred, lead_dims="model", **_LOSS_KW)
-    evaluated = [s for s in range(n) if not math.isnan(y[s])]
+    pred = np.nan_to_num(y) + rng.normal(0, 2, (2, n, q))
+    w = rng.uniform(0.1, 2.0, n)
+    ds = streamtk.regression_curves(y, pred, weights=w, n_features=1, metrics=[name], lead_dims="model", **_REG_KW)
+    base = name[len("average_") :] if name.startswith("average_") else name
     for m in range(2):
-        for e, (kind, param) in enumerate(_LOSS_ESTIMATORS):
-            for t in range(n):
-                held = _held_weights(kind, param, evaluated, t)
-                den = sum(w for _, w in held)
-                mae = sum(w * abs(y[s] - pred[m, s]) for s, w in held) / den if held else math.nan
-                mse = sum(w * (y[s] - pred[m, s]) ** 2 for s, w in held) / den if held else math.nan
-                want = {"mae": mae, "mse": mse, "rmse": math.sqrt(mse) if held else math.nan}[name]
-                got = float(ds[name].values[m, e, t])
-                assert got >= 0.0 or math.isnan(got)
-                assert _close(got, want), (name, m, kind, t, got, want)
+        for e, (kind, param) in enumerate(_REG_ESTIMATORS):
+            refs = [regression_reference(y[:, j], pred[m, :, j], w, kind, param, n_features=1)[base] for j in range(q)]
+            want = np.mean(refs, axis=0) if base != name else np.stack(refs, axis=-1)
+            got = ds[name].values[m, e]
+            np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12, err_msg=f"{name} {kind} {m}")
+
+
+def check_intervals(name):
+    from .reference_regression import interval_reference
+
+    rng = np.random.default_rng(14)
+    n = 40
+    y = rng.normal(0, 2, n)
+    y[rng.random(n) < 0.15] = np.nan
+    qs = np.sort(np.nan_to_num(y) + rng.normal(0, 1.5, (3, n)), axis=0)
+    w = rng.uniform(0.1, 2.0, n)
+    ds = streamtk.interval_curves(y, y_quantiles=qs.T, quantiles=[0.1, 0.5, 0.9], weights=w, metrics=[name], **_REG_KW)
+    for e, (kind, param) in enumerate(_REG_ESTIMATORS):
+        want = interval_reference(y, qs[0], qs[2], qs, [0.1, 0.5, 0.9], w, kind, param, alpha=0.2)[name]
+        np.testing.assert_allclose(ds[name].values[e], want, rtol=1e-9, atol=1e-12, err_msg=f"{name} {kind}")
 
 
 def check_resources(name):
@@ -259,6 +280,7 @@ CHECKERS = {
     "comparison": check_comparison,
     "dependence": check_dependence,
     "regression": check_regression,
+    "intervals": check_intervals,
     "resources": check_resources,
 }
 
@@ -291,12 +313,15 @@ def test_readme_metric_table_is_the_registry():
 def test_regression_and_resource_attrs_come_from_the_registry():
     ds = streamtk.regression_curves([1.0, 2.0, np.nan, 4.0], [1.5, 2.0, 0.0, 3.0], windows=2)
     res = streamtk.resource_curves([0.5, 0.0, 1.0], [2.0, 4.0, 8.0], fading=0.9)
-    assert list(ds.data_vars) == ["mae", "mse", "rmse", "n_instances"]
+    defaults = ["mae", "mse", "rmse", "mape", "smape", "r2", "rmae", "rrmse", "max_error", "n_instances"]
+    assert list(ds.data_vars) == defaults
     assert list(res.data_vars) == ["throughput", "seconds", "memory", "ram_hours", "n_instances"]
     for d, fam in ((ds, "regression"), (res, "resources")):
         for v in d.data_vars:
             assert d[v].attrs == REGISTRY[v].attrs(), v
             assert REGISTRY[v].family == (fam if v != "n_instances" else "confusion")
+    iv = streamtk.interval_curves([1.0, 2.0], [0.0, 1.0], [2.0, 3.0], convention="moa")
+    assert iv.coverage.attrs["units"] == "%" and iv.mean_width.attrs == REGISTRY["mean_width"].attrs()
     assert ds.mae.attrs["higher_is_better"] == "false" and res.throughput.attrs["higher_is_better"] == "true"
     assert res.memory.attrs["units"] == "bytes" and res.seconds.attrs["units"] == "s"
     only = streamtk.resource_curves(memory=[2.0, 4.0])  # the registry's needs select the metrics
@@ -320,6 +345,18 @@ def _contexts(table):
         return [(context(k, 4), n_rows(context(k, 4))) for k in (2, 3)]
     if table == "auc":
         return [(AucContext(c, g, g > 2, moa), 3 * c * g) for c, g in ((1, 2), (3, 2), (3, 3)) for moa in (0, 1)]
+    if table == "regression":
+        from streamtk._core.metrics.regression import RegressionContext
+        from streamtk._kernels.regression import layout as LY
+
+        nf = LY.n_fields(LY.K_REG, LY.J_REG)
+        return [(RegressionContext(2, nf, 1.0, moa), 2 * nf) for moa in (False, True)]
+    if table == "intervals":
+        from streamtk._core.metrics.intervals import IntervalContext
+        from streamtk._kernels.regression import layout as LY
+
+        K = LY.n_quantities(LY.INT, 2)
+        return [(IntervalContext(2, LY.F_Q + K, moa), LY.n_fields(K, LY.J_INT)) for moa in (False, True)]
     raise AssertionError(f"no contexts for table {table!r}: add them here")
 
 
@@ -357,21 +394,26 @@ def test_every_metric_reads_a_known_table():
 
 def test_regression_formulas_clip_negative_window_residues_once():
     from streamtk._core.finalise import finalise_columns
-    from streamtk._core.metrics.comparison import SumsContext
-    from streamtk._kernels.sums import SA, SN
+    from streamtk._core.metrics.regression import RegressionContext
+    from streamtk._kernels.regression import layout as LY
 
-    snap = np.zeros((5, 3))
-    snap[SA] = [-1e-17, 4.0, np.nan]
-    snap[SN] = 1.0
+    nf = LY.n_fields(LY.K_REG, LY.J_REG)
+    snap = np.zeros((nf, 3))
+    snap[LY.F_Q + LY.Q_AE] = [-1e-17, 4.0, np.nan]
+    snap[LY.F_Q + LY.Q_SE] = [-1e-17, 4.0, np.nan]
+    snap[LY.F_W] = 1.0
     for compiled in (False, True):
-        got = finalise_columns(TABLES["sums"], [REGISTRY[m] for m in ("mae", "mse", "rmse")], snap, SumsContext(0.0),
+        got = finalise_columns(TABLES["regression"], [REGISTRY[m] for m in ("mae", "mse", "rmse")], snap,
+                               RegressionContext(1, nf, np.nan, False), extra={"target": (1,)},
                                compiled=compiled)  # fmt: skip
-        np.testing.assert_array_equal(got["mae"], [0.0, 4.0, np.nan])
-        np.testing.assert_array_equal(got["mse"], [0.0, 4.0, np.nan])
-        np.testing.assert_array_equal(got["rmse"], [0.0, 2.0, np.nan])
+        np.testing.assert_array_equal(got["mae"][:, 0], [0.0, 4.0, np.nan])
+        np.testing.assert_array_equal(got["mse"][:, 0], [0.0, 4.0, np.nan])
+        np.testing.assert_array_equal(got["rmse"][:, 0], [0.0, 2.0, np.nan])
 
 
-@pytest.mark.parametrize("name", ["mae", "mse", "rmse", "throughput", "seconds", "memory", "ram_hours"])
+@pytest.mark.parametrize(
+    "name", ["mae", "mse", "rmse", "r2", "coverage", "throughput", "seconds", "memory", "ram_hours"]
+)
 def test_evaluate_refuses_regression_and_resource_metrics(name):
     fam = REGISTRY[name].family
     with pytest.raises(ValueError, match=rf"unknown metric '{name}' \(it belongs to the '{fam}' family, computed by"):
@@ -390,3 +432,18 @@ def test_collect_orients_and_filters_by_the_registry():
     with pytest.raises(ValueError, match=r"metrics \['mae'\] are not in the curves"):
         collect(logs, metrics=["accuracy", "mae"])
     assert collect(logs, metrics=["accuracy"]).accuracy.item() == 0.75
+
+
+def test_a_metric_without_a_reference_fails(monkeypatch):
+    # the reference tests are driven by the registry: a new regression metric the slow reference does not know
+    # fails its check, and a metric of a family without a checker fails test_every_metric_matches_its_reference
+    import dataclasses
+
+    copy = dataclasses.replace(REGISTRY["mae"], name="mae_unreferenced")
+    monkeypatch.setitem(REGISTRY, copy.name, copy)
+    with pytest.raises(KeyError, match="mae_unreferenced"):
+        check_regression(copy.name)
+    orphan = dataclasses.replace(REGISTRY["mae"], name="orphan", family="no_such_family")
+    monkeypatch.setitem(REGISTRY, orphan.name, orphan)
+    with pytest.raises(AssertionError, match="has no reference implementation"):
+        test_every_metric_matches_its_reference(orphan.name)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._kernels.forgetting import ADWIN, SLIDING
+from .._kernels.forgetting import ADWIN, EWMA, SLIDING
 from .mechanisms import is_checkpoint, kernel_arrays
 
 __all__ = ["EstimatorTable", "ChunkHistory", "CurveRows"]
@@ -36,6 +36,8 @@ class EstimatorTable:
         self.aslot = np.full(len(self.specs), -1, dtype=np.int64)
         self.aslot[self.adwin] = np.arange(self.adwin.size)
         self.deltas = np.array([self.specs[e].param for e in self.adwin], dtype=np.float64)
+        #: each EWMA's smoothing factor itself (0 for the others): MOA's kernels read ``a``, not ``1 - a``
+        self.smoothing = np.array([s.param if s.kind == "ewma" else 0.0 for s in self.specs], dtype=np.float64)
 
     def __len__(self) -> int:
         return len(self.specs)
@@ -48,6 +50,10 @@ class EstimatorTable:
     def mechanisms(self) -> tuple:
         """``(kinds, sizes, fading, marks, mark_off)``: the mechanism arrays every kernel reads."""
         return self.kinds, self.sizes, self.fading, self.marks, self.mark_off
+
+    def moa_factors(self) -> np.ndarray:
+        """The ``fading`` array of MOA's kernels: fading factors, and each EWMA's smoothing factor ``a`` itself."""
+        return np.where(self.kinds == EWMA, self.smoothing, self.fading)
 
 
 class ChunkHistory:

@@ -15,6 +15,12 @@ An estimator says which past instances a statistic at time ``t`` is computed ove
 ``tumbling=<w>``  (``tumbling=``)
     the evaluated instances since the last stream position that is a multiple of ``w``:
     the statistics restart every ``w`` instances of the stream.
+``ewma=<a>``  (``ewma=``)
+    MOA's exponentially weighted moving average with smoothing factor ``a``:
+    ``S_t = S_(t-1) + a (x_t - S_(t-1))`` from ``S = 0``, so instance ``s`` weighs ``a (1 - a)**(t - s)``.
+    streamtk's estimates are ratios of weighted sums, in which ``a`` cancels: ``ewma=a`` gives the
+    values of ``fading=1 - a``; ``convention="moa"`` gives MOA's unnormalised ``S_t`` (MOA's
+    ``EWMAClassificationPerformanceEvaluator``).
 ``landmarks``  (``landmarks=``)
     the evaluated instances since the last landmark: the statistics restart at the given
     0-based stream positions (for example the known drift positions).
@@ -95,6 +101,7 @@ class Mechanism:
     moa: bool = True  # MOA has an evaluator of this mechanism (convention="moa" refuses the others)
     adaptive: bool = False  # its size follows the loss of the predictions (ADWIN): a detector cannot monitor it
     kernel_param: str = "sizes"  # the kernel array its value goes to: "sizes", "fading", "marks" or "" (none)
+    kernel_value: object = None  # the value the kernels read, from the public one (None: the same)
 
     @property
     def summary(self) -> str:
@@ -178,6 +185,20 @@ MECHANISMS = (
         plural_values=False,
         moa=False,
         kernel_param="marks",
+    ),
+    Mechanism(
+        "ewma",
+        "ewma",
+        _kf.EWMA,
+        check_in_open_unit_interval,
+        "float or sequence of float: EWMA smoothing factors ``a`` in (0, 1), MOA's "
+        "``S_t = S_(t-1) + a (x_t - S_(t-1))`` from 0: instance ``s`` weighs ``a (1 - a)**(t - s)``; streamtk's "
+        "estimates (weighted ratios) equal those of ``fading=1 - a``, ``convention='moa'`` gives MOA's "
+        "unnormalised ones.",
+        float,
+        "A",
+        kernel_param="fading",
+        kernel_value=lambda a: 1.0 - a,
     ),
 )
 _BY_ARG = {m.argument: m for m in MECHANISMS}
@@ -296,14 +317,17 @@ def estimator_coords(specs: list[EstimatorSpec]) -> dict:
 def kernel_arrays(specs: list[EstimatorSpec]):
     """``(kinds, sizes, fading, marks, mark_off)``: the estimators as the kernels read them.
 
-    Each mechanism's value goes where its ``kernel_param`` says: ``sizes`` (window / tumbling sizes,
-    0 otherwise), ``fading`` (fading factors, 1 otherwise) or ``marks`` (the positions of estimator
+    Each mechanism's value (through its ``kernel_value``, e.g. ``1 - a`` for an EWMA) goes where its
+    ``kernel_param`` says: ``sizes`` (window / tumbling sizes, 0 otherwise), ``fading`` (fading factors, and
+    the EWMAs' ``1 - a``, 1 otherwise) or ``marks`` (the positions of estimator
     ``e`` are ``marks[mark_off[e]:mark_off[e + 1]]``, e.g. landmarks).
     """
     kinds = np.array([s.code for s in specs], dtype=np.int64)
     slot = [_BY_KIND[s.kind].kernel_param if s.kind in _BY_KIND else "" for s in specs]
-    sizes = np.array([s.param if k == "sizes" else 0 for s, k in zip(specs, slot)], dtype=np.int64)
-    fading = np.array([s.param if k == "fading" else 1.0 for s, k in zip(specs, slot)], dtype=np.float64)
+    value = [_BY_KIND[s.kind].kernel_value if s.kind in _BY_KIND else None for s in specs]
+    param = [s.param if f is None else f(s.param) for s, f in zip(specs, value)]
+    sizes = np.array([p if k == "sizes" else 0 for p, k in zip(param, slot)], dtype=np.int64)
+    fading = np.array([p if k == "fading" else 1.0 for p, k in zip(param, slot)], dtype=np.float64)
     marks = [np.asarray(s.param if k == "marks" else (), dtype=np.int64) for s, k in zip(specs, slot)]
     mark_off = np.zeros(len(specs) + 1, dtype=np.int64)
     mark_off[1:] = np.cumsum([m.size for m in marks])

@@ -12,6 +12,11 @@ seed 000, section 6):
   ``S_t = x_t + alpha S_(t-1)``), by *lazy scaling*: member ``t`` is added with the multiplier
   ``m_t = alpha**-t`` (:func:`advance`), the true sums are ``stored / m`` and ratios need no
   rescaling; the state is divided by ``m`` (:func:`overdue`) before ``m`` can overflow;
+* ``EWMA``: MOA's exponentially weighted moving average ``S_t = S_(t-1) + a (x_t - S_(t-1))`` with
+  smoothing factor ``a``: member ``s`` weighs ``a (1 - a)**(t - s)``. The kernels run it as a fading
+  factor ``1 - a`` (the numpy layer passes ``1 - a`` in the ``fading`` array, :func:`fading_step`): every
+  estimate of the default convention is a ratio of weighted sums, in which the constant ``a`` cancels.
+  MOA's own unnormalised estimates (``convention="moa"``) are its kernels' business;
 * ``TUMBLING``: the members since the last multiple of ``size`` (stream positions
   ``0, size, 2 size, ...`` start a new tumble);
 * ``LANDMARKS``: the members since the last landmark position (sorted stream positions).
@@ -33,7 +38,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-PREQUENTIAL, WINDOW, FADING, ADWIN, TUMBLING, LANDMARKS = 0, 1, 2, 3, 4, 5
+PREQUENTIAL, WINDOW, FADING, ADWIN, TUMBLING, LANDMARKS, EWMA = 0, 1, 2, 3, 4, 5, 6
 #: the mechanisms :func:`next_restart` ever restarts (the numpy layer keeps the inputs a restart removes)
 RESTARTING = (TUMBLING, LANDMARKS)
 #: "no restart ahead"
@@ -42,6 +47,9 @@ NEVER = np.int64(2**62)
 #: largest stored value is then below ``RENORM * w_max / (1 - alpha)``, far from overflow
 RENORM = 1e100
 
+
+#: the mechanisms whose members fade by a factor per member (:func:`fades`; the ``fading`` array holds the factor)
+FADES = (FADING, EWMA)
 
 #: the mechanisms whose oldest members leave one by one (:func:`is_sliding`; the numpy layer keeps their inputs)
 SLIDING = (WINDOW, ADWIN)
@@ -54,9 +62,16 @@ def is_sliding(kind):
 
 
 @nb.njit(cache=True, inline="always")
+def fades(kind):
+    """True for the mechanisms of :data:`FADES` (``FADING``, ``EWMA``): their factor is in the ``fading`` array."""
+    return kind in FADES
+
+
+@nb.njit(cache=True, inline="always")
 def fading_step(kind, fading):
-    """The per-member factor ``1 / alpha`` of the lazy multiplier (1 when the mechanism does not fade)."""
-    return 1.0 / fading if kind == FADING else 1.0
+    """The per-member factor ``1 / alpha`` of the lazy multiplier (1 when the mechanism does not fade);
+    ``alpha`` is the ``fading`` array's value (``1 - a`` for an EWMA of smoothing factor ``a``)."""
+    return 1.0 / fading if kind in FADES else 1.0
 
 
 @nb.njit(cache=True, inline="always")

@@ -145,10 +145,11 @@ def _read_log(path, fmt, args=None):
     log = read_log(path, format=fmt, **(_column_mapping(args, path, fmt) if args is not None else {}))
     if log.sizes.get("time", 0) == 0:
         raise _no_rows(path, "metadata")
-    missing = [v for v in ("y_true", "y_pred") if v not in log]
+    intervals = ("lower" in log and "upper" in log) or "y_quantiles" in log
+    missing = [v for v in ("y_true", "y_pred") if v not in log and not (v == "y_pred" and intervals)]
     if missing:
         raise ValueError(f"{path}: not a log of recorded predictions (no {', '.join(missing)})")
-    if "model" not in log.y_pred.dims:
+    if "y_pred" in log and "model" not in log.y_pred.dims:
         log["y_pred"] = log.y_pred.expand_dims(model=["model"])
     if args is not None and getattr(args, "classes", None):
         log = _apply_classes(log, args.classes)

@@ -23,6 +23,7 @@ from ._common import (
 
 
 def _cmd_evaluate(args) -> int:
+    from ..io.regression_log import log_task
     from ..report.tables import summary_table
 
     _check_output(args.output)
@@ -30,6 +31,12 @@ def _cmd_evaluate(args) -> int:
     n = log.sizes["time"]
     every = _every(args, n)
     metrics = _split_list(args.metrics, "--metrics") if args.metrics else None
+    task = args.task or log_task(log)
+    if task != "classification":
+        return _cmd_evaluate_regression(args, log, task, every, metrics)
+    for flag, given in (("--n-features", args.n_features), ("--alpha", args.alpha)):
+        if given is not None:
+            raise UsageError(f"{flag} applies to --task regression or intervals; {args.log} is a classification log")
     if args.chunk_size < 1:
         raise UsageError(f"--chunk-size must be a positive integer, got {args.chunk_size}")
     options = dict(
@@ -62,6 +69,39 @@ def _cmd_evaluate(args) -> int:
     return 0
 
 
+def _cmd_evaluate_regression(args, log, task, every, metrics) -> int:
+    """``--task regression`` (:func:`streamtk.regression_curves`) or ``intervals`` (:func:`streamtk.interval_curves`)
+    on the whole log, with the API's defaults."""
+    from ..evaluation.intervals import interval_curves
+    from ..evaluation.regression import regression_curves
+    from ..report.tables import summary_table
+
+    if args.scores:
+        raise UsageError(f"--scores evaluates class scores; {args.log} is a {task} log")
+    options = dict(**_forgetting(args), every=every, metrics=metrics, convention=args.convention)
+    if task == "regression":
+        if "y_pred" not in log:
+            raise UsageError(f"{args.log} holds no point predictions (y_pred) for --task regression")
+        if args.alpha is not None:
+            raise UsageError("--alpha applies to --task intervals")
+        keep = [v for v in ("y_true", "y_pred", "weights") if v in log]
+        ds = regression_curves(log[keep], n_features=args.n_features, **options)
+    else:
+        if args.n_features is not None:
+            raise UsageError("--n-features applies to --task regression")
+        if not (("lower" in log and "upper" in log) or "y_quantiles" in log):
+            raise UsageError(f"{args.log} holds no intervals (lower and upper, or y_quantiles) for --task intervals")
+        keep = [v for v in ("y_true", "lower", "upper", "y_quantiles", "weights") if v in log]
+        ds = interval_curves(log[keep], alpha=args.alpha, **options)
+    ds.attrs["source_log"] = str(args.log)
+    _say(args, summary_table(ds))
+    if args.output:
+        out = _write(ds, args.output)
+        _say(args, f"\nwrote {out} ({log.sizes['time']} instances, {task}, {ds.sizes['estimator']} estimator(s), "
+                   f"{ds.sizes['time']} checkpoints)")  # fmt: skip
+    return 0
+
+
 def _evaluate_chunked(args, log, options, weights, scores=None):
     """Chunk by chunk with a progress bar (identical to one pass; the exact AUC carries its state too)."""
     from ..evaluation.curves import Evaluator
@@ -84,6 +124,18 @@ def _evaluate_chunked(args, log, options, weights, scores=None):
     return ev.result()
 
 
+def _metrics_help() -> str:
+    """The --metrics help: the registry's metric names per task."""
+    from .._core.metrics import family
+
+    names = {task: ", ".join(m.name for m in family(fam)) for task, fam in (("regression", "regression"),
+                                                                              ("intervals", "intervals"))}  # fmt: skip
+    return (
+        "comma-separated metric names of the task (default: every applicable one; classification: see "
+        f"streamtk.METRICS; regression: {names['regression']}; intervals: {names['intervals']})"
+    )
+
+
 def register(sub) -> None:
     """Add the ``evaluate`` command to the sub-parsers ``sub``."""
     p = _sub(
@@ -97,7 +149,9 @@ def register(sub) -> None:
         "  streamtk evaluate run.pred --convention moa --window 1000 --metrics accuracy,kappa,kappa_per\n"
         "  streamtk evaluate run.parquet --scores --fading 0.999 -o curves.nc   (adds AUC, log loss, Brier)\n"
         "  streamtk evaluate run.csv --y-true label --y-pred prediction --classes UP,DOWN --drifts 1000,5000\n"
-        "  streamtk evaluate run.csv --y-pred HT=pred_ht,NB=pred_nb -o curves.nc\n",
+        "  streamtk evaluate run.csv --y-pred HT=pred_ht,NB=pred_nb -o curves.nc\n"
+        "  streamtk evaluate regression.csv --task regression --window 1000 --n-features 8 -o curves.nc\n"
+        "  streamtk evaluate intervals.nc --alpha 0.1 --window 1000   (task detected from the log)\n",
     )
     _add_log_args(p, mapping=True)
     _add_estimator_args(p)
@@ -106,7 +160,25 @@ def register(sub) -> None:
         metavar="I,J,...",
         help="true drift positions (0-based indices), stored in the output for plots (default: the log's)",
     )
-    p.add_argument("--metrics", help="comma-separated metric names (default: every applicable one)")
+    p.add_argument(
+        "--task",
+        choices=["classification", "regression", "intervals"],  # streamtk.io.regression_log.TASKS
+        help="what the log holds (default: the log's task attribute, else intervals with lower/upper or "
+        "y_quantiles, regression with non-integer targets, else classification)",
+    )
+    p.add_argument("--metrics", help=_metrics_help())
+    p.add_argument(
+        "--n-features",
+        type=int,
+        metavar="P",
+        help="the models' number of features, for adjusted_r2 (--task regression; as n_features= of the API)",
+    )
+    p.add_argument(
+        "--alpha",
+        type=float,
+        metavar="A",
+        help="the intervals' nominal miss rate, for interval_score (--task intervals; as alpha= of the API)",
+    )
     p.add_argument(
         "--convention",
         choices=["streamtk", "moa"],

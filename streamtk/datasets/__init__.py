@@ -5,6 +5,7 @@ Names: ``"electricity"`` (Harries' Elec2 as shipped by scikit-multiflow), ``"ele
 ``"ozone"`` (UCI one-hour peak set), ``"poker"`` (the ``poker-lsn`` stream, labels only) and the
 MOA-generated streams ``"moa/SEAa0"``, ``"moa/SEAg0"``, ``"moa/AGRa0"``, ``"moa/AGRg0"``,
 ``"moa/HYP0"``, ``"moa/LEDa0"``, ``"moa/LEDg0"``, ``"moa/RBF0"``, ``"moa/RBFr0"``, ``"moa/RTG0"``.
+Regression streams derived from them: :func:`load_regression` (``"electricity_demand"``).
 
 Where the data is looked for, in order:
 
@@ -40,6 +41,7 @@ from .locate import (  # noqa: F401 (ENV_CACHE and ENV_DATA are documented names
     sha256_file,
 )
 from .registry import DatasetInfo, dataset_names, info
+from .regression import REGRESSION_STREAMS, RegressionStream, load_regression
 
 __all__ = [
     "ChecksumError",
@@ -54,5 +56,8 @@ __all__ = [
     "info",
     "load",
     "load_labels",
+    "load_regression",
+    "RegressionStream",
+    "REGRESSION_STREAMS",
     "sha256_file",
 ]

@@ -17,13 +17,13 @@ from .._core.mechanisms import MONITORABLE, EstimatorSpec, build_estimators, ker
 from .._core.validation import check_fading_factor, check_window
 from .._kernels.detectors import monitored as KM
 from .._kernels.detectors import ph_lanes as KL
-from .._kernels.forgetting import FADING, PREQUENTIAL, WINDOW
+from .._kernels.forgetting import EWMA, FADING, PREQUENTIAL, WINDOW
 from ._common import check_bool, group_settings
 
 __all__ = ["Monitored", "monitored_quantities", "x_lane_tables", "LANE_KINDS"]
 
 #: mechanisms an x-lane computes itself (the others need the general path)
-LANE_KINDS = (KM.RAW, PREQUENTIAL, WINDOW, FADING)
+LANE_KINDS = (KM.RAW, PREQUENTIAL, WINDOW, FADING, EWMA)
 #: the forgetting mechanisms Page-Hinkley can monitor (the registry's, except those driven by a loss)
 MECHANISMS = MONITORABLE
 
@@ -151,7 +151,7 @@ def x_lane_tables(mon: Monitored, sest, delta, lam, fade, min_count):
         e = sest[q]
         lane_set[g, k] = q
         wk[g, KL.R_KEEP, k] = 0.0 if kinds[e] == KM.RAW else 1.0
-        wk[g, KL.R_STEP, k] = 1.0 / fading[e] if kinds[e] == FADING else 1.0
+        wk[g, KL.R_STEP, k] = 1.0 / fading[e] if kinds[e] in (FADING, EWMA) else 1.0
         wk[g, KL.R_W, k] = float(sizes[e]) if kinds[e] == WINDOW else np.inf
         lane_win[g, k] = sizes[e] if kinds[e] == WINDOW else 0
         wk[g, KL.R_DELTA, k] = delta[q]

@@ -42,7 +42,7 @@ from .._core.metrics.auc import TABLE, AucContext
 from .._core.parallel import in_parallel
 from .._kernels.auc import layout as LY
 from .._kernels.auc.general import REMOVE_FACTOR
-from .._kernels.forgetting import ADWIN, FADING, PREQUENTIAL, RESTARTING, WINDOW
+from .._kernels.forgetting import ADWIN, FADES, PREQUENTIAL, RESTARTING, WINDOW
 from .scoring_rules import binary_codes
 
 __all__ = ["AucEngine", "SNAPSHOT_BUDGET"]
@@ -114,11 +114,13 @@ class AucEngine:
         est = EstimatorTable(specs)
         self.kinds, self.sizes, self.fading, self.marks, self.mark_off = est.mechanisms()
         kinds = self.kinds
-        self.computed = np.array([not (moa and kd in (FADING, ADWIN)) for kd in kinds], dtype=bool)
+        self.computed = np.array([not (moa and (kd in FADES or kd == ADWIN)) for kd in kinds], dtype=bool)
         fast = mode == "binary" and route == "auto"
-        self.cum = np.array([e for e, kd in enumerate(kinds) if fast and kd in (PREQUENTIAL, FADING)], dtype=np.int64)
+        self.cum = np.array(
+            [e for e, kd in enumerate(kinds) if fast and (kd == PREQUENTIAL or kd in FADES)], dtype=np.int64
+        )
         self.cum = self.cum[self.computed[self.cum]]
-        self.alphas = np.where(kinds[self.cum] == FADING, self.fading[self.cum], 1.0)
+        self.alphas = np.where(np.isin(kinds[self.cum], FADES), self.fading[self.cum], 1.0)
         self.win = np.array([e for e, kd in enumerate(kinds) if fast and kd == WINDOW], dtype=np.int64)
         general = [e for e in range(len(specs)) if self.computed[e] and e not in self.cum and e not in self.win]
         sliding = [e for e in general if est.sliding[e]]

@@ -331,7 +331,7 @@ class ConfusionEngine:
         if plain.size:
             from .._kernels.confusion import moa as K
 
-            mech = (est.kinds, est.sizes, est.fading, est.hslot)
+            mech = (est.kinds, est.sizes, est.moa_factors(), est.hslot)
 
             def run(lo, hi):
                 K.run(

@@ -9,7 +9,7 @@ Three labelled functions on the estimator/time schema of :func:`streamtk.evaluat
     factors and ADWIN (Gama, Sebastiao & Rodrigues 2013, ``seeds/004_*.txt``,
     section 3.3, Algorithms 1-3; Bifet et al. 2015, ``seeds/000_*.txt``, section 6);
 :func:`regression_curves`
-    MAE, MSE and RMSE of recorded regression predictions;
+    every regression metric of recorded predictions (:mod:`streamtk.evaluation.regression`);
 :func:`resource_curves`
     throughput (instances per second), model memory and RAM-Hours from recorded
     per-instance processing times and model sizes (Gama et al. 2013, sections 2-3;
@@ -34,10 +34,11 @@ from .._core.mechanisms import (
     resolve_every,
 )
 from .._core.metrics import REGISTRY, family
-from .._core.metrics.losses import GB, REGRESSION_QUANTITIES, ram_hours, regression_quantities
+from .._core.metrics.losses import GB, ram_hours
 from .._core.validation import as_float_array, check_choice
 from .._kernels import sums as SK
 from .._labelled import LeadingDims, base_attrs, split_leading, time_coords
+from .regression import regression_curves  # its home since issue 33, importable from here as before
 from .sums import SumsEngine, sums_job
 
 __all__ = ["loss_curves", "regression_curves", "regression_losses", "resource_curves", "quantity_curves"]
@@ -199,64 +200,6 @@ def loss_curves(
         "n_instances": _variable(lead, values["n_instances"], **REGISTRY["n_instances"].attrs()),
     }
     return _dataset(data, lead, specs, positions, tcoords, "streamtk loss curves", every=every, loss=name)
-
-
-@forgetting_parameters()
-def regression_curves(y_true, y_pred, *, every=None, lead_dims=None, **forgetting) -> xr.Dataset:
-    """MAE, MSE and RMSE of recorded regression predictions under every estimator.
-
-    Parameters
-    ----------
-    y_true : array-like, shape ``(n,)``
-        Recorded targets (real numbers); NaN = no target, the instance is skipped.
-    y_pred : array-like or xarray.DataArray, shape ``(..., n)``
-        Recorded predictions (finite real numbers); leading dims are kept.
-    {forgetting}
-    every, lead_dims
-        As in :func:`loss_curves`.
-
-    Returns
-    -------
-    xarray.Dataset
-        ``mae`` (mean of ``|y - yhat|``), ``mse`` (mean of ``(y - yhat)**2``),
-        ``rmse`` (``sqrt(mse)`` under the same estimator) and ``n_instances`` on
-        ``(*lead, "estimator", "time")``. Under ADWIN each of the two losses has its
-        own ADWIN (as MOA runs one per estimated quantity). A sliding-window
-        sum is updated by adding the new and subtracting the leaving element
-        (Algorithm 2), so it carries a rounding residue of the order of
-        ``1e-16`` times the magnitudes that went through the window; a mean
-        that should be exactly 0 can come out as such a residue (negative
-        residues are clipped to 0).
-
-    See Also
-    --------
-    loss_curves : the same for any loss.
-    moa.evaluation.BasicRegressionPerformanceEvaluator, river.metrics.MAE, river.metrics.RMSE.
-
-    Examples
-    --------
-    >>> import numpy as np, streamtk.evaluation.losses as sl
-    >>> ds = sl.regression_curves(np.array([1.0, 2.0, 3.0]), np.array([1.5, 2.0, 1.0]))
-    >>> ds.mae.values.ravel().tolist(), ds.mse.values.ravel().tolist()
-    ([0.5, 0.25, 0.8333333333333334], [0.25, 0.125, 1.4166666666666667])
-    """
-    yt = as_float_array(y_true, "y_true", allow_nan=True)
-    if yt.ndim != 1:
-        raise ValueError(f"y_true must be one-dimensional (n,), got shape {yt.shape}")
-    if np.isinf(yt).any():
-        raise ValueError(f"y_true contains an infinite value at index {int(np.isinf(yt).argmax())}")
-    yp2, lead, tcoords = split_leading(y_pred, "y_pred", lead_dims=lead_dims, labels=True)
-    yp2 = as_float_array(yp2, "y_pred")
-    if yp2.shape[1] != yt.shape[0]:
-        raise ValueError(f"y_pred has {yp2.shape[1]} instances along its last axis but y_true has {yt.shape[0]}")
-    specs = build_estimators(**forgetting)
-    every = resolve_every(every, yt.shape[0])
-    present = _present_of(yt)
-    metrics = family("regression")
-    by_q = _by_quantity(metrics, REGRESSION_QUANTITIES)
-    positions, values = quantity_curves(regression_quantities(yp2 - yt), specs, every, by_q, present)
-    data = _metric_variables(lead, values, metrics)
-    return _dataset(data, lead, specs, positions, tcoords, "streamtk regression curves", every=every)
 
 
 _REGRESSION_LOSSES = {"squared": lambda e: e * e, "absolute": np.abs}

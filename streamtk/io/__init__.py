@@ -61,9 +61,12 @@ from .moa import read_moa_predictions
 from .netcdf import decode_strings, encode_strings, open_dataset, to_netcdf, to_zarr  # noqa: F401 - streamtk.runners.outofcore encodes its stores alike
 from .npz import read_npz, write_npz
 from .parquet import read_parquet, write_parquet
+from .regression_log import log_task, make_regression_log
 from .river import from_river
 
 __all__ = [
+    "make_regression_log",
+    "log_task",
     "LogFormatError",
     "WriteError",
     "atomic_path",

@@ -46,6 +46,16 @@ def _first_of_other_dims(da, keep):
     return sel
 
 
+def _default_metric(ds):
+    """``accuracy``, or (another family's curves) the Dataset's first scalar metric in its (the registry's) order."""
+    if "accuracy" in ds:
+        return "accuracy"
+    for v in ds.data_vars:
+        if v != "n_instances" and "time" in ds[v].dims and not {"target", "quantile", "class"} & set(ds[v].dims):
+            return str(v)
+    return "accuracy"
+
+
 def result_figure(ds, *, metric=None, model=None, kind=None, estimator=None):
     """A figure for a result Dataset: one panel per model (or pair), chosen by the Dataset's kind.
 
@@ -54,7 +64,9 @@ def result_figure(ds, *, metric=None, model=None, kind=None, estimator=None):
     ds : xarray.Dataset
         Any result :meth:`xarray.Dataset.streamtk.plot` understands.
     metric : str, optional
-        Curves: the metric (default ``accuracy``); comparison: ``mcnemar`` (default) or ``q``.
+        Curves: the metric (default ``accuracy``; a regression or interval result: its first metric without a
+        target, quantile or class dim, e.g. ``mae``, ``average_mae``, ``coverage``); comparison: ``mcnemar``
+        (default) or ``q``.
     model : sequence of str, optional
         Models to show (default all; curves: all on each panel, other kinds: at most six panels).
     estimator : str or sequence of str, optional
@@ -94,7 +106,7 @@ def result_figure(ds, *, metric=None, model=None, kind=None, estimator=None):
             plot_baselines(ds, metric, model=m, sel=sel, ax=ax, drifts=drifts, title=title)
         return fig
     if kind == "curves":
-        metric = metric or "accuracy"
+        metric = metric or _default_metric(ds)
         if metric not in ds:
             raise ValueError(f"metric {metric!r} is not in the file; it has {sorted(map(str, ds.data_vars))}")
         return facet_curves(ds, metric, models=model, estimators=estimator, drifts=drifts)

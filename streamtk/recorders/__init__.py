@@ -14,10 +14,14 @@ memory. The log it returns goes straight into :func:`streamtk.evaluate`::
                  streamtk.datasets.load("electricity"))
     curves = streamtk.evaluate(log.y_true, log.y_pred, windows=1000)
 
+:func:`record_regression` records river and capymoa regressors and interval predictors
+(:mod:`~streamtk.recorders.regression`) for :func:`streamtk.regression_curves` and :func:`streamtk.interval_curves`.
+
 Modules: :mod:`~streamtk.recorders.recorder` (:func:`record`, the loops), ``_learners`` (one adapter per
 library), ``_streams`` (one adapter per kind of stream), ``_sink`` (memory or zarr).
 """
 
 from .recorder import record
+from .regression import record_regression
 
-__all__ = ["record"]
+__all__ = ["record", "record_regression"]

@@ -25,12 +25,16 @@ def summary_table(ds, metrics=None, *, estimators=None) -> str:
     """A plain-text table of the final value of each metric per model (and other leading dims) and estimator.
 
     ``metrics`` default: those of ``accuracy, kappa, kappa_m, kappa_per, kappa_plus`` in
-    the Dataset; variables with a ``class`` dim are refused (select a class first).
+    the Dataset (of a regression or interval Dataset: its first six metrics without a class, quantile or target
+    dim); variables with a ``class`` dim are refused (select a class first).
     """
     if metrics is None:
         metrics = [m for m in TABLE_METRICS if m in ds]
         auc = [m for m in ("auc", "auc_macro") if m in ds and "class" not in ds[m].dims]
         metrics += auc[:1]  # scores were evaluated
+        if not metrics:  # another family (regression, intervals): its first scalar metrics, in the Dataset's order
+            metrics = [str(v) for v in ds.data_vars if v != "n_instances" and {"estimator", "time"} <= set(ds[v].dims)
+                       and not {"class", "quantile", "target"} & set(ds[v].dims)][:6]  # fmt: skip
     metrics = list(metrics)
     missing = [m for m in metrics if m not in ds]
     if missing:
@@ -44,13 +48,16 @@ def summary_table(ds, metrics=None, *, estimators=None) -> str:
     rows = _rows(last, lead)
     name_w = max([5] + [len(r[1]) for r in rows]) + 2
     est_w = max([9] + [len(str(e)) for e in ests]) + 2
-    head = f"{'/'.join(lead) or 'model':<{name_w}}{'estimator':<{est_w}}" + "".join(f"{m:>12}" for m in metrics)
+    col_w = [max(12, len(m) + 2) for m in metrics]
+    head = f"{'/'.join(lead) or 'model':<{name_w}}{'estimator':<{est_w}}" + "".join(
+        f"{m:>{w}}" for m, w in zip(metrics, col_w)
+    )
     lines = [head, "-" * len(head)]
     for labels, name in rows:
         sub = last.sel(labels) if labels else last
         for est in ests:
             row = sub.sel(estimator=est)
-            vals = "".join(f"{float(row[m]):>12.4f}" for m in metrics)
+            vals = "".join(f"{float(row[m]):>{w}.4f}" for m, w in zip(metrics, col_w))
             lines.append(f"{name:<{name_w}}{str(est):<{est_w}}{vals}")
     return "\n".join(lines)
 

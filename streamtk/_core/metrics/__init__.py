@@ -13,8 +13,10 @@ from . import auc as _auc
 from . import comparison as _comparison
 from . import confusion as _confusion
 from . import dependence as _dependence
+from . import intervals as _intervals
 from . import losses as _losses
 from . import quantity as _quantity
+from . import regression as _regression
 from .base import EXTRA_DIMS, Intermediate, Metric, Table
 
 __all__ = [
@@ -39,6 +41,9 @@ _ALL = [
     *_comparison.METRICS,
     *_dependence.METRICS,
     *_losses.METRICS,
+    # regression and prediction intervals (issue 33)
+    *_regression.METRICS,
+    *_intervals.METRICS,
 ]
 
 REGISTRY: dict[str, Metric] = {}
@@ -48,7 +53,18 @@ for _m in _ALL:
     REGISTRY[_m.name] = _m
 
 #: the tables of statistics the formulas read, by name
-TABLES: dict[str, Table] = {t.name: t for t in (_confusion.TABLE, _comparison.TABLE, _auc.TABLE, _dependence.TABLE)}
+TABLES: dict[str, Table] = {
+    t.name: t
+    for t in (
+        _confusion.TABLE,
+        _comparison.TABLE,
+        _auc.TABLE,
+        _dependence.TABLE,
+        # regression and prediction intervals (issue 33)
+        _regression.TABLE,
+        _intervals.TABLE,
+    )
+}
 
 #: the metrics ``streamtk.evaluate`` computes (confusion counts, quantity means, AUC), in output order
 EVALUATION_FAMILIES = ("confusion", "quantity", "auc")
@@ -57,7 +73,9 @@ EVALUATION_FAMILIES = ("confusion", "quantity", "auc")
 COMPUTED_BY = {
     "comparison": "streamtk.compare_losses",
     "dependence": "streamtk.label_dependence",
-    "regression": "streamtk.evaluation.losses.regression_curves",
+    # regression and prediction intervals (issue 33)
+    "regression": "streamtk.regression_curves",
+    "intervals": "streamtk.interval_curves",
     "resources": "streamtk.evaluation.losses.resource_curves",
     "loss": "streamtk.evaluation.losses.loss_curves",
 }

@@ -25,6 +25,10 @@ EXTRA_DIMS = {
     "pair": ("class", "class_other"),
     "transition": ("previous_class", "class"),
     "lag": ("lag", "class"),
+    # regression and prediction intervals (issue 33): one value per target of a multi-target regression, per
+    # quantile level of quantile predictions
+    "target": ("target",),
+    "quantile": ("quantile",),
 }
 
 
@@ -40,8 +44,12 @@ class Metric:
     :data:`EXTRA_DIMS`; ``dtype`` ``"float64"`` or ``"bool"``; ``higher_is_better`` is True, False,
     or None when the value has no orientation (counts, test statistics); ``needs``: ``labels``,
     ``binary`` (two classes), ``cost``, ``scores`` or ``multiscores`` (evaluation families),
-    ``binary_losses`` (comparison), ``targets`` (regression), ``seconds``, ``memory`` or
-    ``seconds_and_memory`` (resources). ``symbol``: the papers' symbol (matplotlib mathtext, without
+    ``binary_losses`` (comparison), ``targets``, ``n_features``, ``multitarget`` or ``tree`` (regression: any
+    regression, the number of features, several targets, an order-statistics tree asked by name),
+    ``intervals``, ``alpha`` or ``quantiles`` (prediction intervals), ``seconds``, ``memory`` or
+    ``seconds_and_memory`` (resources). ``moa``: the convention it has under ``convention="moa"``
+    (regression and interval families): True when MOA reports it (its own formula), False when MOA has no such
+    measure (refused under MOA's convention). ``symbol``: the papers' symbol (matplotlib mathtext, without
     ``$``); ``label``: its axis label in plots (mathtext; default the symbol, else the name); ``limits``: the
     range its values cannot leave, ``(low or None, high or None)`` (plots never draw beyond it); ``quantity``:
     the per-instance quantity whose sums a formula of the sums table reads (regression, resources).
@@ -65,6 +73,7 @@ class Metric:
     label: str = ""
     limits: tuple = (None, None)
     quantity: str = ""
+    moa: bool = True
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self):

@@ -16,7 +16,7 @@ For both to give the same doubles a formula uses only:
   evaluation such as ``x.k`` or ``x.moa``), never ``if`` on a value read from ``s`` or ``v``;
 * the helpers below instead of ``math`` / ``numpy`` calls: :func:`where` (a select, both sides
   evaluated), :func:`sqrt`, :func:`log`, :func:`exp`, :func:`erfc`, :func:`isnan`, :func:`maximum`,
-  :func:`minimum`, :func:`fabs`, :func:`copysign`, :func:`full`. In numpy they call the C library's
+  :func:`minimum`, :func:`fabs`, :func:`copysign`, :func:`floor`, :func:`full`. In numpy they call the C library's
   functions element by element (``math``), exactly as the compiled code does: numpy's own ``log`` and
   ``exp`` differ from the C library in the last bit for some inputs.
 """
@@ -41,6 +41,7 @@ __all__ = [
     "minimum",
     "fabs",
     "copysign",
+    "floor",
     "full",
     "NAN",
     "INF",
@@ -144,6 +145,11 @@ def copysign(a, b):
     return np.copysign(a, b)
 
 
+def floor(x):
+    """The largest integer not above ``x``, as a double (NaN and infinities as they are)."""
+    return np.floor(x)
+
+
 def full(like, value):
     """``value`` at every column of ``like`` (a value read at ``m``): a constant shaped like a statistic."""
     return np.full(np.shape(like), value, dtype=np.float64) if np.ndim(like) else float(value)
@@ -201,6 +207,11 @@ def _fabs_nb(x):
 @overload(copysign)
 def _copysign_nb(a, b):
     return lambda a, b: math.copysign(a, b)
+
+
+@overload(floor)
+def _floor_nb(x):
+    return lambda x: np.floor(x)
 
 
 @overload(full)

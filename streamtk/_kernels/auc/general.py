@@ -31,7 +31,7 @@ import numba as nb
 import numpy as np
 
 from ..fenwick import build
-from ..forgetting import FADING, advance, fading_step, is_sliding, next_member, next_restart, sliding_limit
+from ..forgetting import advance, fades, fading_step, is_sliding, next_member, next_restart, sliding_limit
 from .layout import P_CURSOR, P_HELD, P_TAIL
 from .step import decay, is_member, member_weight, store, tree_overdue, ustep
 
@@ -109,7 +109,7 @@ def accumulate(inp, grps, mech, state, l, e, b0, b1, base, ck, ci, snap):
     m = state.scale[l, e]
     held = pt[P_HELD]
     step = fading_step(kind, fade)
-    fades = kind == FADING
+    faded = fades(kind)
     nxt, cursor = next_restart(kind, mech.sizes[e], marks, pt[P_CURSOR], base + b0)
     nck = ck.shape[0]
     for t in range(b0, b1):
@@ -119,7 +119,7 @@ def accumulate(inp, grps, mech, state, l, e, b0, b1, base, ck, ci, snap):
             pt[P_TAIL] = base + t
             nxt, cursor = next_restart(kind, mech.sizes[e], marks, cursor, base + t + 1)
         if is_member(mem, t):
-            if fades:
+            if faded:
                 m = advance(m, step)
                 if tree_overdue(m):
                     scale_trees(tree, 1.0 / m)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from ..forgetting import FADING, is_sliding, next_member, next_restart, sliding_limit
+from ..forgetting import fades, is_sliding, next_member, next_restart, sliding_limit
 from .step import is_member, member_weight
 
 
@@ -46,6 +46,6 @@ def held_weights(kind, size, fade, marks, limits, mem, wl, unit, at, out):
             for s in range(t, tail - 1, -1):
                 if is_member(mem, s):
                     out[a, s] = member_weight(wl, has_w, unit, s) * f
-                    if kind == FADING:
+                    if fades(kind):
                         f *= fade
             a += 1

@@ -26,12 +26,14 @@ import numpy as np
 
 from ..forgetting import (
     ADWIN,
+    EWMA,
     FADING,
     LANDMARKS,
     PREQUENTIAL,
     TUMBLING,
     WINDOW,
     advance,
+    fades,
     fading_step,
     next_restart,
     overdue,
@@ -58,7 +60,7 @@ from .streamtk import BLOCK, inverse, write_scalars
 
 #: the mechanisms this fast path runs; a plan with any other takes the general kernel (a new
 #: mechanism is correct there first, and joins this list with its fast code and tests)
-KINDS = (PREQUENTIAL, WINDOW, FADING, TUMBLING, LANDMARKS, ADWIN)
+KINDS = (PREQUENTIAL, WINDOW, FADING, TUMBLING, LANDMARKS, ADWIN, EWMA)
 #: extra doubles at the end of every row of the block buffer and the rings: rows a power of two
 #: apart map to the same cache sets, and with several windows the rows evict each other
 PAD = 24
@@ -392,7 +394,7 @@ def run(inputs, mech, state, span, which, ck, snap, rings):
                     continue
                 est = (sc[l, e], cv[l, e], pt[l, e])
                 lm = marks[mark_off[e] : mark_off[e + 1]]
-                if kinds[e] == FADING:
+                if fades(kinds[e]):
                     ci1 = _accumulate(kinds[e], sizes[e], fading[e], lm, blk, est, out)
                 else:
                     ci1 = _count(kinds[e], sizes[e], lm, blk, est, out)

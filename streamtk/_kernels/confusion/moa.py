@@ -16,6 +16,15 @@ State slots (the arrays of :mod:`.layout`, read with MOA's meaning): ``S_C`` hit
 total, ``S_NF`` members, ``S_BMH`` Majority hits, ``S_BPH`` Persistent hits, ``S_BMM`` baseline
 members; ``V_DIAG`` hits by class (for streamtk's per-class metrics), ``V_OFFROW`` = ROW,
 ``V_OFFCOL`` = COL; ``P_TAIL`` / ``P_HELD`` and ``P_TAIL_BASE`` / ``P_HELD_BASE`` the two windows.
+
+MOA's ``EWMAClassificationPerformanceEvaluator`` (``ewma=a``; the ``fading`` array holds ``a`` itself here)
+replaces every estimator by ``S = S + a (value - S)``, starting at 0, and reads ``S`` itself: its estimates
+are *unnormalised* (their weights ``a (1 - a)**age`` sum to ``1 - (1 - a)**n``, below 1 at the start), the
+denominators are 1 (``S_NF`` holds the same average of the member indicator, MOA has no such estimator). Each
+instance moves every estimator, so an instance of weight 0 with a label decays the baselines' estimates. MOA
+feeds its per-class precision (recall) estimators ``NaN`` for an instance predicted (labelled) as another
+class, which an EWMA keeps forever: ``V_DIAG`` becomes NaN from the first instance whose label or prediction
+is another class, so precision, recall and the class F1 are NaN from then on (MOA's behaviour).
 A weight of ``-1`` marks an instance MOA never sees (before its first instance of positive weight,
 when MOA resets the evaluator); a missing prediction counts as weight 0.
 """
@@ -28,7 +37,7 @@ import numba as nb
 import numpy as np
 
 from ..baselines import moa_majority, persistent_hit
-from ..forgetting import FADING, is_sliding
+from ..forgetting import EWMA, FADING, is_sliding
 from .layout import (
     F_BM,
     F_BMW,
@@ -59,17 +68,18 @@ from .streamtk import BLOCK
 
 
 @nb.njit(cache=True)
-def write_snapshot(out, ci, sc, cv, nq, k, empty):
+def write_snapshot(out, ci, sc, cv, nq, k, empty, unit):
     """Column ``ci`` of a snapshot block ``out (F, C)`` of a MOA state: estimates divide by the number of
-    members; ``empty`` is the evaluator's estimate before anything was observed."""
+    members (by 1 when ``unit``: the EWMA's estimates are its sums); ``empty`` is the evaluator's estimate
+    before anything was observed."""
     out[F_W, ci] = sc[S_M]
     out[F_N, ci] = sc[S_NF]
-    out[F_DEN, ci] = sc[S_NF]
+    out[F_DEN, ci] = 1.0 if unit else sc[S_NF]
     out[F_C, ci] = sc[S_C]
     out[F_BM, ci] = sc[S_BMH]
-    out[F_BMW, ci] = sc[S_BMM]
+    out[F_BMW, ci] = 1.0 if unit else sc[S_BMM]
     out[F_BP, ci] = sc[S_BPH]
-    out[F_BPW, ci] = sc[S_BMM]
+    out[F_BPW, ci] = 1.0 if unit else sc[S_BMM]
     out[F_EMPTY, ci] = empty
     for j in range(nq):
         out[F_Q + j, ci] = sc[S_Q + j]
@@ -92,6 +102,21 @@ def _eval_value(sc, cv, nq, ql, y, p, w, r, sign):
     cv[V_DIAG, y] += h
     for j in range(nq):
         sc[S_Q + j] += g * ql[j, r]
+
+
+@nb.njit(cache=True, inline="always")
+def _ewma_value(sc, cv, nq, ql, y, p, w, r, a):
+    """One evaluated instance into MOA's EWMA estimators (``S += a (value - S)``, every class's estimators)."""
+    h = w if y == p else 0.0
+    sc[S_C] += a * (h - sc[S_C])
+    sc[S_M] += a * (w - sc[S_M])
+    sc[S_NF] += a * (1.0 - sc[S_NF])
+    for c in range(cv.shape[1]):
+        cv[V_OFFROW, c] += a * ((w if y == c else 0.0) - cv[V_OFFROW, c])
+        cv[V_OFFCOL, c] += a * ((w if p == c else 0.0) - cv[V_OFFCOL, c])
+        cv[V_DIAG, c] += a * ((h if (y == c and p == c) else np.nan) - cv[V_DIAG, c])
+    for j in range(nq):
+        sc[S_Q + j] += a * (w * ql[j, r] - sc[S_Q + j])
 
 
 #: one estimator's mechanism: its kernel code, window size and fading factor
@@ -123,13 +148,16 @@ def block(mech, series, blk, est, out):
     k = cv.shape[1]
     sliding = is_sliding(kind)
     fading = kind == FADING
+    ewma = kind == EWMA
     nck = ck.shape[0]
     for t in range(b0, b1):
         y = ytrue[t]
         w = wl[t] if has_w else 1.0
         if y >= 0 and w >= 0.0:
             p = yp[t]
-            if w > 0.0 and p >= 0:
+            if w > 0.0 and p >= 0 and ewma:
+                _ewma_value(sc, cv, nq, ql, y, p, w, t, fade)
+            elif w > 0.0 and p >= 0:
                 if sliding:
                     if pt[P_HELD] == size:  # MOA's ring: the oldest value is forgotten first
                         r = pt[P_TAIL] - base
@@ -153,7 +181,7 @@ def block(mech, series, blk, est, out):
                 else:
                     sc[S_NF] += 1.0
                 _eval_value(sc, cv, nq, ql, y, p, w, t, 1.0)
-            mh = 1.0 if moa_majority(cv[V_OFFROW], k, sc[S_NF]) == y else 0.0
+            mh = 1.0 if moa_majority(cv[V_OFFROW], k, 1.0 if ewma else sc[S_NF]) == y else 0.0
             majh[t] = np.uint8(mh)
             ph = perhit[t]
             if sliding:
@@ -170,6 +198,10 @@ def block(mech, series, blk, est, out):
                 sc[S_BMH] += w * mh
                 sc[S_BPH] += w * ph
                 sc[S_BMM] = float(pt[P_HELD_BASE])
+            elif ewma:
+                sc[S_BMH] += fade * (w * mh - sc[S_BMH])
+                sc[S_BPH] += fade * (w * ph - sc[S_BPH])
+                sc[S_BMM] = 1.0
             elif fading:
                 sc[S_BMH] = fade * sc[S_BMH] + w * mh
                 sc[S_BPH] = fade * sc[S_BPH] + w * ph
@@ -179,7 +211,7 @@ def block(mech, series, blk, est, out):
                 sc[S_BPH] += w * ph
                 sc[S_BMM] += 1.0
         while ci < nck and ck[ci] == t:
-            write_snapshot(snap, ci, sc, cv, nq, k, 0.0 if fading else np.nan)
+            write_snapshot(snap, ci, sc, cv, nq, k, 0.0 if (fading or ewma) else np.nan, ewma)
             ci += 1
     return ci
 

@@ -32,7 +32,7 @@ import math
 import numba
 import numpy as np
 
-from ..forgetting import FADING, RENORM, WINDOW, fading_step, next_restart, overdue
+from ..forgetting import RENORM, WINDOW, fades, fading_step, next_restart, overdue
 
 __all__ = ["RAW", "mean_step", "renormalise", "safe_steps", "estimate_block", "ratio_block", "EST_FLOAT", "EST_INT"]
 
@@ -102,8 +102,8 @@ def estimate_block(kind, size, fading, marks, xrow, h, count0, j0, nb, stf, sti,
         for jj in range(nb):
             lag = xrow[x0 + jj - size] if t0 + jj >= size else 0.0
             s, n, m, out[jj] = mean_step(s, n, m, xrow[x0 + jj], lag, 1.0, 1.0, w)
-    elif kind == FADING:
-        step = 1.0 / fading
+    elif fades(kind):
+        step = fading_step(kind, fading)
         jj = 0
         while jj < nb:
             # the steps before the multiplier can exceed RENORM run without the check (a check in the loop
