@@ -14,6 +14,7 @@ from . import comparison as _comparison
 from . import confusion as _confusion
 from . import dependence as _dependence
 from . import losses as _losses
+from . import multilabel as _multilabel
 from . import quantity as _quantity
 from .base import EXTRA_DIMS, Intermediate, Metric, Table
 
@@ -39,6 +40,7 @@ _ALL = [
     *_comparison.METRICS,
     *_dependence.METRICS,
     *_losses.METRICS,
+    *_multilabel.METRICS,
 ]
 
 REGISTRY: dict[str, Metric] = {}
@@ -48,7 +50,9 @@ for _m in _ALL:
     REGISTRY[_m.name] = _m
 
 #: the tables of statistics the formulas read, by name
-TABLES: dict[str, Table] = {t.name: t for t in (_confusion.TABLE, _comparison.TABLE, _auc.TABLE, _dependence.TABLE)}
+TABLES: dict[str, Table] = {
+    t.name: t for t in (_confusion.TABLE, _comparison.TABLE, _auc.TABLE, _dependence.TABLE, _multilabel.TABLE)
+}
 
 #: the metrics ``streamtk.evaluate`` computes (confusion counts, quantity means, AUC), in output order
 EVALUATION_FAMILIES = ("confusion", "quantity", "auc")
@@ -60,6 +64,7 @@ COMPUTED_BY = {
     "regression": "streamtk.evaluation.losses.regression_curves",
     "resources": "streamtk.evaluation.losses.resource_curves",
     "loss": "streamtk.evaluation.losses.loss_curves",
+    "multilabel": "streamtk.multilabel_curves",
 }
 
 

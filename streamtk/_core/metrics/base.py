@@ -25,6 +25,7 @@ EXTRA_DIMS = {
     "pair": ("class", "class_other"),
     "transition": ("previous_class", "class"),
     "lag": ("lag", "class"),
+    "label": ("label",),  # one value per label of a multi-label problem
 }
 
 
