@@ -76,7 +76,12 @@ def _sk(y, p, v, zd):
         prefix = "label_" if avg is None else ""
         out[f"{prefix}precision{suffix}"], out[f"{prefix}recall{suffix}"], out[f"{prefix}f1{suffix}"] = pr, rc, f1
     cm = M.multilabel_confusion_matrix(y, p, sample_weight=v)
-    out["label_tn"], out["label_fp"], out["label_fn"], out["label_tp"] = cm[:, 0, 0], cm[:, 0, 1], cm[:, 1, 0], cm[:, 1, 1]
+    out["label_tn"], out["label_fp"], out["label_fn"], out["label_tp"] = (
+        cm[:, 0, 0],
+        cm[:, 0, 1],
+        cm[:, 1, 0],
+        cm[:, 1, 1],
+    )
     return out
 
 

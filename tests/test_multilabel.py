@@ -107,8 +107,8 @@ def test_relabelling_and_weight_scale_invariance():
     y, p, w = stream(5, n=50)
     order = [3, 1, 0, 2]
     a = streamtk.multilabel_curves(y, p, weights=w, labels=list("abcd"), **KW)
-    b = streamtk.multilabel_curves(y[:, order], p[:, :, order], weights=3.5 * w, labels=[list("abcd")[i] for i in order],
-                                   **KW)  # fmt: skip
+    names = [list("abcd")[i] for i in order]
+    b = streamtk.multilabel_curves(y[:, order], p[:, :, order], weights=3.5 * w, labels=names, **KW)
     for v in NAMES:
         got = b[v].sel(label=list("abcd")) if "label" in b[v].dims else b[v]
         scale = 3.5 if v in ("label_tp", "label_fp", "label_fn", "label_tn") else 1.0
@@ -212,12 +212,30 @@ def test_river_multioutput_metrics_coincide_with_zero_division_0():
 @pytest.mark.parametrize(
     "y,p,kw,error,match",
     [
-        ([0, 1, 1], [[0], [1], [1]], {}, ValueError, r"y_true must have shape \(n, q\) \(instances x labels\), got shape \(3,\)"),
+        (
+            [0, 1, 1],
+            [[0], [1], [1]],
+            {},
+            ValueError,
+            r"y_true must have shape \(n, q\) \(instances x labels\), got shape \(3,\)",
+        ),
         ([[0, 1], [1, 0]], [[0, 1, 0], [1, 0, 0]], {}, ValueError, r"y_pred must have shape \(\.\.\., n, q\) = "),
-        ([[0, 2], [1, 0]], [[0, 1], [1, 0]], {}, ValueError, r"y_true must hold 0/1 or booleans, got 2 at instance 0, "
-         r"label 1"),
-        ([[0, 1], [1, 0]], [[0, 1], [1, -1.0]], {"labels": ["x", "y"]}, ValueError, r"got -1\.0 at instance 1, "
-         r"label 'y'"),
+        (
+            [[0, 2], [1, 0]],
+            [[0, 1], [1, 0]],
+            {},
+            ValueError,
+            r"y_true must hold 0/1 or booleans, got 2 at instance 0, "
+            r"label 1",
+        ),
+        (
+            [[0, 1], [1, 0]],
+            [[0, 1], [1, -1.0]],
+            {"labels": ["x", "y"]},
+            ValueError,
+            r"got -1\.0 at instance 1, "
+            r"label 'y'",
+        ),
         ([[0, 1], [1, np.nan]], [[0, 1], [1, 0]], {}, ValueError, r"y_true has a row only partly missing at index"),
         ([[0, 1], [1, 0]], [[0, 1], [1, np.inf]], {}, ValueError, r"y_pred must hold 0/1 or booleans, got inf"),
         ([["a", "b"]], [[0, 1]], {}, TypeError, r"y_true must hold 0/1 or booleans, got an array of dtype"),
@@ -225,10 +243,22 @@ def test_river_multioutput_metrics_coincide_with_zero_division_0():
         ([[0, 1]], [[0, 1]], {"zero_division": "warn"}, TypeError, r"zero_division must be 0, 1 or nan, got 'warn'"),
         ([[0, 1]], [[0, 1]], {"labels": ["a"]}, ValueError, r"labels must name the 2 labels"),
         ([[0, 1]], [[0, 1]], {"metrics": ["accuracy"]}, ValueError, r"unknown multi-label metric 'accuracy'"),
-        ([[0, 1]], [[0, 1]], {"convention": "moa", "windows": [3]}, ValueError, r"MOA's multi-label evaluator is "
-         r"prequential"),
-        ([[0, 1]], [[0, 1]], {"convention": "moa", "metrics": ["f1_micro"]}, ValueError, r"convention='moa' has no "
-         r"'f1_micro'"),
+        (
+            [[0, 1]],
+            [[0, 1]],
+            {"convention": "moa", "windows": [3]},
+            ValueError,
+            r"MOA's multi-label evaluator is "
+            r"prequential",
+        ),
+        (
+            [[0, 1]],
+            [[0, 1]],
+            {"convention": "moa", "metrics": ["f1_micro"]},
+            ValueError,
+            r"convention='moa' has no "
+            r"'f1_micro'",
+        ),
         ([[0, 1]], [[0, 1]], {"weights": [-1.0]}, ValueError, r"weights must be non-negative, got -1\.0"),
         (np.zeros((0, 2)), np.zeros((0, 2)), {}, ValueError, r"y_true is empty"),
         (np.zeros((2, 0)), np.zeros((2, 0)), {}, ValueError, r"y_true has no label"),

@@ -250,8 +250,38 @@ def check_loss(name):
                 assert _close(float(ds["loss"].values[m, e, t]), want), (name, m, kind, t)
 
 
+def check_multilabel(name):
+    # scikit-learn on the instances each estimator holds (every mechanism, float weights, missing rows)
+    from ._multilabel import ESTIMATORS, KW, reference, stream
+
+    y, p, w = stream(0)
+    for zd in (0.0, math.nan):
+        ds = streamtk.multilabel_curves(y, p, weights=w, zero_division=zd, every=3, metrics=[name], **KW)
+        for (l, e, c), want in reference(0, zd, 3).items():
+            got = ds[name].values[l, e, c]
+            np.testing.assert_allclose(got, want[name], rtol=1e-9, atol=1e-12, equal_nan=True,
+                                       err_msg=str((name, l, ESTIMATORS[e], c, zd)))  # fmt: skip
+
+
+def check_imbalanced(name):
+    # scikit-learn's average_precision_score and auc(recall, precision), pair counting, on the instances each
+    # estimator holds (every mechanism, float weights, ties, missing labels; binary and class scores)
+    from ._imbalanced import ESTIMATORS, KW, reference, stream
+
+    for k in (2, 3):
+        y, p, s, w = stream(0, k=k)
+        extra = {"classes": list(range(k))} if k > 2 else {}
+        yy = np.where(y < 0, np.nan, y.astype(float))
+        ds = streamtk.auc_curves(yy, s, y_pred=p, weights=w, every=4, metrics=[name], **extra, **KW)
+        for (l, e, c, col), want in reference(0, k, 4).items():
+            got = ds[name].values[l, e, c] if k == 2 else ds[name].values[l, e, c, col]
+            assert _close(float(got), float(want[name]), 1e-12) or got == want[name], (name, ESTIMATORS[e], c, col)
+
+
 CHECKERS = {
     "confusion": check_confusion,
+    "imbalanced": check_imbalanced,
+    "multilabel": check_multilabel,
     "loss": check_loss,
     "quantity": check_quantity,
     "auc": check_auc,
@@ -319,7 +349,17 @@ def _contexts(table):
 
         return [(context(k, 4), n_rows(context(k, 4))) for k in (2, 3)]
     if table == "auc":
-        return [(AucContext(c, g, g > 2, moa), 3 * c * g) for c, g in ((1, 2), (3, 2), (3, 3)) for moa in (0, 1)]
+        from streamtk._kernels.auc.sweep import N_SWEEP
+
+        return [
+            (AucContext(c, g, g > 2, moa), 3 * c * g + N_SWEEP * c)
+            for c, g in ((1, 2), (3, 2), (3, 3))
+            for moa in (0, 1)
+        ]
+    if table == "multilabel":
+        from streamtk._core.metrics.multilabel import context
+
+        return [(context(3, zd, moa), 16 + 9) for zd in (0.0, 1.0, math.nan) for moa in (False, True)]
     raise AssertionError(f"no contexts for table {table!r}: add them here")
 
 

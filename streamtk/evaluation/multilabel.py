@@ -118,7 +118,8 @@ def label_matrix(values, name: str, labels=None):
 
 
 def _dims_of(da: xr.DataArray, name: str):
-    """``(time dim, label dim)`` of a labelled label matrix: ``label`` (else the last), ``time`` (else the one before)."""
+    """``(time dim, label dim)`` of a labelled label matrix: ``label`` (else the last), ``time`` (else the one
+    before)."""
     if da.ndim < 2:
         raise ValueError(f"{name} must have a time and a label dim, got dims {da.dims}")
     ldim = LABEL_DIM if LABEL_DIM in da.dims else da.dims[-1]
@@ -158,7 +159,9 @@ def _labelled(y_true, y_pred, labels, lead_dims):
         true_labels, true_time = y_true.indexes.get(ldim), y_true.indexes.get(tdim)
         if pred_labels is not None and true_labels is not None and not pred_labels.equals(true_labels):
             if set(pred_labels) != set(true_labels) or pred_labels.has_duplicates:
-                raise ValueError(f"y_pred's labels {list(pred_labels)[:10]} do not match y_true's {list(true_labels)[:10]}")
+                raise ValueError(
+                    f"y_pred's labels {list(pred_labels)[:10]} do not match y_true's {list(true_labels)[:10]}"
+                )
             p = np.take(p, pred_labels.get_indexer(true_labels), axis=-1)
         if pred_time is not None and true_time is not None and not pred_time.equals(true_time):
             raise ValueError("y_true's time labels do not match y_pred's (align them, or pass numpy arrays)")

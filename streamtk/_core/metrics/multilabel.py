@@ -349,8 +349,13 @@ METRICS = [
         _precision_micro,
         limits=(0.0, 1.0),
     ),
-    _m("recall_micro", "micro-averaged recall", "sum_j TP_j / sum_j (TP_j + FN_j)" + _ZD, _recall_micro,
-       limits=(0.0, 1.0)),  # fmt: skip
+    _m(
+        "recall_micro",
+        "micro-averaged recall",
+        "sum_j TP_j / sum_j (TP_j + FN_j)" + _ZD,
+        _recall_micro,
+        limits=(0.0, 1.0),
+    ),  # fmt: skip
     _m(
         "f1_micro",
         "micro-averaged F1",
@@ -382,18 +387,71 @@ METRICS = [
         per_label=True,
         limits=(0.0, 1.0),
     ),
-    _m("label_precision", "precision of each label", "TP_j / (TP_j + FP_j)" + _ZD, _label_precision,
-       per_label=True, shape="label", limits=(0.0, 1.0)),  # fmt: skip
-    _m("label_recall", "recall of each label", "TP_j / (TP_j + FN_j)" + _ZD, _label_recall, per_label=True,
-       shape="label", limits=(0.0, 1.0)),  # fmt: skip
-    _m("label_f1", "F1 of each label", "2 TP_j / (2 TP_j + FP_j + FN_j)" + _ZD, _label_f1, per_label=True,
-       shape="label", limits=(0.0, 1.0)),  # fmt: skip
-    _m("label_tp", "true positives of each label", "sum_s w_s [y_sj = 1][p_sj = 1]", _label_tp, per_label=True,
-       shape="label", higher_is_better=None, limits=(0.0, None)),  # fmt: skip
-    _m("label_fp", "false positives of each label", "sum_s w_s [y_sj = 0][p_sj = 1]", _label_fp, per_label=True,
-       shape="label", higher_is_better=None, limits=(0.0, None)),  # fmt: skip
-    _m("label_fn", "false negatives of each label", "sum_s w_s [y_sj = 1][p_sj = 0]", _label_fn, per_label=True,
-       shape="label", higher_is_better=None, limits=(0.0, None)),  # fmt: skip
-    _m("label_tn", "true negatives of each label", "sum_s w_s - TP_j - FP_j - FN_j", _label_tn, per_label=True,
-       shape="label", higher_is_better=None, limits=(0.0, None)),  # fmt: skip
+    _m(
+        "label_precision",
+        "precision of each label",
+        "TP_j / (TP_j + FP_j)" + _ZD,
+        _label_precision,
+        per_label=True,
+        shape="label",
+        limits=(0.0, 1.0),
+    ),  # fmt: skip
+    _m(
+        "label_recall",
+        "recall of each label",
+        "TP_j / (TP_j + FN_j)" + _ZD,
+        _label_recall,
+        per_label=True,
+        shape="label",
+        limits=(0.0, 1.0),
+    ),  # fmt: skip
+    _m(
+        "label_f1",
+        "F1 of each label",
+        "2 TP_j / (2 TP_j + FP_j + FN_j)" + _ZD,
+        _label_f1,
+        per_label=True,
+        shape="label",
+        limits=(0.0, 1.0),
+    ),  # fmt: skip
+    _m(
+        "label_tp",
+        "true positives of each label",
+        "sum_s w_s [y_sj = 1][p_sj = 1]",
+        _label_tp,
+        per_label=True,
+        shape="label",
+        higher_is_better=None,
+        limits=(0.0, None),
+    ),  # fmt: skip
+    _m(
+        "label_fp",
+        "false positives of each label",
+        "sum_s w_s [y_sj = 0][p_sj = 1]",
+        _label_fp,
+        per_label=True,
+        shape="label",
+        higher_is_better=None,
+        limits=(0.0, None),
+    ),  # fmt: skip
+    _m(
+        "label_fn",
+        "false negatives of each label",
+        "sum_s w_s [y_sj = 1][p_sj = 0]",
+        _label_fn,
+        per_label=True,
+        shape="label",
+        higher_is_better=None,
+        limits=(0.0, None),
+    ),  # fmt: skip
+    _m(
+        "label_tn",
+        "true negatives of each label",
+        "sum_s w_s - TP_j - FP_j - FN_j",
+        _label_tn,
+        per_label=True,
+        shape="label",
+        higher_is_better=None,
+        limits=(0.0, None),
+    ),  # fmt: skip
 ]
