@@ -9,8 +9,9 @@ An instance ``t`` has a true label set ``Y_t`` and a predicted set ``P_t`` over 
   denominator is 0: the indicator rows say where), MOA's Hamming score ``(q - mismatches) / q`` and
   MOA's integer quotient ``|Y & P| // |P|``, and the instance's true positives ``|Y & P|``, false
   positives ``|P| - |Y & P|`` and false negatives ``|Y| - |Y & P|`` summed over the labels;
-* the labels where ``y`` or ``p`` is 1, as compressed rows (``indptr``, ``lab``, ``code = y + 2 p``):
-  the per-label confusion counts read only these, so an instance costs its label cardinality, not ``q``.
+* the labels where ``y`` or ``p`` is 1, as compressed rows (``indptr``, ``lab``): ``lab`` holds the
+  label's statistic to add to, ``3 j`` (true positive), ``3 j + 1`` (false positive) or ``3 j + 2`` (false
+  negative); the per-label counts read only these, so an instance costs its label cardinality, not ``q``.
 
 Statistics (rows of a state and of a snapshot, :data:`N_EX` example sums first): ``S_f = sum_s w_s
 ex[s, f]`` over the members ``s`` an estimator holds, ``N`` (:data:`ROW_N`, the members held, faded
@@ -36,10 +37,12 @@ import numpy as np
 from .forgetting import advance, fading_step, is_sliding, next_member, next_restart, overdue, sliding_limit
 
 EX_FIELDS = ("w", "mismatch", "exact", "jaccard", "union", "precision", "predicted", "recall", "true", "f1",
-             "moa_hamming", "moa_recall", "tp", "fp", "fn")  # fmt: skip
+             "tp", "fp", "fn", "moa_hamming", "moa_recall")  # fmt: skip
 (EX_W, EX_MISMATCH, EX_EXACT, EX_JACCARD, EX_UNION, EX_PRECISION, EX_PREDICTED, EX_RECALL, EX_TRUE, EX_F1,
- EX_MOA_HAMMING, EX_MOA_RECALL, EX_TP, EX_FP, EX_FN) = range(len(EX_FIELDS))  # fmt: skip
+ EX_TP, EX_FP, EX_FN, EX_MOA_HAMMING, EX_MOA_RECALL) = range(len(EX_FIELDS))  # fmt: skip
 N_EX = len(EX_FIELDS)
+#: the example rows outside MOA's convention (MOA's two come last; their sums stay 0 otherwise)
+N_EX_STREAMTK = EX_MOA_HAMMING
 ROW_N = N_EX
 ROW_LABEL = N_EX + 1
 #: per label: true positives, false positives, false negatives
@@ -47,9 +50,10 @@ L_TP, L_FP, L_FN = 0, 1, 2
 TAIL, HELD, CURSOR = 0, 1, 2
 BLOCK = 2048
 
-#: ``ex (L, T, N_EX)``, ``indptr (L, T + 1)`` into ``lab`` / ``code (nnz,)``, ``member (L, T)`` uint8 or
-#: ``(L, 0)`` (every position), ``weights (L, T)`` or ``(L, 0)`` (unit weights)
-Inputs = namedtuple("Inputs", "ex indptr lab code member weights")
+#: ``ex (L, Tt, nex)`` the example values (the first ``nex`` rows) and ``indptr (L, Tt + 1)`` (into ``lab (nnz,)``)
+#: of the positions ``off .. off + Tt - 1`` (a segment and the history its windows read back), ``member (L, T)``
+#: uint8 or ``(L, 0)`` (every position), ``weights (L, T)`` or ``(L, 0)`` (unit weights)
+Inputs = namedtuple("Inputs", "ex indptr lab member weights off")
 #: ``kinds``, ``sizes``, ``fading``, ``marks``, ``mark_off`` (:func:`streamtk._core.mechanisms.kernel_arrays`),
 #: ``aslot`` the ADWIN of each estimator in ``limits (L, EA, T - t_begin)``
 Mechanisms = namedtuple("Mechanisms", "kinds sizes fading marks mark_off aslot limits")
@@ -64,21 +68,23 @@ def n_rows(n_labels: int, labels: bool) -> int:
 
 
 @nb.njit(cache=True, nogil=True)
-def instance_table(y, ymask, p, pmask, labels, ex, indptr, lab, code):
+def instance_table(y, ymask, p, pmask, labels, ex, indptr, lab):
     """The example values and label rows of every instance of every series; returns the number of label entries.
 
     ``y (T, q)`` uint8 and ``p (L, T, q)`` uint8 hold 0/1; ``ymask (T,)`` / ``pmask (L, T)`` uint8 flag the
-    present rows (the others are skipped: zero values, no entries). ``ex (L, T, N_EX)`` and ``indptr
-    (L, T + 1)`` are filled; ``lab`` / ``code`` receive the entries when ``labels`` (they must hold them:
-    call once with empty ones to count). Entries are numbered series by series.
+    present rows (the others are skipped: zero values, no entries). ``ex (L, T, nex)`` (the first ``nex``
+    example rows: :data:`N_EX_STREAMTK`, or :data:`N_EX` with MOA's) and ``indptr (L, T + 1)`` are filled;
+    ``lab`` receives the entries when ``labels`` (it must hold them: ``L T q`` at most). Entries are numbered
+    series by series.
     """
     L, T, q = p.shape
+    moa = ex.shape[2] > N_EX_STREAMTK
     k = 0
     for l in range(L):
         for t in range(T):
             indptr[l, t] = k
             row = ex[l, t]
-            for f in range(N_EX):
+            for f in range(ex.shape[2]):
                 row[f] = 0.0
             if ymask[t] == 0 or pmask[l, t] == 0:
                 continue
@@ -91,10 +97,8 @@ def instance_table(y, ymask, p, pmask, labels, ex, indptr, lab, code):
                 ny += a
                 npred += b
                 inter += a & b
-                if labels and (a | b):
-                    if lab.shape[0] > 0:
-                        lab[k] = j
-                        code[k] = a + 2 * b
+                if labels and (a | b):  # TP (a = b = 1): 3 j; FP (b only): 3 j + 1; FN (a only): 3 j + 2
+                    lab[k] = 3 * j + (1 - a) + 2 * (1 - b)
                     k += 1
             union = ny + npred - inter
             mismatch = ny + npred - 2 * inter
@@ -108,14 +112,15 @@ def instance_table(y, ymask, p, pmask, labels, ex, indptr, lab, code):
             if npred > 0:
                 row[EX_PRECISION] = float(inter) / float(npred)
                 row[EX_PREDICTED] = 1.0
-                row[EX_MOA_RECALL] = float(inter // npred)
             if ny > 0:
                 row[EX_RECALL] = float(inter) / float(ny)
                 row[EX_TRUE] = 1.0
-            row[EX_MOA_HAMMING] = float(q - mismatch) / float(q)
             row[EX_TP] = float(inter)
             row[EX_FP] = float(npred - inter)
             row[EX_FN] = float(ny - inter)
+            if moa:
+                row[EX_MOA_HAMMING] = float(q - mismatch) / float(q)
+                row[EX_MOA_RECALL] = float(inter // npred) if npred > 0 else 0.0
         indptr[l, T] = k
     return k
 
@@ -123,16 +128,6 @@ def instance_table(y, ymask, p, pmask, labels, ex, indptr, lab, code):
 @nb.njit(cache=True, inline="always")
 def _weight(wl, t):
     return wl[t] if wl.shape[0] > 0 else 1.0
-
-
-@nb.njit(cache=True, inline="always")
-def _label_row(c):
-    """The per-label statistic an entry of code ``y + 2 p`` adds to."""
-    if c == 3:
-        return L_TP
-    if c == 2:
-        return L_FP
-    return L_FN
 
 
 @nb.njit(cache=True, inline="always")
@@ -155,7 +150,8 @@ def accumulate(kind, size, fade, marks, inp, l, F, blk, est, out):
 
     ``blk = (b0, b1, base)``, ``est = (s, ptr)`` the estimator's sums and pointers, ``out = (ck, ci, snap)``.
     """
-    ex, indptr, lab, code = inp.ex[l], inp.indptr[l], inp.lab, inp.code
+    ex, indptr, lab, off = inp.ex[l], inp.indptr[l], inp.lab, inp.off
+    nex = ex.shape[1]
     mem, wl = inp.member[l], inp.weights[l]
     dense = mem.shape[0] == 0
     labels = F > ROW_LABEL
@@ -177,13 +173,13 @@ def accumulate(kind, size, fade, marks, inp, l, F, blk, est, out):
             if dense or mem[r]:
                 m = advance(m, step)
                 g = _weight(wl, r) * m
-                row = ex[r]
-                for f in range(N_EX):
-                    s[f] += g * row[f]
+                x = r - off
+                for f in range(nex):
+                    s[f] += g * ex[x, f]
                 s[ROW_N] += m
                 if labels:
-                    for k in range(indptr[r], indptr[r + 1]):
-                        s[ROW_LABEL + 3 * lab[k] + _label_row(code[k])] += g
+                    for k in range(indptr[x], indptr[x + 1]):
+                        s[ROW_LABEL + lab[k]] += g
                 if overdue(m):
                     for f in range(F):
                         s[f] /= m
@@ -199,10 +195,10 @@ def accumulate(kind, size, fade, marks, inp, l, F, blk, est, out):
 
 @nb.njit(cache=True, inline="always")
 def _leave(s, z, f, v):
-    """Remove ``v`` from statistic ``f``; exactly 0 once its non-zero members all left."""
-    if v != 0.0:
-        z[f] -= 1
-        s[f] = s[f] - v if z[f] > 0 else 0.0
+    """Remove ``v`` from statistic ``f``; exactly 0 once its non-zero members all left (no branch: the values
+    are zero or not at random, a branch on them is mispredicted half the time)."""
+    z[f] -= v != 0.0
+    s[f] = s[f] - v if z[f] > 0 else 0.0
 
 
 @nb.njit(cache=True)
@@ -212,7 +208,8 @@ def slide(kind, size, limits, lim0, inp, l, F, blk, est, out):
     Each member is added, then the oldest members leave (read back at the tail) while more than the
     limit are held. Arguments as :func:`accumulate`, ``est = (s, z, ptr)`` with the non-zero counts ``z``.
     """
-    ex, indptr, lab, code = inp.ex[l], inp.indptr[l], inp.lab, inp.code
+    ex, indptr, lab, off = inp.ex[l], inp.indptr[l], inp.lab, inp.off
+    nex = ex.shape[1]
     mem, wl = inp.member[l], inp.weights[l]
     dense = mem.shape[0] == 0
     labels = F > ROW_LABEL
@@ -228,14 +225,14 @@ def slide(kind, size, limits, lim0, inp, l, F, blk, est, out):
             if not (dense or mem[r]):
                 continue
             g = _weight(wl, r)
-            row = ex[r]
-            for f in range(N_EX):
-                v = g * row[f]
+            x = r - off
+            for f in range(nex):
+                v = g * ex[x, f]
                 s[f] += v
-                z[f] += 1 if v != 0.0 else 0
+                z[f] += v != 0.0
             if labels:
-                for k in range(indptr[r], indptr[r + 1]):
-                    f = ROW_LABEL + 3 * lab[k] + _label_row(code[k])
+                for k in range(indptr[x], indptr[x + 1]):
+                    f = ROW_LABEL + lab[k]
                     s[f] += g
                     z[f] += 1
             held += 1
@@ -243,12 +240,12 @@ def slide(kind, size, limits, lim0, inp, l, F, blk, est, out):
             while held > lim:
                 q = next_member(mem, tail)
                 gq = _weight(wl, q)
-                row = ex[q]
-                for f in range(N_EX):
-                    _leave(s, z, f, gq * row[f])
+                x = q - off
+                for f in range(nex):
+                    _leave(s, z, f, gq * ex[x, f])
                 if labels:
-                    for k in range(indptr[q], indptr[q + 1]):
-                        _leave(s, z, ROW_LABEL + 3 * lab[k] + _label_row(code[k]), gq)
+                    for k in range(indptr[x], indptr[x + 1]):
+                        _leave(s, z, ROW_LABEL + lab[k], gq)
                 held -= 1
                 tail = q + 1
         t = stop
@@ -266,7 +263,7 @@ def slide(kind, size, limits, lim0, inp, l, F, blk, est, out):
 def run(inp, mech, state, span, ck, snap):
     """Every series and estimator over ``[t_begin, T)`` (see the module docstring)."""
     base, t_begin = span
-    T = inp.ex.shape[1]
+    T = inp.ex.shape[1] + inp.off
     E = mech.kinds.shape[0]
     F = snap.shape[2]
     for l in range(state.sums.shape[0]):

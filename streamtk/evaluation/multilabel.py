@@ -113,7 +113,7 @@ def label_matrix(values, name: str, labels=None):
             f"{name} must hold 0/1 or booleans, got {a[idx].item()!r} at instance {idx[-2]}, label {label!r}"
             + (f" of series {idx[:-2]}" if len(idx) > 2 else "")
         )
-    out = np.where(missing[..., None], 0, a).astype(np.uint8)
+    out = np.where(missing[..., None], 0, a).astype(np.uint8) if missing.any() else a.astype(np.uint8)
     return out, ~missing
 
 

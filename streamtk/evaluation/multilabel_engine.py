@@ -27,6 +27,8 @@ __all__ = ["MultilabelEngine"]
 
 #: floats of table (statistics and intermediates) per segment
 SNAPSHOT_BUDGET = 1 << 18
+#: the longest segment: its inputs' table (with the history the windows read back) is built per segment
+MAX_SEGMENT = 1 << 16
 
 
 class MultilabelEngine:
@@ -49,10 +51,11 @@ class MultilabelEngine:
         self.context = context(self.q, zero_division, self.moa)
         self.adwin_options = adwin_options
         self.rows = CurveRows(every)
-        self._tables = (Scratch(), Scratch())
+        self._tables = (Scratch(), Scratch(), Scratch())  # the segments' statistics, intermediates, inputs
         self.L = None
         self.n_seen = 0
         self.weighted = None
+        self._lab = np.zeros(0, dtype=np.int64)
 
     def _allocate(self, L, weighted):
         E = len(self.estimators)
@@ -87,10 +90,15 @@ class MultilabelEngine:
             np.concatenate([old, new], axis=1 if a in (2, 3, 4) else 0)
             for a, (old, new) in enumerate(zip(self.history, chunk))
         )  # fmt: skip
+        y, p = np.ascontiguousarray(y), np.ascontiguousarray(p)
         h = y.shape[0] - T
         start = self.n_seen
-        inp, (member, loss) = self._inputs(y, ymask, p, pmask, w)
-        limits = self._limits(member, loss, h)
+        member = ymask[None, :].astype(bool) & pmask.astype(bool)
+        if self.weighted and not self.moa:
+            member &= w > 0
+        limits = self._limits(member, y, p, h)
+        mem = np.zeros((L, 0), dtype=np.uint8) if member.all() else member.astype(np.uint8)
+        wts = np.ascontiguousarray(w) if (self.weighted and not self.moa) else np.zeros((L, 0))
         pos = checkpoints(start, start + T, self.every, last=True)
         E = len(self.estimators)
         outs = {m.name: output_array((L, E, pos.size) + self._extra(m), m.dtype) for m in self.metrics}
@@ -100,17 +108,18 @@ class MultilabelEngine:
         per_ck = L * E * (self.F + 1)
         state = K.State(self.sums, self.counts, self.ptr)
         c0 = 0
-        for s0, s1, sel in segments(pos - start, T, per_ck, budget=SNAPSHOT_BUDGET, max_segment=max(T, 1)):
+        for s0, s1, sel in segments(pos - start, T, per_ck, budget=SNAPSHOT_BUDGET, max_segment=MAX_SEGMENT):
             ck = pos[sel] - start + h
+            a = min(h + s0, self._oldest_tail())  # the table covers what the windows still read back
+            inp = self._table(y[a : h + s1], ymask[a : h + s1], p[:, a : h + s1], pmask[:, a : h + s1], a, mem, wts)
             snap = self._tables[0].array((L, E, self.F, ck.size))
             mech = K.Mechanisms(*est.mechanisms(), est.aslot, limits[:, :, s0:s1])
             span = (np.int64(self.hist_start), np.int64(h + s0))
-            part = inp._replace(ex=inp.ex[:, : h + s1])
 
             def run(lo, hi):
-                sub = part._replace(ex=part.ex[lo:hi], indptr=part.indptr[lo:hi], member=part.member[lo:hi],
-                                    weights=part.weights[lo:hi])  # fmt: skip
-                K.run(sub, mech._replace(limits=mech.limits[lo:hi]), K.State(*(a[lo:hi] for a in state)), span,
+                sub = inp._replace(ex=inp.ex[lo:hi], indptr=inp.indptr[lo:hi], member=inp.member[lo:hi],
+                                   weights=inp.weights[lo:hi])  # fmt: skip
+                K.run(sub, mech._replace(limits=mech.limits[lo:hi]), K.State(*(x[lo:hi] for x in state)), span,
                       ck, snap[lo:hi])  # fmt: skip
 
             in_parallel(run, L)
@@ -127,35 +136,34 @@ class MultilabelEngine:
     def _extra(self, m):
         return (self.q,) if m.shape == "label" else ()
 
-    def _inputs(self, y, ymask, p, pmask, w):
-        """The kernel's inputs over the kept history and the chunk, and each series' per-instance Hamming loss."""
-        L, T, q = p.shape
-        ex = np.empty((L, T, K.N_EX))
-        indptr = np.empty((L, T + 1), dtype=np.int64)
-        none_i, none_c = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.uint8)
-        y, p = np.ascontiguousarray(y), np.ascontiguousarray(p)
-        nnz = K.instance_table(y, ymask, p, pmask, self.labels, ex, indptr, none_i, none_c)
-        lab, code = none_i, none_c
-        if self.labels and nnz:
-            lab, code = np.empty(nnz, dtype=np.int64), np.empty(nnz, dtype=np.uint8)
-            K.instance_table(y, ymask, p, pmask, True, ex, indptr, lab, code)
-        member = ymask[None, :].astype(bool) & pmask.astype(bool)
-        if self.weighted and not self.moa:
-            member &= w > 0
-        dense = bool(member.all())
-        weights = np.ascontiguousarray(w) if (self.weighted and not self.moa) else np.zeros((L, 0))
-        mem = np.zeros((L, 0), dtype=np.uint8) if dense else member.astype(np.uint8)
-        loss = ex[:, :, K.EX_MISMATCH] / q
-        return K.Inputs(ex, indptr, lab, code, mem, weights), (member, loss)
+    def _oldest_tail(self):
+        """The oldest position (index of the kept history and the chunk) a sliding window reads back."""
+        tails = self.ptr[:, self.estimators.sliding, K.TAIL]
+        return int(tails.min()) - self.hist_start if tails.size else np.iinfo(np.int64).max
 
-    def _limits(self, member, loss, h):
-        """ADWIN widths ``(L, EA, T)`` after each position of the chunk (an ADWIN per series on its Hamming loss)."""
-        L, n = loss.shape
+    def _table(self, y, ymask, p, pmask, off, mem, wts):
+        """The kernel's inputs over positions ``off ..`` (:func:`streamtk._kernels.multilabel.instance_table`)."""
+        L, T, _ = p.shape
+        nex = K.N_EX if self.moa else K.N_EX_STREAMTK
+        ex = self._tables[2].array((L, T, nex))
+        indptr = np.empty((L, T + 1), dtype=np.int64)
+        # at most q entries per instance: a segment's bound is small (MAX_SEGMENT and the windows' history)
+        lab = self._lab if self.labels else np.zeros(0, dtype=np.int64)
+        if self.labels and lab.size < L * T * self.q:
+            self._lab = lab = np.empty(L * T * self.q, dtype=np.int64)
+        K.instance_table(y, ymask, p, pmask, self.labels, ex, indptr, lab)
+        return K.Inputs(ex, indptr, lab, mem, wts, np.int64(off))
+
+    def _limits(self, member, y, p, h):
+        """ADWIN widths ``(L, EA, T)`` after each position of the chunk (an ADWIN per series on its Hamming loss
+        ``|Y xor P| / q``)."""
+        L, n = member.shape
         if self.adwins is None:
             return np.zeros((L, 1, n - h), dtype=np.int64)
         out = np.zeros((L, self.estimators.deltas.size, n - h), dtype=np.int64)
+        loss = (y[None, h:] != p[:, h:]).sum(axis=-1) / self.q
         for l in range(L):
-            self.adwins.limits(member[l, h:], loss[l, h:], l, out[l])
+            self.adwins.limits(member[l, h:], loss[l], l, out[l])
         return out
 
     def _keep_history(self, y, ymask, p, pmask, w):
