@@ -27,6 +27,8 @@ def _cmd_evaluate(args) -> int:
 
     _check_output(args.output)
     log = _read_log(args.log, args.format, args)
+    if _task(args, log) == "multilabel":
+        return _evaluate_multilabel(args, log)
     n = log.sizes["time"]
     every = _every(args, n)
     metrics = _split_list(args.metrics, "--metrics") if args.metrics else None
@@ -84,6 +86,61 @@ def _evaluate_chunked(args, log, options, weights, scores=None):
     return ev.result()
 
 
+# ------------------------------------------------------------------------------------ multi-label logs
+#: the tasks ``--task`` names (``auto``: from the log)
+TASKS = ("auto", "classification", "multilabel")
+#: the final values ``streamtk evaluate`` prints for a multi-label log
+_ML_SUMMARY = ("hamming_loss", "exact_match", "jaccard", "f1_samples", "f1_micro", "f1_macro")
+
+
+def _task(args, log) -> str:
+    """The task of the log: ``--task``, or ``multilabel`` when its ``y_true`` has a ``label`` dim."""
+    from ..io.multilabel import is_multilabel
+
+    detected = "multilabel" if is_multilabel(log) else "classification"
+    task = getattr(args, "task", "auto")
+    if task != "auto" and task != detected:
+        raise UsageError(f"--task {task}: {args.log} holds a {detected} log (y_true has dims {log.y_true.dims})")
+    return detected
+
+
+def _evaluate_multilabel(args, log) -> int:
+    """``streamtk evaluate`` of a multi-label log (:func:`streamtk.multilabel_curves`, one pass)."""
+    from ..evaluation.multilabel import multilabel_curves
+    from ..report.tables import summary_table
+
+    if args.scores:
+        raise UsageError(f"--scores: {args.log} is a multi-label log (label sets, no class scores); drop --scores")
+    metrics = _split_list(args.metrics, "--metrics") if args.metrics else None
+    ds = multilabel_curves(
+        log.y_true,
+        log.y_pred,
+        weights=log["weights"] if "weights" in log else None,
+        every=_every(args, log.sizes["time"]),
+        metrics=metrics,
+        zero_division=args.zero_division,
+        convention=args.convention,
+        **_forgetting(args),
+    )
+    ds.attrs["source_log"] = str(args.log)
+    _say(args, summary_table(ds, [m for m in _ML_SUMMARY if m in ds]))
+    if args.output:
+        out = _write(ds, args.output)
+        _say(args, f"\nwrote {out} ({ds.sizes['time']} checkpoints, {ds.sizes['label']} labels)")
+    return 0
+
+
+def _zero_division(text: str) -> float:
+    import argparse
+
+    from ..evaluation.multilabel import check_zero_division
+
+    try:
+        return check_zero_division(text)
+    except (TypeError, ValueError) as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def register(sub) -> None:
     """Add the ``evaluate`` command to the sub-parsers ``sub``."""
     p = _sub(
@@ -97,7 +154,9 @@ def register(sub) -> None:
         "  streamtk evaluate run.pred --convention moa --window 1000 --metrics accuracy,kappa,kappa_per\n"
         "  streamtk evaluate run.parquet --scores --fading 0.999 -o curves.nc   (adds AUC, log loss, Brier)\n"
         "  streamtk evaluate run.csv --y-true label --y-pred prediction --classes UP,DOWN --drifts 1000,5000\n"
-        "  streamtk evaluate run.csv --y-pred HT=pred_ht,NB=pred_nb -o curves.nc\n",
+        "  streamtk evaluate run.csv --y-pred HT=pred_ht,NB=pred_nb -o curves.nc\n"
+        "  streamtk evaluate run.parquet --scores --metrics auc,average_precision,pr_auc --window 1000\n"
+        "  streamtk evaluate ml.nc --task multilabel --window 500 --zero-division nan   (a multi-label log)\n",
     )
     _add_log_args(p, mapping=True)
     _add_estimator_args(p)
@@ -122,5 +181,19 @@ def register(sub) -> None:
         "--chunk-size", type=int, default=1_000_000, metavar="N", help="instances per chunk (default 1000000)"
     )
     p.add_argument("-o", "--output", help="write the curves to this .nc or .zarr file")
+    # multi-label logs (streamtk.multilabel_curves)
+    p.add_argument(
+        "--task",
+        choices=TASKS,
+        default="auto",
+        help="the log's task: 'multilabel' for label sets (y_true with a label dim); default: from the log",
+    )
+    p.add_argument(
+        "--zero-division",
+        type=_zero_division,
+        default=0.0,
+        metavar="{0,1,nan}",
+        help="multi-label: the value of a 0/0 in precision, recall, F1, Jaccard (default 0, as scikit-learn)",
+    )
     _add_common(p)
     p.set_defaults(func=_cmd_evaluate)

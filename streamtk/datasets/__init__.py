@@ -6,6 +6,9 @@ Names: ``"electricity"`` (Harries' Elec2 as shipped by scikit-multiflow), ``"ele
 MOA-generated streams ``"moa/SEAa0"``, ``"moa/SEAg0"``, ``"moa/AGRa0"``, ``"moa/AGRg0"``,
 ``"moa/HYP0"``, ``"moa/LEDa0"``, ``"moa/LEDg0"``, ``"moa/RBF0"``, ``"moa/RBFr0"``, ``"moa/RTG0"``.
 
+Derived multi-label streams (:func:`load_multilabel`, :mod:`~streamtk.datasets.multilabel`):
+``"electricity_rises"`` (does each Electricity series rise against the day before?).
+
 Where the data is looked for, in order:
 
 1. the ``path`` argument: either the file itself or a directory laid out like the reference
@@ -39,6 +42,7 @@ from .locate import (  # noqa: F401 (ENV_CACHE and ENV_DATA are documented names
     find,
     sha256_file,
 )
+from .multilabel import MULTILABEL_NAMES, MultilabelStream, load_multilabel
 from .registry import DatasetInfo, dataset_names, info
 
 __all__ = [
@@ -54,5 +58,8 @@ __all__ = [
     "info",
     "load",
     "load_labels",
+    "load_multilabel",
+    "MultilabelStream",
+    "MULTILABEL_NAMES",
     "sha256_file",
 ]

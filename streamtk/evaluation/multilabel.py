@@ -214,7 +214,7 @@ def _resolve(metrics, moa):
 @forgetting_parameters()
 def multilabel_curves(
     y_true,
-    y_pred,
+    y_pred=None,
     *,
     every=None,
     metrics=None,
@@ -230,9 +230,10 @@ def multilabel_curves(
 
     Parameters
     ----------
-    y_true : array-like ``(n, q)`` or DataArray ``(time, label)``
+    y_true : array-like ``(n, q)``, DataArray ``(time, label)``, or a multi-label log Dataset
         The true label sets: 0/1 or booleans, one column per label. A row of NaN (or None, or masked)
-        is an instance without labels: it is not evaluated. Any other value is an error.
+        is an instance without labels: it is not evaluated. Any other value is an error. A log
+        (:func:`streamtk.io.make_multilabel_log`) gives ``y_pred`` and ``weights`` too.
     y_pred : array-like ``(..., n, q)`` or DataArray ``(..., time, label)``
         The predicted label sets, likewise (a row of NaN: the model made no prediction). Leading dims
         (models, folds, runs) are kept; a DataArray's ``label`` coordinate is matched to ``y_true``'s by
@@ -289,6 +290,13 @@ def multilabel_curves(
     >>> ds.hamming_loss.sel(estimator="window=2").values.round(3).tolist()
     [0.333, 0.167, 0.333]
     """
+    if isinstance(y_true, xr.Dataset):  # a multi-label log (streamtk.io.make_multilabel_log)
+        log = y_true
+        y_true = log["y_true"]
+        y_pred = log["y_pred"] if y_pred is None else y_pred
+        weights = log["weights"] if (weights is None and "weights" in log) else weights
+    if y_pred is None:
+        raise TypeError("multilabel_curves needs y_pred (or a log Dataset holding y_true and y_pred)")
     convention = check_choice(convention, "convention", CONVENTIONS)
     moa = convention == "moa"
     zd = check_zero_division(zero_division)

@@ -14,10 +14,16 @@ memory. The log it returns goes straight into :func:`streamtk.evaluate`::
                  streamtk.datasets.load("electricity"))
     curves = streamtk.evaluate(log.y_true, log.y_pred, windows=1000)
 
+Multi-label learners (river's ``multioutput`` chains, MOA's multi-label learners, any ``predict``/``learn``
+object): :func:`~streamtk.recorders.multilabel.record_multilabel`, whose log goes into
+:func:`streamtk.multilabel_curves`.
+
 Modules: :mod:`~streamtk.recorders.recorder` (:func:`record`, the loops), ``_learners`` (one adapter per
-library), ``_streams`` (one adapter per kind of stream), ``_sink`` (memory or zarr).
+library), ``_streams`` (one adapter per kind of stream), ``_sink`` (memory or zarr),
+:mod:`~streamtk.recorders.multilabel` (:func:`record_multilabel`).
 """
 
+from .multilabel import record_multilabel
 from .recorder import record
 
-__all__ = ["record"]
+__all__ = ["record", "record_multilabel"]
