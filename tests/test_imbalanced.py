@@ -260,3 +260,23 @@ def test_river_rolling_pr_auc_is_the_interpolated_area():
     mono = np.array([1, 1, 0, 0, 0])
     sm = np.array([0.9, 0.5, 0.5, 0.5, 0.5])
     assert math.isclose(_river(mono, sm, 100)[-1], auc_curves(mono, sm, metrics=["pr_auc"]).pr_auc.values[0, -1])
+
+
+def test_long_faded_streams_stay_finite_and_exact():
+    # past the lazy multiplier's renormalisation (alpha = 0.9: every ~4400 instances) the oldest weights underflow
+    # to 0 while their ranks still hold a count, and the scored AUC's weight products exceed the multiplier's range
+    from ._imbalanced import ranking
+
+    rng = np.random.default_rng(8)
+    n, alpha = 12_000, 0.9
+    y = (rng.random(n) < 0.05).astype(int)
+    s = np.round(np.clip(0.7 * rng.random(n) + 0.3 * y * rng.random(n), 0.0, 0.99), 3)
+    s[0] = 1.0  # the top score is held by the first instance alone: its weight underflows to 0 after ~7000
+    ds = auc_curves(y, s, fading=[alpha], every=1, metrics=list(NAMES)).sel(estimator=f"fading={alpha}")
+    assert all(np.isfinite(ds[name].values[30:]).all() for name in NAMES)  # both classes held from instance 30
+    for t in (4300, 4360, 8000, n - 1):  # the multiplier near its limit (~1e200), and old weights underflowed
+        j = t
+        v = alpha ** (t - np.arange(t + 1, dtype=float))
+        want = ranking(y[: t + 1] == 1, s[: t + 1], v)
+        for name in NAMES:
+            assert math.isclose(ds[name].values[j], want[name], rel_tol=1e-9), (name, t, ds[name].values[j], want)

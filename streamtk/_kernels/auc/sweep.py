@@ -62,10 +62,13 @@ State = namedtuple("State", "tot scale ptr hw hn vals")
 
 @nb.njit(cache=True, inline="always")
 def _step(acc, v, p1, p0):
-    """One distinct score ``v`` with positive / negative weights ``p1``, ``p0`` (not both 0), in decreasing order.
+    """One distinct score ``v`` with positive / negative weights ``p1``, ``p0``, in decreasing order.
 
     ``acc``: ``tp, fp, ap, pr, previous precision, positive weight above, their weighted score sum, sauc``.
+    A score whose held weight is 0 (weights 0, or faded weights that underflowed to 0) is no threshold.
     """
+    if p1 == 0.0 and p0 == 0.0:
+        return
     if p0 > 0.0:  # pairs with the positives above (ties weigh q_i - q_j = 0)
         acc[7] += p0 * (acc[6] - v * acc[5])
     acc[0] += p1
@@ -117,23 +120,28 @@ def _start(acc, moa):
 
 
 @nb.njit(cache=True, inline="always")
-def _finish(acc, moa, m, out, c):
+def _finish(acc, moa, out, c):
     """The swept sums of column ``c`` into the snapshot column ``out (N_SWEEP, C)``, in true units."""
     if moa:
         out[SW_MOA_AUC, c] = acc[6]
         out[SW_MOA_AOC, c] = acc[7]
         out[SW_MOA_R, c] = acc[3]
     else:
-        out[SW_W0, c] = acc[1] / m
-        out[SW_W1, c] = acc[0] / m
-        out[SW_AP, c] = acc[2] / m
-        out[SW_PR, c] = acc[3] / m
-        out[SW_SAUC, c] = acc[7] / (m * m)
+        out[SW_W0, c] = acc[1]
+        out[SW_W1, c] = acc[0]
+        out[SW_AP, c] = acc[2]
+        out[SW_PR, c] = acc[3]
+        out[SW_SAUC, c] = acc[7]
 
 
 @nb.njit(cache=True)
 def sweep_points(hw, hn, vals, moa, m, acc, out):
-    """Sweep per-rank arrays ``hw``, ``hn (C, 2, D)`` (values ``vals (C, D)``) from the top rank down."""
+    """Sweep per-rank arrays ``hw``, ``hn (C, 2, D)`` (values ``vals (C, D)``) from the top rank down.
+
+    The weights are taken in true units (divided by the lazy multiplier ``m``, up to ``TREE_RENORM``) as they
+    are swept: the scored AUC's products of two weights would overflow in the multiplier's units.
+    """
+    inv = 1.0 / m
     for c in range(hw.shape[0]):
         _start(acc, moa)
         for r in range(hw.shape[2] - 1, -1, -1):
@@ -143,8 +151,8 @@ def sweep_points(hw, hn, vals, moa, m, acc, out):
             if moa:
                 _moa_step(acc, vals[c, r], k1, k0)
             else:
-                _step(acc, vals[c, r], hw[c, 1, r], hw[c, 0, r])
-        _finish(acc, moa, m, out, c)
+                _step(acc, vals[c, r], hw[c, 1, r] * inv, hw[c, 0, r] * inv)
+        _finish(acc, moa, out, c)
 
 
 @nb.njit(cache=True)
@@ -186,7 +194,7 @@ def sweep_members(y, mem, wl, unit, scores, grp, lo, hi, moa, acc, out):
                 _moa_step(acc, v, k1, k0)
             else:
                 _step(acc, v, p1, p0)
-        _finish(acc, moa, 1.0, out, c)
+        _finish(acc, moa, out, c)
 
 
 @nb.njit(cache=True, inline="always")
