@@ -14,7 +14,9 @@ One numba thread, CPU seconds (``time.process_time``), best of ``--reps`` runs a
   (the Fenwick engine they extend), beside the classification engine (``streamtk.evaluate``, the 8 metrics of
   bench_engine) on the same ``n`` and estimators, with the peak resident memory of each call;
 * river's ``metrics.RollingPRAUC`` with windows 100/1000/10000 on ``--river-n`` instances (updated per
-  instance, read every 1000), against streamtk's ``pr_auc`` and ``average_precision`` on the same windows;
+  instance, read every 1000), and on a tenth of them read at every instance (a progressive evaluation's
+  curve), against streamtk's ``pr_auc`` and ``average_precision`` on the same windows (``every=1000``,
+  ``every=1``);
 * MOA's ``BasicAUCImbalancedPerformanceEvaluator`` (prequential, AUC on) and
   ``WindowAUCImbalancedPerformanceEvaluator`` (width 1000) on ``--moa-n`` instances, timed inside the JVM
   (``benchmarks/_moa.py``), read every 1000 instances, against ``convention="moa"`` on the same estimator and
@@ -65,8 +67,8 @@ def best(fns, reps):
     return {k: min(v) for k, v in times.items()}
 
 
-def river_seconds(y, s, windows):
-    """CPU seconds per instance of river's RollingPRAUC over each window (updated per instance, read every 1000)."""
+def river_seconds(y, s, windows, read):
+    """CPU seconds per instance of river's RollingPRAUC over each window (updated per instance, read every ``read``)."""
     from river import metrics
 
     ms = [metrics.RollingPRAUC(window_size=w) for w in windows]
@@ -75,7 +77,7 @@ def river_seconds(y, s, windows):
     for i, (a, b) in enumerate(zip(yb, sb)):
         for m in ms:
             m.update(a, b)
-        if (i + 1) % 1000 == 0:
+        if (i + 1) % read == 0:
             for m in ms:
                 m.get()
     return (time.process_time() - t) / len(yb)
@@ -127,12 +129,14 @@ def main(argv=None):
               f"peak {peak / 2**20:5.0f} MB")  # fmt: skip
 
     rn = min(args.river_n, n)
-    per_river = river_seconds(y[:rn], s[:rn], WINDOWS)
-    ours = best({"s": lambda: auc_curves(y, s, metrics=["pr_auc", "average_precision"], windows=WINDOWS,
-                                         every=1000)}, args.reps)["s"] / n  # fmt: skip
-    print(f"river RollingPRAUC (windows {WINDOWS}, {rn:,} instances): {1 / per_river / 1e3:.1f} k inst/s; "
-          f"streamtk pr_auc + average_precision (prequential + the same windows) {1 / ours / 1e6:.2f} M inst/s: "
-          f"{per_river / ours:,.0f} x")  # fmt: skip
+    for read, m_r in ((1000, rn), (1, max(rn // 10, 1000))):
+        per_river = river_seconds(y[:m_r], s[:m_r], WINDOWS, read)
+        f = lambda: auc_curves(y[:m_r], s[:m_r], metrics=["pr_auc", "average_precision"], windows=WINDOWS, every=read)  # noqa: E731
+        f()
+        ours = best({"s": f}, args.reps)["s"] / m_r
+        print(f"river RollingPRAUC (windows {WINDOWS}, read every {read}, {m_r:,} instances): "
+              f"{1 / per_river / 1e3:.1f} k inst/s; streamtk pr_auc + average_precision (prequential + the same "
+              f"windows, every={read}) {1 / ours / 1e6:.3f} M inst/s: {per_river / ours:,.1f} x")  # fmt: skip
 
     if moa is not None:
         mn = min(args.moa_n, n)
