@@ -118,7 +118,7 @@ def _evaluate_multilabel(args, log) -> int:
         weights=log["weights"] if "weights" in log else None,
         every=_every(args, log.sizes["time"]),
         metrics=metrics,
-        zero_division=args.zero_division,
+        zero_division=_zero_division(args.zero_division),
         convention=args.convention,
         **_forgetting(args),
     )
@@ -131,14 +131,13 @@ def _evaluate_multilabel(args, log) -> int:
 
 
 def _zero_division(text: str) -> float:
-    import argparse
-
+    """The value of ``--zero-division`` (a one-line usage error naming the flag and the value)."""
     from ..evaluation.multilabel import check_zero_division
 
     try:
         return check_zero_division(text)
     except (TypeError, ValueError) as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
+        raise UsageError(f"--zero-division {text}: {err}") from None
 
 
 def register(sub) -> None:
@@ -190,8 +189,7 @@ def register(sub) -> None:
     )
     p.add_argument(
         "--zero-division",
-        type=_zero_division,
-        default=0.0,
+        default="0",
         metavar="{0,1,nan}",
         help="multi-label: the value of a 0/0 in precision, recall, F1, Jaccard (default 0, as scikit-learn)",
     )

@@ -82,8 +82,11 @@ def make_multilabel_log(
     }
     if weights is not None:
         w = np.asarray(weights, dtype=np.float64)
-        if w.shape not in ((n,), (m, n)) or not (np.isfinite(w) & (w >= 0)).all():
-            raise ValueError(f"weights must be non-negative finite numbers of shape ({n},) or ({m}, {n})")
+        if w.shape not in ((n,), (m, n)):
+            raise ValueError(f"weights must have shape ({n},) or ({m}, {n}), got {w.shape}")
+        if not (np.isfinite(w) & (w >= 0)).all():
+            idx = tuple(int(i) for i in np.argwhere(~(np.isfinite(w) & (w >= 0)))[0])
+            raise ValueError(f"weights must be non-negative finite numbers, got {w[idx].item()!r} at index {idx}")
         data["weights"] = ("time" if w.ndim == 1 else ("model", "time"), w, {"long_name": "instance weight"})
     for var, units in (("time_s", "s"), ("memory_bytes", "bytes")):
         val = {"time_s": time_s, "memory_bytes": memory_bytes}[var]
@@ -132,11 +135,16 @@ def assemble(spec, get_numbers, attrs, where):
     def matrix(cols, what):
         a = np.column_stack([get_numbers(cols[lb]) for lb in labels])
         nan = np.isnan(a)
-        bad = ~(nan | (a == 0) | (a == 1)) | (nan.any(axis=1) & ~nan.all(axis=1))[:, None]
+        bad = ~(nan | (a == 0) | (a == 1))
         if bad.any():
             row, j = (int(i) for i in np.argwhere(bad)[0])
-            raise where(f"{what} must hold 0/1 (a row of missing values: no labels), got {a[row, j]!r}",
+            raise where(f"{what} must hold 0/1 (a row of missing values: no labels), got {a[row, j].item()!r}",
                         cols[labels[j]], row)  # fmt: skip
+        part = nan & ~nan.all(axis=1)[:, None]
+        if part.any():
+            row, j = (int(i) for i in np.argwhere(part)[0])
+            raise where(f"{what} has a row only partly missing (this value is missing, others are not): a row "
+                        "of missing values is an instance without labels", cols[labels[j]], row)  # fmt: skip
         return a
 
     yt = matrix(spec["y_true"], "y_true")
@@ -145,7 +153,7 @@ def assemble(spec, get_numbers, attrs, where):
     w = get_numbers(spec["weights"]) if "weights" in spec else None
     if w is not None and not (w >= 0).all():
         row = int(np.argmax(~(w >= 0)))
-        raise where(f"weights must be non-negative numbers, got {w[row]!r}", spec["weights"], row)
+        raise where(f"weights must be non-negative numbers, got {w[row].item()!r}", spec["weights"], row)
     return make_multilabel_log(yt, yp, models=models, labels=labels, weights=w, attrs=attrs)
 
 
