@@ -127,7 +127,7 @@ def register(sub) -> None:
     )
     p.add_argument("file", metavar="FILE", help="a .nc or .zarr result written by streamtk")
     p.add_argument("-o", "--output", help="figure to write: .png, or .pdf/.svg for vector output (default FILE.png)")
-    p.add_argument("--metric", help="variable to plot (curves: default accuracy; comparison: mcnemar or q)")
+    p.add_argument("--metric", help="variable to plot (curves: accuracy or the first metric; comparison: mcnemar or q)")
     p.add_argument("--model", action="append", help="model(s) to show (default all)")
     p.add_argument(
         "--estimator",

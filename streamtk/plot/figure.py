@@ -46,6 +46,14 @@ def _first_of_other_dims(da, keep):
     return sel
 
 
+def _default_metric(ds):
+    """``accuracy`` where the Dataset has it, else its first ``(..., estimator, time)`` metric."""
+    if "accuracy" in ds:
+        return "accuracy"
+    names = [str(v) for v in ds.data_vars if {"estimator", "time"} <= set(ds[v].dims) and v != "n_instances"]
+    return names[0] if names else "accuracy"
+
+
 def result_figure(ds, *, metric=None, model=None, kind=None, estimator=None):
     """A figure for a result Dataset: one panel per model (or pair), chosen by the Dataset's kind.
 
@@ -54,7 +62,9 @@ def result_figure(ds, *, metric=None, model=None, kind=None, estimator=None):
     ds : xarray.Dataset
         Any result :meth:`xarray.Dataset.streamtk.plot` understands.
     metric : str, optional
-        Curves: the metric (default ``accuracy``); comparison: ``mcnemar`` (default) or ``q``.
+        Curves: the metric (default ``accuracy``, else the Dataset's first metric: ``hamming_loss`` of
+        :func:`streamtk.multilabel_curves`, the first asked of :func:`streamtk.auc_curves`); comparison:
+        ``mcnemar`` (default) or ``q``.
     model : sequence of str, optional
         Models to show (default all; curves: all on each panel, other kinds: at most six panels).
     estimator : str or sequence of str, optional
@@ -81,7 +91,7 @@ def result_figure(ds, *, metric=None, model=None, kind=None, estimator=None):
     if kind == "baselines":
         from .curves import plot_baselines
 
-        metric = metric or "accuracy"
+        metric = metric or _default_metric(ds)
         if metric not in ds:
             raise ValueError(f"metric {metric!r} is not in the file; it has {sorted(map(str, ds.data_vars))}")
         da = ds[metric]
@@ -94,10 +104,14 @@ def result_figure(ds, *, metric=None, model=None, kind=None, estimator=None):
             plot_baselines(ds, metric, model=m, sel=sel, ax=ax, drifts=drifts, title=title)
         return fig
     if kind == "curves":
-        metric = metric or "accuracy"
+        metric = metric or _default_metric(ds)
         if metric not in ds:
             raise ValueError(f"metric {metric!r} is not in the file; it has {sorted(map(str, ds.data_vars))}")
-        return facet_curves(ds, metric, models=model, estimators=estimator, drifts=drifts)
+        sel = _first_of_other_dims(ds[metric], ("model", "estimator", "time"))  # a class's or label's curves
+        fig = facet_curves(ds, metric, models=model, estimators=estimator, drifts=drifts, sel=sel or None)
+        if sel:
+            fig.suptitle(f"{metric}" + "".join(f", {k}={v}" for k, v in sel.items()), fontsize="medium")
+        return fig
     if kind == "comparison":
         from .compare import plot_comparison
 
