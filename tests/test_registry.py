@@ -430,3 +430,30 @@ def test_collect_orients_and_filters_by_the_registry():
     with pytest.raises(ValueError, match=r"metrics \['mae'\] are not in the curves"):
         collect(logs, metrics=["accuracy", "mae"])
     assert collect(logs, metrics=["accuracy"]).accuracy.item() == 0.75
+
+
+def test_multilabel_and_imbalanced_attrs_and_cli_metrics_come_from_the_registry(tmp_path):
+    from streamtk.cli import main
+
+    rng = np.random.default_rng(3)
+    y = (rng.random((30, 3)) < 0.4).astype(int)
+    ml = streamtk.multilabel_curves(y, 1 - y, windows=[5])
+    family = [m.name for m in REGISTRY.values() if m.family == "multilabel"]
+    assert sorted(v for v in ml.data_vars if v != "n_instances") == sorted(family)
+    yy, s = (rng.random(30) < 0.3).astype(int), rng.random(30)
+    imb = [m.name for m in REGISTRY.values() if m.family == "imbalanced"]
+    auc = streamtk.auc_curves(yy, s, metrics=imb, baseline=True)
+    for ds in (ml, auc):
+        for v in ds.data_vars:
+            assert {k: ds[v].attrs[k] for k in REGISTRY[v].attrs()} == REGISTRY[v].attrs(), v
+    # MOA's convention states MOA's definitions (its swapped precision / recall), never the textbook formula
+    moa = streamtk.multilabel_curves(y, 1 - y, convention="moa")
+    assert "|Y & P| / |Y|" in moa.precision_samples.attrs["formula"]
+    assert "// |P|" in moa.recall_samples.attrs["formula"]
+    assert all(moa[v].attrs["convention"] == "moa" for v in moa.data_vars if v != "n_instances")
+    # the CLI's --metrics takes every registry name of the family and refuses others naming the known ones
+    log = streamtk.io.to_netcdf(streamtk.io.make_multilabel_log(y, 1 - y), tmp_path / "ml.nc")
+    out = tmp_path / "out.nc"
+    assert main(["evaluate", str(log), "-q", "--metrics", ",".join(family), "-o", str(out)]) == 0
+    got = streamtk.io.open_dataset(out)
+    assert sorted(v for v in got.data_vars if v != "n_instances") == sorted(family)

@@ -48,6 +48,20 @@ _MOA_SEMANTICS = (
 )
 
 
+def _variable_attrs(m, moa):
+    """The registry's attrs of metric ``m``; under ``convention="moa"`` its MOA definition where that differs
+    (the registry's ``notes``: MOA's swapped precision/recall, its Hamming score, its unweighted means)."""
+    attrs = m.attrs()
+    if moa and m.family == "multilabel":
+        attrs["convention"] = "moa"
+        note = m.notes.split("convention='moa': ", 1)
+        if len(note) == 2:
+            attrs["formula"] = f"{note[1]} (MOA's evaluator, over instances, weights ignored)"
+        else:
+            attrs["formula"] += " (MOA's evaluator: over instances, weights ignored)"
+    return attrs
+
+
 def check_zero_division(value) -> float:
     """``zero_division``: 0, 1 or NaN (as scikit-learn's)."""
     try:
@@ -327,7 +341,7 @@ def multilabel_curves(
     coords[LABEL_DIM] = (LABEL_DIM, np.asarray([str(v) for v in names]) if _mixed(names) else np.asarray(names))
     base = lead.names + ("estimator", "time")
     data = {
-        m.name: xr.Variable(base + m.extra_dims, lead.reshape(values[m.name]), m.attrs())
+        m.name: xr.Variable(base + m.extra_dims, lead.reshape(values[m.name]), _variable_attrs(m, moa))
         for m in chosen + [REGISTRY["n_instances"]]
     }
     attrs = base_attrs(
