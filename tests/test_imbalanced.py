@@ -280,3 +280,25 @@ def test_long_faded_streams_stay_finite_and_exact():
         want = ranking(y[: t + 1] == 1, s[: t + 1], v)
         for name in NAMES:
             assert math.isclose(ds[name].values[j], want[name], rel_tol=1e-9), (name, t, ds[name].values[j], want)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_windows_over_few_distinct_scores_count_instead_of_sorting(weighted):
+    # few distinct scores: a sliding window counts its members over the scores' dense ranks (sweep_ranked)
+    from ._imbalanced import ranking
+
+    rng = np.random.default_rng(9)
+    n = 700
+    y = (rng.random(n) < 0.15).astype(int)
+    s = rng.integers(0, 6, n) / 5.0 + 0.2 * y * rng.integers(0, 2, n)
+    w = rng.choice([0.5, 1.0, 2.5], n) if weighted else np.ones(n)
+    ds = auc_curves(y, s, weights=w, windows=[60, 250], every=7, metrics=list(NAMES))
+    for width in (60, 250):
+        cur = ds.sel(estimator=f"window={width}")
+        for j, t in enumerate(cur.instance.values - 1):
+            lo = max(0, t - width + 1)
+            want = ranking(y[lo : t + 1] == 1, s[lo : t + 1], w[lo : t + 1])
+            for name in NAMES:
+                got = float(cur[name].values[j])
+                assert math.isclose(got, want[name], rel_tol=1e-12, abs_tol=1e-15) or (
+                    math.isnan(got) and math.isnan(want[name])), (name, width, t, got, want[name])  # fmt: skip

@@ -84,14 +84,42 @@ class Ranking:
         grps = KS.Groups(self.grp, self.moa, self.sweep, self.moa)  # MOA: every member weighs 1
         sc = np.ascontiguousarray(scores[:, :T])
         rk = ranks[:, :T] if ranks.shape[1] else ranks
+        srk, svals = self._score_ranks(scores)
+        srk = srk[:, :T] if srk.shape[1] else srk
 
         def run(lo, hi):
-            inp = KS.Inputs(y, M[lo:hi], W[lo:hi], sc[lo:hi], rk[lo:hi])
+            inp = KS.Inputs(y, M[lo:hi], W[lo:hi], sc[lo:hi], rk[lo:hi], srk[lo:hi], svals[lo:hi])
             st = KS.State(self.tot[lo:hi], self.scale[lo:hi], self.ptr[lo:hi], self.hw[lo:hi], self.hn[lo:hi],
                           self.vals[lo:hi])  # fmt: skip
             KS.run(inp, grps, m._replace(limits=m.limits[lo:hi]), st, span, self.which, ck, snap[lo:hi])
 
         in_parallel(run, self.L)
+
+    def _score_ranks(self, scores):
+        """Dense ranks ``(L, T, C)`` of ``scores`` and their values ``(L, C, Ds)`` for the sliding windows' counting
+        sweeps (built once per chunk; empty when no sliding window sweeps)."""
+        L, T, C = scores.shape
+        if not (self.sweep and self.sliding[self.which].any()):
+            return np.zeros((L, 0, C), dtype=np.int64), np.zeros((L, C, 0))
+        if getattr(self, "_sr_src", None) is not scores:  # the array itself is held: no stale cache
+            from .._kernels.auc.ranks import dense_ranks
+
+            srk = np.empty((L, T, C), dtype=np.int64)
+            found = [[None] * C for _ in range(L)]
+            r, u = np.empty(T, dtype=np.int64), np.empty(T)
+            for l in range(L):
+                for c in range(C):
+                    x = np.ascontiguousarray(scores[l, :, c])
+                    d = dense_ranks(np.where(np.isnan(x), 0.0, x), r, u)  # NaN: not evaluated, never read
+                    srk[l, :, c] = r
+                    found[l][c] = u[:d].copy()
+            Ds = max(v.size for row in found for v in row)
+            svals = np.full((L, C, Ds), np.inf)
+            for l in range(L):
+                for c in range(C):
+                    svals[l, c, : found[l][c].size] = found[l][c]
+            self._sr_src, self._sr = scores, (srk, svals)
+        return self._sr
 
     def tails(self, end):
         """The oldest positions each estimator still reads back: a sliding window's tail; a restarting window's

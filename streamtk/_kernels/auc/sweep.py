@@ -21,7 +21,9 @@ Two ways to hold the instances, with the mechanism helpers of :mod:`streamtk._ke
   (the sorted distinct scores ``vals``); a checkpoint sweeps the ranks, ``O(D)``; a restart removes the
   held members one by one (counts reaching 0 set the weight to exactly 0) or clears the arrays;
 * *members*: sliding windows (and a tumbling or landmark window holding few members) sort the scores of
-  the members they hold (read back from the inputs) at a checkpoint, ``O(h log h)``.
+  the members they hold (read back from the inputs) at a checkpoint, ``O(h log h)``; a sliding window whose
+  scores take few distinct values (``Ds``) counts its members into per-rank scratch arrays over the dense
+  ranks of the scores instead (:func:`sweep_ranked`, ``O(h + Ds)``), when that is cheaper.
 
 Running class weights ``W`` and counts ``N`` per column and group (exact zero when a group's last member
 leaves) are kept at every step, so ``pos_neg_ratio`` needs no sweep. Statistics are written in true units
@@ -47,8 +49,10 @@ TW, TN = 0, 1
 _MOA_START = 1.7976931348623157e308
 
 #: ``y (T,)`` group codes, ``member (L, T)`` / ``(L, 0)``, ``weights (L, T)`` / ``(L, 0)``, ``scores (L, T, C)`` the
-#: raw scores, ``ranks (L, T, C)`` in the accumulators' key space (``(L, 0, C)`` without accumulators)
-Inputs = namedtuple("Inputs", "y member weights scores ranks")
+#: raw scores, ``ranks (L, T, C)`` in the accumulators' key space (``(L, 0, C)`` without accumulators),
+#: ``sranks (L, T, C)`` the dense ranks of the scores themselves and ``svals (L, C, Ds)`` their values (the
+#: sliding windows' counting sort; ``(L, 0, C)`` / ``(L, C, 0)`` when not built)
+Inputs = namedtuple("Inputs", "y member weights scores ranks sranks svals")
 #: ``grp (C, K)`` the group of each class code per column (group 1: the column's positives), ``unit`` (MOA: weight
 #: 1), ``sweep`` (compute the swept statistics), ``moa`` (MOA's scored AUC instead of streamtk's sums)
 Groups = namedtuple("Groups", "grp unit sweep moa")
@@ -197,6 +201,34 @@ def sweep_members(y, mem, wl, unit, scores, grp, lo, hi, moa, acc, out):
         _finish(acc, moa, out, c)
 
 
+@nb.njit(cache=True)
+def sweep_ranked(y, mem, wl, unit, srk, svals, grp, lo, hi, moa, acc, out, hw, hn):
+    """Sweep the members in ``[lo, hi]`` by counting them into the scratch arrays ``hw``, ``hn (2, Ds)`` over the
+    dense ranks ``srk (T, C)`` of their scores (values ``svals (C, Ds)``); the arrays are left zero."""
+    has_w = wl.shape[0] > 0
+    for c in range(srk.shape[1]):
+        for t in range(lo, hi + 1):
+            if is_member(mem, t):
+                h, r = grp[c, y[t]], srk[t, c]
+                hw[h, r] += member_weight(wl, has_w, unit, t)
+                hn[h, r] += 1
+        _start(acc, moa)
+        for r in range(hw.shape[1] - 1, -1, -1):
+            k1, k0 = hn[1, r], hn[0, r]
+            if k1 == 0 and k0 == 0:
+                continue
+            if moa:
+                _moa_step(acc, svals[c, r], k1, k0)
+            else:
+                _step(acc, svals[c, r], hw[1, r], hw[0, r])
+        _finish(acc, moa, out, c)
+        for t in range(lo, hi + 1):
+            if is_member(mem, t):
+                r = srk[t, c]
+                hw[0, r] = hw[1, r] = 0.0
+                hn[0, r] = hn[1, r] = 0
+
+
 @nb.njit(cache=True, inline="always")
 def _totals(tot, grp, yt, g, m, sign, out_tot=None):
     for c in range(tot.shape[0]):
@@ -300,6 +332,10 @@ def slide(inp, grps, mech, state, l, e, t_begin, base, ck, snap):
     acc = np.empty(8)
     ci = 0
     T = inp.scores.shape[1]
+    srk, svals = inp.sranks[l], inp.svals[l]
+    Ds = svals.shape[1] if srk.shape[0] > 0 else 0
+    hw = np.zeros((2, Ds))
+    hn = np.zeros((2, Ds), dtype=np.int64)
     for t in range(t_begin, T):
         if is_member(mem, t):
             _totals(tot, grps.grp, y[t], member_weight(wl, has_w, grps.unit, t), 1.0, 1.0)
@@ -314,7 +350,10 @@ def slide(inp, grps, mech, state, l, e, t_begin, base, ck, snap):
             out = snap[:, :, ci]
             _store_totals(tot, 1.0, out)
             if grps.sweep:
-                sweep_members(y, mem, wl, grps.unit, inp.scores[l], grps.grp, tail, t, grps.moa, acc, out)
+                if Ds > 0 and 2.0 * Ds < held * (np.log2(held + 1.0) + 1.0):  # counting beats sorting
+                    sweep_ranked(y, mem, wl, grps.unit, srk, svals, grps.grp, tail, t, grps.moa, acc, out, hw, hn)
+                else:
+                    sweep_members(y, mem, wl, grps.unit, inp.scores[l], grps.grp, tail, t, grps.moa, acc, out)
             ci += 1
     pt[TAIL] = tail + base
     pt[HELD] = held
