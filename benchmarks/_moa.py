@@ -30,9 +30,14 @@ import com.yahoo.labs.samoa.instances.Instances;
 import java.util.ArrayList;
 import java.util.Arrays;
 import moa.classifiers.core.driftdetection.ChangeDetector;
+import com.yahoo.labs.samoa.instances.InstancesHeader;
+import com.yahoo.labs.samoa.instances.MultiLabelPrediction;
+import com.yahoo.labs.samoa.instances.Range;
+import java.io.StringReader;
 import moa.core.InstanceExample;
 import moa.core.Measurement;
 import moa.evaluation.LearningPerformanceEvaluator;
+import moa.evaluation.MultiTargetPerformanceEvaluator;
 
 /** streamtk's benchmarks: MOA's classes in a Java loop over recorded arrays. */
 public final class StreamtkMoaHarness {
@@ -124,6 +129,37 @@ public final class StreamtkMoaHarness {
                     Measurement[] m = evaluator.getPerformanceMeasurements();
                     sink += m[0].getValue();
                 }
+            }
+        }
+        return new double[] {System.nanoTime() - t0, sink};
+    }
+
+    /** Every instance to a multi-label evaluator: y and p hold n rows of q 0/1 labels (row-major); the
+     *  prediction's votes are {1 - p, p} per label; measurements read every `every` instances and at the last;
+     *  returns {elapsed nanoseconds, sum of the first measurement read}. */
+    public static double[] multilabel(MultiTargetPerformanceEvaluator evaluator, int[] y, int[] p, int q, int every)
+            throws Exception {
+        StringBuilder arff = new StringBuilder("@relation streamtk\n");
+        for (int j = 0; j < q; j++) {
+            arff.append("@attribute L").append(j).append(" {0,1}\n");
+        }
+        arff.append("@attribute x numeric\n@data\n");
+        InstancesHeader header = new InstancesHeader(
+            new Instances(new StringReader(arff.toString()), new Range("1-" + q)));
+        DenseInstance instance = new DenseInstance(q + 1);
+        instance.setDataset(header);
+        MultiLabelPrediction prediction = new MultiLabelPrediction(q);
+        double sink = 0.0;
+        int n = y.length / q;
+        long t0 = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < q; j++) {
+                instance.setValue(j, y[i * q + j]);
+                prediction.setVotes(j, new double[] {1 - p[i * q + j], p[i * q + j]});
+            }
+            evaluator.addResult(new InstanceExample(instance), prediction);
+            if ((i + 1) % every == 0 || i == n - 1) {
+                sink += evaluator.getPerformanceMeasurements()[0].getValue();
             }
         }
         return new double[] {System.nanoTime() - t0, sink};
@@ -245,6 +281,20 @@ class MoaBaseline:
                 arr[i] = ev
             c = jp.JArray(jp.JDouble, 2)([self._doubles(col[:m]) for col in cols])
             ns, _ = self._harness.regression(arr, self._doubles(y[:m]), c, every)
+            return ns / 1e9
+
+        run(min(len(y), 100_000))
+        return min(run(len(y)) for _ in range(2))
+
+    def multilabel(self, y, p, every):
+        """Seconds MOA's ``BasicMultiLabelPerformanceEvaluator`` takes over label sets ``y``, ``p`` ``(n, q)`` (0/1),
+        reading its measurements every ``every`` instances; best of 2 after a warm-up on the first 10^5."""
+        jp = self._jpype
+        q = y.shape[1]
+
+        def run(m):
+            ev = jp.JClass("moa.evaluation.BasicMultiLabelPerformanceEvaluator")()
+            ns, _ = self._harness.multilabel(ev, self._ints(y[:m].reshape(-1)), self._ints(p[:m].reshape(-1)), q, every)
             return ns / 1e9
 
         run(min(len(y), 100_000))

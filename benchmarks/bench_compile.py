@@ -35,6 +35,8 @@ s = np.clip(p + rng.normal(0, 0.4, n), 0, 1)
 err = (y != p).astype(float)
 yr = np.cumsum(rng.normal(size=n))
 pr = yr + rng.normal(size=n)
+ym = (rng.random((n, 5)) < 0.3).astype(np.int8)
+pm = np.where(rng.random((n, 5)) < 0.85, ym, 1 - ym)
 """
 
 #: entry point -> the code of its first call (after ``import streamtk`` and the data above)
@@ -47,6 +49,14 @@ ENTRY_POINTS = {
     "evaluate (convention='moa')": "streamtk.evaluate(y, p, windows=[100], fading=[0.99], convention='moa')",
     "evaluate (y_score: AUC, log loss)": "streamtk.evaluate(y, p, y_score=s, windows=[100])",
     "auc_curves": "streamtk.auc_curves(y, s, windows=[100], fading=[0.99])",
+    "auc_curves (imbalanced: average_precision, pr_auc, sauc)": (
+        "streamtk.auc_curves(y, s, windows=[100], fading=[0.99], metrics=['average_precision', 'pr_auc', 'sauc'])"
+    ),
+    "auc_curves (imbalanced, convention='moa')": (
+        "streamtk.auc_curves(y, s, windows=[100], metrics=['auc', 'sauc', 'pos_neg_ratio'], convention='moa')"
+    ),
+    "multilabel_curves": "streamtk.multilabel_curves(ym, pm, windows=[100], fading=[0.99])",
+    "multilabel_curves (convention='moa')": "streamtk.multilabel_curves(ym, pm, convention='moa')",
     "compare": "streamtk.compare(y, p, y, windows=[100], fading=[0.99])",
     "loss_curves": "streamtk.loss_curves(err, windows=[100], fading=[0.99])",
     "label_dependence": "streamtk.label_dependence(yk, windows=[100], max_lag=5)",

@@ -98,6 +98,7 @@ _FUNCTIONS = {
     "regression_losses": ("evaluation.losses", "regression_losses"),
     "resource_curves": ("evaluation.losses", "resource_curves"),
     "auc_curves": ("evaluation.scores", "auc_curves"),
+    "multilabel_curves": ("evaluation.multilabel", "multilabel_curves"),
     "roc_pr_curves": ("evaluation.scores", "roc_pr_curves"),
     "log_loss": ("evaluation.scores", "log_loss"),
     "brier_score": ("evaluation.scores", "brier_score"),

@@ -30,6 +30,7 @@ from streamtk._core.labels import as_label_array, check_unmasked, encode_labels
 from streamtk.cli import main
 from streamtk.drift.ddm import DDM
 from streamtk.drift.scoring import match_detections, score_detections
+from streamtk.evaluation.scores import auc_curves as _auc_curves
 from streamtk.io import LogFormatError
 from streamtk.io.atomic import atomic_open, atomic_path
 from streamtk.runners.outofcore import evaluate_store
@@ -62,6 +63,19 @@ class Files:
     @cached_property
     def csv(self) -> Path:
         return sio.write_csv(self.log, self._path("good.csv"))
+
+    @cached_property
+    def multilabel_nc(self) -> Path:
+        y = np.random.default_rng(2).integers(0, 2, (40, 3))
+        return sio.to_netcdf(sio.make_multilabel_log(y, 1 - y, models=["a"]), self._path("ml.nc"))
+
+    @cached_property
+    def multilabel_two(self) -> Path:
+        return self._text("ml2.csv", "y_true:a,y_true:b,y_pred:m:a,y_pred:m:b\n0,1,0,1\n1,2,1,1\n")
+
+    @cached_property
+    def multilabel_half_row(self) -> Path:
+        return self._text("mlhalf.csv", "y_true:a,y_true:b,y_pred:m:a,y_pred:m:b\n0,1,0,1\n1,,1,1\n")
 
     @cached_property
     def trunc_gz(self) -> Path:
@@ -281,6 +295,7 @@ class CLI:
         self.id, self.argv, self.needles, self.todo = id, argv, needles, todo
 
 
+ML = np.array([[0, 1], [1, 1], [0, 0], [1, 0]])
 R = np.random.default_rng(1)
 Y = np.array([0, 1, 1, 0, 1, 1])
 P = np.array([0, 1, 0, 0, 1, 1])
@@ -453,11 +468,34 @@ CASES = [
     C("intervals unsorted quantiles", lambda f: streamtk.interval_curves([1.0, 2.0], y_quantiles=[[0.0, 2.0], [1.0, 2.5]], quantiles=[0.9, 0.1]), ValueError, "quantiles", "[0.9, 0.1]"),
     C("intervals alpha", lambda f: streamtk.interval_curves([1.0, 2.0], [0.0, 1.0], [2.0, 3.0], alpha=1.5), ValueError, "alpha", "1.5"),
     C("intervals multi-target", lambda f: streamtk.interval_curves(np.ones((3, 2)), np.zeros((3, 2)), np.ones((3, 2))), ValueError, "y_true", "one-dimensional"),
+    # ----------------------------------------------------------------- multi-label and imbalanced families
+    C("multilabel_curves y_true one column", lambda f: streamtk.multilabel_curves([0, 1, 1], [[0], [1], [1]]), ValueError, "y_true", "(n, q)", "(3,)"),
+    C("multilabel_curves y_pred rows", lambda f: streamtk.multilabel_curves(ML, ML[:3]), ValueError, "y_pred", "(..., 4, 2)", "(3, 2)"),
+    C("multilabel_curves y_pred labels", lambda f: streamtk.multilabel_curves(ML, np.ones((4, 3))), ValueError, "y_pred", "(4, 3)"),
+    C("multilabel_curves value 2", lambda f: streamtk.multilabel_curves(ML * 2, ML), ValueError, "y_true", "0/1 or booleans", "got 2", "instance 0"),
+    C("multilabel_curves value -1 of a label", lambda f: streamtk.multilabel_curves(ML, ML - 1, labels=["x", "y"]), ValueError, "y_pred", "-1", "label 'x'"),
+    C("multilabel_curves text labels", lambda f: streamtk.multilabel_curves([["a", "b"]], [[0, 1]]), TypeError, "y_true", "0/1 or booleans", "dtype"),
+    C("multilabel_curves half a row missing", lambda f: streamtk.multilabel_curves([[0, 1], [1, np.nan]], [[0, 1], [1, 0]]), ValueError, "y_true", "partly missing", "index"),
+    C("multilabel_curves zero_division", lambda f: streamtk.multilabel_curves(ML, ML, zero_division=0.5), ValueError, "zero_division", "0.5"),
+    C("multilabel_curves negative weight", lambda f: streamtk.multilabel_curves(ML, ML, weights=[1, -1.0, 1, 1]), ValueError, "weights", "-1.0"),
+    C("make_multilabel_log value 2", lambda f: sio.make_multilabel_log([[0, 1], [2, 1]], ML[:2]), ValueError, "y_true", "2.0", "(1, 0)"),
+    C("make_multilabel_log y_pred shape", lambda f: sio.make_multilabel_log(ML, ML[:, :1]), ValueError, "y_pred", "(1, 4, 2)", "(1, 4, 1)"),
+    C("make_multilabel_log negative weight", lambda f: sio.make_multilabel_log(ML, ML, weights=[1, 1, -2, 1]), ValueError, "weights", "-2.0", "(2,)"),
+    C("read_csv multilabel value 2", lambda f: sio.read_csv(f.multilabel_two), LogFormatError, "ml2.csv", "line 3", "'y_true:b'", "2.0"),
+    C("read_csv multilabel half row", lambda f: sio.read_csv(f.multilabel_half_row), LogFormatError, "mlhalf.csv", "line 3", "'y_true:b'", "partly missing"),
+    C("load_multilabel unknown stream", lambda f: sds.load_multilabel("nope"), ValueError, "'nope'", "electricity_rises"),
+    C("auc_curves average_precision NaN score", lambda f: _auc_curves(Y, np.r_[0.1, 0.2, np.nan, 0.4, 0.5, 0.6], metrics=["average_precision"]), ValueError, "y_score", "NaN", "instance 2"),
+    C("auc_curves sauc infinite score", lambda f: _auc_curves(Y, np.r_[0.1, np.inf, 0.3, 0.4, 0.5, 0.6], metrics=["sauc"]), ValueError, "y_score", "inf", "instance 1"),
+    C("auc_curves pr_auc negative weight", lambda f: _auc_curves(Y, np.linspace(0, 1, 6), weights=-np.ones(6), metrics=["pr_auc"]), ValueError, "weights", "-1.0"),
+    C("auc_curves pr_auc under MOA", lambda f: _auc_curves(Y, np.linspace(0, 1, 6), convention="moa", metrics=["pr_auc"]), ValueError, "convention='moa'", "'pr_auc'"),
 ]
 # fmt: on
 
 # fmt: off
 CLI_CASES = [
+    CLI("multilabel log as classification", ["evaluate", "{multilabel_nc}", "--task", "classification"], "--task classification", "ml.nc", "multilabel"),
+    CLI("multilabel zero division", ["evaluate", "{multilabel_nc}", "--zero-division", "0.5"], "zero_division", "'0.5'"),
+    CLI("multilabel value 2 in a table", ["evaluate", "{multilabel_two}"], "ml2.csv", "line 3", "'y_true:b'", "2.0"),
     CLI("truncated .csv.gz", ["evaluate", "{trunc_gz}"], "trunc.csv.gz", "line", "truncated"),
     CLI("missing zarr chunk", ["evaluate", "{zarr_missing_chunk}"], "missing.zarr", "chunk 1", "'y_true'"),
     CLI("damaged parquet", ["evaluate", "{flipped_parquet}"], "flipped.parquet", "'weights'"),

@@ -18,6 +18,7 @@ from streamtk.evaluation.losses import loss_curves, regression_curves, resource_
 from streamtk.evaluation.scores import auc_curves
 
 MECHANISMS = dict(windows=[3, 40], fading=[0.9], tumbling=[17], landmarks=[10, 150], adwin=[0.3])
+IMBALANCED = ["average_precision", "pr_auc", "sauc", "pos_neg_ratio"]
 
 
 def _stream(k, n=300, seed=0):
@@ -52,6 +53,15 @@ def _calls():
         "auc binary": lambda: auc_curves(y2, s2[:, 1], every=1, **MECHANISMS, y_pred=p2[0]),
         "auc ovr": lambda: auc_curves(y3, s3, classes=[0, 1, 2], every=1, windows=[7], fading=[0.9]),
         "auc ovo": lambda: auc_curves(y3, s3, classes=[0, 1, 2], multi_class="ovo", every=1, windows=[7]),
+        "imbalanced binary": lambda: auc_curves(
+            y2, s2[:, 1], y_pred=p2[0], every=1, metrics=IMBALANCED, baseline=True, **MECHANISMS
+        ),  # fmt: skip
+        "imbalanced ovr": lambda: auc_curves(
+            y3, s3, classes=[0, 1, 2], every=1, windows=[7], fading=[0.9], metrics=["auc", *IMBALANCED]
+        ),  # fmt: skip
+        "imbalanced moa": lambda: auc_curves(
+            y2, s2[:, 1], every=1, windows=[7], convention="moa", metrics=["auc", "sauc", "pos_neg_ratio"]
+        ),  # fmt: skip
         "compare models": lambda: compare(
             y3,
             xr.DataArray(np.stack([p3[0], p3[1], y3]), dims=("model", "time")),
@@ -85,6 +95,13 @@ def _calls():
         ),  # fmt: skip
         "resources": lambda: resource_curves(w3, w3 * 1e9, every=1, windows=[5], fading=[0.9]),
         "label dependence": lambda: label_dependence(yl, every=1, max_lag=4, windows=[9], fading=[0.9], adwin=[0.3]),
+        "multilabel": lambda: streamtk.multilabel_curves(
+            s3 > 0.5, np.stack([s3 > 0.3, s3 > 0.6]), weights=w3, every=1, **MECHANISMS
+        ),  # fmt: skip
+        "multilabel nan": lambda: streamtk.multilabel_curves(
+            s3 > 0.5, s3 > 0.2, zero_division=np.nan, every=1, windows=[4], tumbling=[9]
+        ),  # fmt: skip
+        "multilabel moa": lambda: streamtk.multilabel_curves(s3 > 0.5, s3 > 0.4, convention="moa", every=1),
     }
 
 

@@ -39,7 +39,9 @@ def test_every_function_with_forgetting_takes_every_mechanism(mech):
     for ds in (
         streamtk.evaluate(Y, P, **kw),
         streamtk.auc_curves(Y, S, y_pred=P, **kw),
+        streamtk.auc_curves(Y, S, y_pred=P, metrics=["average_precision", "pr_auc", "sauc", "pos_neg_ratio"], **kw),
         streamtk.compare(Y, P, 1 - P, **kw),
+        streamtk.multilabel_curves(np.c_[Y, P], np.c_[P, Y], **kw),
     ):
         assert ds.estimator.values.tolist() == labels
     if not mech.adaptive:  # ADWIN windows follow the predictions' loss: only functions with predictions

@@ -24,14 +24,15 @@ def _code(nb):
 
 def test_there_are_tutorials():
     names = [p.stem for p in NOTEBOOKS]
-    assert len(names) == 5, names
+    assert len(names) == 6, names
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_starts_from_a_real_recording_and_says_it_compiles(path):
     nb = _read(path)
     first = "\n".join(c.source for c in _code(nb)[:3])
-    assert ("record(" in first or "record_regression(" in first) and "electricity" in first.lower(), path.name
+    assert any(f"{r}(" in first for r in ("record", "record_regression", "record_multilabel")), path.name
+    assert "electricity" in first.lower(), path.name
     prose = " ".join(" ".join(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
     assert prose.count("compiles its numba kernels") == 1, path.name
 

@@ -271,8 +271,38 @@ def check_loss(name):
                 assert _close(float(ds["loss"].values[m, e, t]), want), (name, m, kind, t)
 
 
+def check_multilabel(name):
+    # scikit-learn on the instances each estimator holds (every mechanism, float weights, missing rows)
+    from ._multilabel import ESTIMATORS, KW, reference, stream
+
+    y, p, w = stream(0)
+    for zd in (0.0, math.nan):
+        ds = streamtk.multilabel_curves(y, p, weights=w, zero_division=zd, every=3, metrics=[name], **KW)
+        for (l, e, c), want in reference(0, zd, 3).items():
+            got = ds[name].values[l, e, c]
+            np.testing.assert_allclose(got, want[name], rtol=1e-9, atol=1e-12, equal_nan=True,
+                                       err_msg=str((name, l, ESTIMATORS[e], c, zd)))  # fmt: skip
+
+
+def check_imbalanced(name):
+    # scikit-learn's average_precision_score and auc(recall, precision), pair counting, on the instances each
+    # estimator holds (every mechanism, float weights, ties, missing labels; binary and class scores)
+    from ._imbalanced import ESTIMATORS, KW, reference, stream
+
+    for k in (2, 3):
+        y, p, s, w = stream(0, k=k)
+        extra = {"classes": list(range(k))} if k > 2 else {}
+        yy = np.where(y < 0, np.nan, y.astype(float))
+        ds = streamtk.auc_curves(yy, s, y_pred=p, weights=w, every=4, metrics=[name], **extra, **KW)
+        for (l, e, c, col), want in reference(0, k, 4).items():
+            got = ds[name].values[l, e, c] if k == 2 else ds[name].values[l, e, c, col]
+            assert _close(float(got), float(want[name]), 1e-12) or got == want[name], (name, ESTIMATORS[e], c, col)
+
+
 CHECKERS = {
     "confusion": check_confusion,
+    "imbalanced": check_imbalanced,
+    "multilabel": check_multilabel,
     "loss": check_loss,
     "quantity": check_quantity,
     "auc": check_auc,
@@ -344,7 +374,13 @@ def _contexts(table):
 
         return [(context(k, 4), n_rows(context(k, 4))) for k in (2, 3)]
     if table == "auc":
-        return [(AucContext(c, g, g > 2, moa), 3 * c * g) for c, g in ((1, 2), (3, 2), (3, 3)) for moa in (0, 1)]
+        from streamtk._kernels.auc.sweep import N_SWEEP
+
+        return [
+            (AucContext(c, g, g > 2, moa), 3 * c * g + N_SWEEP * c)
+            for c, g in ((1, 2), (3, 2), (3, 3))
+            for moa in (0, 1)
+        ]
     if table == "regression":
         from streamtk._core.metrics.regression import RegressionContext
         from streamtk._kernels.regression import layout as LY
@@ -357,6 +393,10 @@ def _contexts(table):
 
         K = LY.n_quantities(LY.INT, 2)
         return [(IntervalContext(2, LY.F_Q + K, moa), LY.n_fields(K, LY.J_INT)) for moa in (False, True)]
+    if table == "multilabel":
+        from streamtk._core.metrics.multilabel import context
+
+        return [(context(3, zd, moa), 16 + 9) for zd in (0.0, 1.0, math.nan) for moa in (False, True)]
     raise AssertionError(f"no contexts for table {table!r}: add them here")
 
 
@@ -447,3 +487,30 @@ def test_a_metric_without_a_reference_fails(monkeypatch):
     monkeypatch.setitem(REGISTRY, orphan.name, orphan)
     with pytest.raises(AssertionError, match="has no reference implementation"):
         test_every_metric_matches_its_reference(orphan.name)
+
+
+def test_multilabel_and_imbalanced_attrs_and_cli_metrics_come_from_the_registry(tmp_path):
+    from streamtk.cli import main
+
+    rng = np.random.default_rng(3)
+    y = (rng.random((30, 3)) < 0.4).astype(int)
+    ml = streamtk.multilabel_curves(y, 1 - y, windows=[5])
+    family = [m.name for m in REGISTRY.values() if m.family == "multilabel"]
+    assert sorted(v for v in ml.data_vars if v != "n_instances") == sorted(family)
+    yy, s = (rng.random(30) < 0.3).astype(int), rng.random(30)
+    imb = [m.name for m in REGISTRY.values() if m.family == "imbalanced"]
+    auc = streamtk.auc_curves(yy, s, metrics=imb, baseline=True)
+    for ds in (ml, auc):
+        for v in ds.data_vars:
+            assert {k: ds[v].attrs[k] for k in REGISTRY[v].attrs()} == REGISTRY[v].attrs(), v
+    # MOA's convention states MOA's definitions (its swapped precision / recall), never the textbook formula
+    moa = streamtk.multilabel_curves(y, 1 - y, convention="moa")
+    assert "|Y & P| / |Y|" in moa.precision_samples.attrs["formula"]
+    assert "// |P|" in moa.recall_samples.attrs["formula"]
+    assert all(moa[v].attrs["convention"] == "moa" for v in moa.data_vars if v != "n_instances")
+    # the CLI's --metrics takes every registry name of the family and refuses others naming the known ones
+    log = streamtk.io.to_netcdf(streamtk.io.make_multilabel_log(y, 1 - y), tmp_path / "ml.nc")
+    out = tmp_path / "out.nc"
+    assert main(["evaluate", str(log), "-q", "--metrics", ",".join(family), "-o", str(out)]) == 0
+    got = streamtk.io.open_dataset(out)
+    assert sorted(v for v in got.data_vars if v != "n_instances") == sorted(family)

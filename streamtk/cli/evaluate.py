@@ -23,15 +23,16 @@ from ._common import (
 
 
 def _cmd_evaluate(args) -> int:
-    from ..io.regression_log import log_task
     from ..report.tables import summary_table
 
     _check_output(args.output)
     log = _read_log(args.log, args.format, args)
+    task = _task(args, log)
+    if task == "multilabel":
+        return _evaluate_multilabel(args, log)
     n = log.sizes["time"]
     every = _every(args, n)
     metrics = _split_list(args.metrics, "--metrics") if args.metrics else None
-    task = args.task or log_task(log)
     if task != "classification":
         return _cmd_evaluate_regression(args, log, task, every, metrics)
     for flag, given in (("--n-features", args.n_features), ("--alpha", args.alpha)):
@@ -128,12 +129,72 @@ def _metrics_help() -> str:
     """The --metrics help: the registry's metric names per task."""
     from .._core.metrics import family
 
-    names = {task: ", ".join(m.name for m in family(fam)) for task, fam in (("regression", "regression"),
-                                                                              ("intervals", "intervals"))}  # fmt: skip
+    tasks = (("regression", "regression"), ("intervals", "intervals"), ("multilabel", "multilabel"))
+    names = {task: ", ".join(m.name for m in family(fam)) for task, fam in tasks}
     return (
         "comma-separated metric names of the task (default: every applicable one; classification: see "
-        f"streamtk.METRICS; regression: {names['regression']}; intervals: {names['intervals']})"
+        f"streamtk.METRICS; regression: {names['regression']}; intervals: {names['intervals']}; "
+        f"multilabel: {names['multilabel']})"
     )
+
+
+# ------------------------------------------------------------------------------------ multi-label logs
+#: the tasks ``--task`` names (default: from the log)
+TASKS = ("classification", "regression", "intervals", "multilabel")
+#: the final values ``streamtk evaluate`` prints for a multi-label log
+_ML_SUMMARY = ("hamming_loss", "exact_match", "jaccard", "f1_samples", "f1_micro", "f1_macro")
+
+
+def _task(args, log) -> str:
+    """The task of the log: ``--task``, else from the log (``multilabel`` when its ``y_true`` has a ``label`` dim,
+    else :func:`streamtk.io.regression_log.log_task`)."""
+    from ..io.multilabel import is_multilabel
+    from ..io.regression_log import log_task
+
+    multilabel = is_multilabel(log)
+    task = getattr(args, "task", None)
+    if task is None:
+        return "multilabel" if multilabel else log_task(log)
+    if (task == "multilabel") != multilabel:
+        held = "multi-label" if multilabel else "single-label"
+        raise UsageError(f"--task {task}: {args.log} holds a {held} log (y_true has dims {log.y_true.dims})")
+    return task
+
+
+def _evaluate_multilabel(args, log) -> int:
+    """``streamtk evaluate`` of a multi-label log (:func:`streamtk.multilabel_curves`, one pass)."""
+    from ..evaluation.multilabel import multilabel_curves
+    from ..report.tables import summary_table
+
+    if args.scores:
+        raise UsageError(f"--scores: {args.log} is a multi-label log (label sets, no class scores); drop --scores")
+    metrics = _split_list(args.metrics, "--metrics") if args.metrics else None
+    ds = multilabel_curves(
+        log.y_true,
+        log.y_pred,
+        weights=log["weights"] if "weights" in log else None,
+        every=_every(args, log.sizes["time"]),
+        metrics=metrics,
+        zero_division=_zero_division(args.zero_division),
+        convention=args.convention,
+        **_forgetting(args),
+    )
+    ds.attrs["source_log"] = str(args.log)
+    _say(args, summary_table(ds, [m for m in _ML_SUMMARY if m in ds]))
+    if args.output:
+        out = _write(ds, args.output)
+        _say(args, f"\nwrote {out} ({ds.sizes['time']} checkpoints, {ds.sizes['label']} labels)")
+    return 0
+
+
+def _zero_division(text: str) -> float:
+    """The value of ``--zero-division`` (a one-line usage error naming the flag and the value)."""
+    from ..evaluation.multilabel import check_zero_division
+
+    try:
+        return check_zero_division(text)
+    except (TypeError, ValueError) as err:
+        raise UsageError(f"--zero-division {text}: {err}") from None
 
 
 def register(sub) -> None:
@@ -151,7 +212,9 @@ def register(sub) -> None:
         "  streamtk evaluate run.csv --y-true label --y-pred prediction --classes UP,DOWN --drifts 1000,5000\n"
         "  streamtk evaluate run.csv --y-pred HT=pred_ht,NB=pred_nb -o curves.nc\n"
         "  streamtk evaluate regression.csv --task regression --window 1000 --n-features 8 -o curves.nc\n"
-        "  streamtk evaluate intervals.nc --alpha 0.1 --window 1000   (task detected from the log)\n",
+        "  streamtk evaluate intervals.nc --alpha 0.1 --window 1000   (task detected from the log)\n"
+        "  streamtk evaluate run.parquet --scores --metrics auc,average_precision,pr_auc --window 1000\n"
+        "  streamtk evaluate ml.nc --task multilabel --window 500 --zero-division nan   (a multi-label log)\n",
     )
     _add_log_args(p, mapping=True)
     _add_estimator_args(p)
@@ -162,9 +225,10 @@ def register(sub) -> None:
     )
     p.add_argument(
         "--task",
-        choices=["classification", "regression", "intervals"],  # streamtk.io.regression_log.TASKS
-        help="what the log holds (default: the log's task attribute, else intervals with lower/upper or "
-        "y_quantiles, regression with non-integer targets, else classification)",
+        choices=TASKS,
+        help="what the log holds (default: from the log: multilabel when y_true has a label dim, else the log's "
+        "task attribute, else intervals with lower/upper or y_quantiles, regression with non-integer targets, "
+        "else classification)",
     )
     p.add_argument("--metrics", help=_metrics_help())
     p.add_argument(
@@ -194,5 +258,12 @@ def register(sub) -> None:
         "--chunk-size", type=int, default=1_000_000, metavar="N", help="instances per chunk (default 1000000)"
     )
     p.add_argument("-o", "--output", help="write the curves to this .nc or .zarr file")
+    # multi-label logs (streamtk.multilabel_curves)
+    p.add_argument(
+        "--zero-division",
+        default="0",
+        metavar="{0,1,nan}",
+        help="multi-label: the value of a 0/0 in precision, recall, F1, Jaccard (default 0, as scikit-learn)",
+    )
     _add_common(p)
     p.set_defaults(func=_cmd_evaluate)

@@ -129,8 +129,8 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", help="figure to write: .png, or .pdf/.svg for vector output (default FILE.png)")
     p.add_argument(
         "--metric",
-        help="variable to plot (curves: default accuracy, or the first metric of a regression or interval "
-        "result; comparison: mcnemar or q)",
+        help="variable to plot (curves: default accuracy, else the result's first metric, e.g. of a regression, "
+        "interval or multi-label result; comparison: mcnemar or q)",
     )
     p.add_argument("--model", action="append", help="model(s) to show (default all)")
     p.add_argument(

@@ -7,6 +7,9 @@ MOA-generated streams ``"moa/SEAa0"``, ``"moa/SEAg0"``, ``"moa/AGRa0"``, ``"moa/
 ``"moa/HYP0"``, ``"moa/LEDa0"``, ``"moa/LEDg0"``, ``"moa/RBF0"``, ``"moa/RBFr0"``, ``"moa/RTG0"``.
 Regression streams derived from them: :func:`load_regression` (``"electricity_demand"``).
 
+Derived multi-label streams (:func:`load_multilabel`, :mod:`~streamtk.datasets.multilabel`):
+``"electricity_rises"`` (does each Electricity series rise against the day before?).
+
 Where the data is looked for, in order:
 
 1. the ``path`` argument: either the file itself or a directory laid out like the reference
@@ -40,6 +43,7 @@ from .locate import (  # noqa: F401 (ENV_CACHE and ENV_DATA are documented names
     find,
     sha256_file,
 )
+from .multilabel import MULTILABEL_NAMES, MultilabelStream, load_multilabel
 from .registry import DatasetInfo, dataset_names, info
 from .regression import REGRESSION_STREAMS, RegressionStream, load_regression
 
@@ -59,5 +63,8 @@ __all__ = [
     "load_regression",
     "RegressionStream",
     "REGRESSION_STREAMS",
+    "load_multilabel",
+    "MultilabelStream",
+    "MULTILABEL_NAMES",
     "sha256_file",
 ]

@@ -43,6 +43,8 @@ from .._core.parallel import in_parallel
 from .._kernels.auc import layout as LY
 from .._kernels.auc.general import REMOVE_FACTOR
 from .._kernels.forgetting import ADWIN, FADES, PREQUENTIAL, RESTARTING, WINDOW
+from .auc_keys import KeySpaces
+from .auc_sweep import N_SWEEP, Ranking
 from .scoring_rules import binary_codes
 
 __all__ = ["AucEngine", "SNAPSHOT_BUDGET"]
@@ -65,7 +67,7 @@ def _groups(mode: str, k: int, pairwise: bool):
     return np.eye(k, dtype=np.int64), np.ones(k, dtype=np.int64), "ovr"
 
 
-class AucEngine:
+class AucEngine(KeySpaces):
     """State, options and accumulated curves of one (possibly chunked) AUC evaluation.
 
     Parameters
@@ -144,6 +146,26 @@ class AucEngine:
                                   self.layout == "ovo", moa)  # fmt: skip
         self.rows = CurveRows(every)
         self._vals = Scratch()  # the segments' intermediates
+        self._ranking(kinds, moa)
+
+    def _ranking(self, kinds, moa):
+        """The imbalanced family's part (:class:`.auc_sweep.Ranking`) when one of its metrics is asked."""
+        ranked = [m for m in self.metrics if m.family == "imbalanced"]
+        self.finite = any(m.name == "sauc" for m in ranked)
+        self.ustat = len(ranked) < len(self.metrics)  # the U statistics' kernels run only for their metrics
+        self.ranking = None
+        if not ranked:
+            return
+        names = [m.name for m in ranked]
+        if self.layout == "ovo":
+            raise ValueError(f"metrics {names} are computed one-vs-rest: ask for them with multi_class='ovr'")
+        bad = [m.name for m in ranked if moa and not m.extra.get("moa", True)]
+        if bad:
+            raise ValueError(
+                f"convention='moa' has no {bad}: MOA's AUC evaluators report AUC, sAUC and the pos/neg ratio"
+            )
+        sweep = any(m.extra.get("sweep") for m in ranked)
+        self.ranking = Ranking(kinds, np.flatnonzero(self.computed), self.grp, sweep=sweep, moa=moa)
 
     # ------------------------------------------------------------------ state
     def _allocate(self, L, C, weighted, predicted):
@@ -162,6 +184,9 @@ class AucEngine:
         self.h_mem = None  # (L, h) uint8 once some position was not a member
         self.h_w = np.zeros((L, 0)) if weighted else None
         self.h_s = np.zeros((L, 0, C))
+        self.key_size = 0
+        if self.ranking is not None:
+            self.ranking.allocate(L, C)
 
     # ------------------------------------------------------------------ chunks
     def update(self, y, s, weights=None, ypred=None, *, last=False):
@@ -206,6 +231,14 @@ class AucEngine:
                     "an evaluated instance needs a score"
                 )
             s3 = np.where(nan, -np.inf, s3)  # scores nobody reads
+        if self.finite:  # the scored AUC weighs score differences
+            bad = np.argwhere(np.isinf(s3) & member[..., None])
+            if bad.size:
+                l, t, c = (int(i) for i in bad[0])
+                raise ValueError(
+                    f"y_score holds {float(s3[l, t, c])!r} at instance {self.n_seen + t} (0-based) of series {l}: "
+                    "the scored AUC (sauc) weighs score differences and needs finite scores"
+                )
         # int64 codes in one pass (binary: 1 positive, 0 negative, -1 no label)
         codes = binary_codes(y, self.pos) if self.mode == "binary" else y.astype(np.int64, copy=False)
         self._run_chunk(codes, member, s3, weights, ypred, y, last)
@@ -226,11 +259,14 @@ class AucEngine:
             W = np.ascontiguousarray(np.concatenate([self.h_w, np.asarray(weights, dtype=np.float64)], axis=1))
         S = np.concatenate([self.h_s, s3], axis=1) if h else s3
         ranks, R = self._accumulator_ranks(s3, S, h)
-        sranks = self._sliding_ranks(S, h, ranks if fresh else None)
-        if self.gsl.size:
+        sranks = self._sliding_ranks(S, h, ranks if fresh else None) if self.ustat else ranks[:, :0]
+        if self.gsl.size and self.ustat:
             self._rebuild_sliding(Y, M, W, sranks, h)
+        if self.ranking is not None:
+            self.ranking.values(self.keys)
         pos = checkpoints(start, start + T, self.every, last=True)
-        offline = self._offline_rows(Y, M, W, ranks, R, pos - start) if (last and fresh) else None
+        fresh_whole = last and fresh and self.ustat
+        offline = self._offline_rows(Y, M, W, ranks, R, pos - start) if fresh_whole else None
         self.offline_used = offline is not None
         E = len(self.specs)
         outs = self._allocate_rows(pos.size)
@@ -238,14 +274,20 @@ class AucEngine:
         c0 = 0
         for s0, s1, sel in self._segments(pos - start, T, L):
             ck = pos[sel] - start + h
-            snap = np.full((L, E, LY.N_STAT, C, self.G, ck.size), np.nan)
             arrays = (Y[: h + s1], M, W)  # the kernels stop at the end of y
             limits = self._limits(y, ypred, member, s0, s1)
-            self._run_binary(arrays, ranks, sranks, h + s0, h + s1, offline is not None, ck, snap)
-            self._run_general(arrays, ranks, sranks, limits, h + s0, h + s1, ck, snap)
-            if offline is not None:
-                snap[:, self.cum] = np.moveaxis(offline[:, :, sel], 2, -1)
-            self._finalise(snap, outs, c0, compiled)
+            snap = ranked = None
+            if self.ustat:
+                snap = np.full((L, E, LY.N_STAT, C, self.G, ck.size), np.nan)
+                self._run_binary(arrays, ranks, sranks, h + s0, h + s1, offline is not None, ck, snap)
+                self._run_general(arrays, ranks, sranks, limits, h + s0, h + s1, ck, snap)
+                if offline is not None:
+                    snap[:, self.cum] = np.moveaxis(offline[:, :, sel], 2, -1)
+            if self.ranking is not None:
+                ranked = np.full((L, E, N_SWEEP, C, ck.size), np.nan)
+                span = (np.int64(self.hist_start), np.int64(h + s0))
+                self.ranking.run(arrays, S, ranks, self._mech(limits), span, ck, ranked)
+            self._finalise(snap, ranked, outs, c0, compiled)
             c0 += ck.size
         self.rows.store(pos, outs, last=last)
         self.n_seen = start + T
@@ -254,79 +296,9 @@ class AucEngine:
 
     def _segments(self, rel, T, L):
         """Segments ``[s0, s1)`` of the chunk and their checkpoints (a boolean selector of ``rel``)."""
-        per_ck = L * len(self.specs) * (LY.N_STAT * self.C * self.G + self.finaliser.n_intermediates)
+        rows = LY.N_STAT * self.C * self.G + (N_SWEEP * self.C if self.ranking is not None else 0)
+        per_ck = L * len(self.specs) * (rows + self.finaliser.n_intermediates)
         return segments(rel, T, per_ck, budget=SNAPSHOT_BUDGET, max_segment=MAX_SEGMENT)
-
-    # ------------------------------------------------------------------ key spaces
-    def _accumulator_ranks(self, s3, S, h):
-        """Ranks ``(L, h + T, C)`` in the accumulators' key spaces, extended by the chunk's scores (trees moved)."""
-        if not (self.cum.size or self.gacc.size):
-            return np.zeros((self.L, 0, self.C), dtype=np.int64), 0
-        from .._kernels.auc.ranks import dense_ranks, merge_keys
-
-        L, T, C = s3.shape
-        ranks = (np.zeros if h else np.empty)((L, h + T, C), dtype=np.int64)
-        moves = {}
-        for l in range(L):
-            for c in range(C):
-                x = np.ascontiguousarray(s3[l, :, c])
-                old = self.keys[l][c]
-                view = ranks[l, h:, c]
-                r = view if (old.size == 0 and view.flags.c_contiguous) else np.empty(T, dtype=np.int64)
-                u = np.empty(T)
-                u = u[: dense_ranks(x, r, u)]  # the distinct scores, ascending (a view: no copy)
-                if old.size == 0:
-                    self.keys[l][c] = u
-                    if r is not view:
-                        view[:] = r
-                    continue
-                merged, old_pos, u_pos = merge_keys(old, u)
-                ranks[l, h:, c] = u_pos[r]
-                moves[l, c] = old_pos
-                self.keys[l][c] = merged
-        D = max(k.size for row in self.keys for k in row)
-        if D + 1 != self.trees.shape[-1] or any(p.size != p[-1] + 1 for p in moves.values()):
-            self._rekey(moves, D)
-        if h and self.restarts.any():  # restarts remove held members: their ranks in the new key space
-            for l in range(L):
-                for c in range(C):
-                    ranks[l, :h, c] = np.searchsorted(self.keys[l][c], S[l, :h, c])
-        return ranks, D
-
-    def _rekey(self, moves, D):
-        """Move the accumulator trees to the merged key spaces (``D`` positions at most), ``O(D)`` each.
-
-        ``moves[l, c]``: the new positions of the old keys of series ``l``, column ``c`` (pairs
-        without old keys hold empty trees). Every tree is rebuilt, since a Fenwick tree padded with
-        zeros is not a valid larger tree.
-        """
-        from .._kernels.fenwick import rekey
-
-        trees = np.zeros(self.trees.shape[:4] + (D + 1,))
-        itree = line_aligned_zeros((self.L, D + 1) + self.itree.shape[2:])
-        for (l, c), old_pos in moves.items():
-            for a in range(self.gacc.size):
-                for g in range(self.G):
-                    rekey(self.trees[l, a, c, g][:, None], old_pos, trees[l, a, c, g][:, None])
-            if self.cum.size:
-                rekey(self.itree[l].reshape(self.itree.shape[1], -1), old_pos, itree[l].reshape(D + 1, -1))
-        self.trees, self.itree = trees, itree
-
-    def _sliding_ranks(self, S, h, same):
-        """Dense ranks ``(L, h + T, C)`` of the kept inputs and the chunk (the sliding windows' key space)."""
-        if not (self.gsl.size or self.win.size):
-            return np.zeros((self.L, 0, self.C), dtype=np.int64)
-        if same is not None and same.shape[1] == S.shape[1]:
-            return same
-        from .._kernels.auc.ranks import dense_ranks
-
-        out = np.empty(S.shape, dtype=np.int64)
-        for l in range(S.shape[0]):
-            for c in range(S.shape[2]):
-                col = np.empty(S.shape[1], dtype=np.int64)
-                dense_ranks(np.ascontiguousarray(S[l, :, c]), col, np.zeros(0))
-                out[l, :, c] = col
-        return out
 
     def _rebuild_sliding(self, Y, M, W, sranks, h):
         from .._kernels.auc import general as KG
@@ -431,13 +403,15 @@ class AucEngine:
     def _keep_history(self, Y, M, W, S, dense):
         """Keep the inputs some window still holds (and a restart may remove), from the oldest tail on."""
         end = self.hist_start + Y.shape[0]
-        tails = [self.ptr[:, e, LY.P_TAIL] for e in np.r_[self.gsl, self.win].astype(np.int64)]
+        tails = [self.ptr[:, e, LY.P_TAIL] for e in np.r_[self.gsl, self.win].astype(np.int64)] if self.ustat else []
         D = max(1, self.trees.shape[-1] - 1)
         for a, e in enumerate(self.gacc):
-            if self.restarts[a]:  # worth keeping only while a restart would remove them one by one
+            if self.restarts[a] and self.ustat:  # worth keeping only while a restart would remove them one by one
                 held = self.ptr[:, e, LY.P_HELD]
                 cheap = held * REMOVE_FACTOR * math.log2(D + 1) <= D
                 tails.append(np.where(cheap, self.ptr[:, e, LY.P_TAIL], end))
+        if self.ranking is not None:
+            tails += self.ranking.tails(end)
         keep_from = int(min([end] + [int(t.min()) for t in tails]))
         cut = keep_from - self.hist_start
         self.h_y = Y[cut:].copy()
@@ -457,11 +431,18 @@ class AucEngine:
             return (self.k, self.k)
         return (self.C,) if m.shape == "column" else ()
 
-    def _finalise(self, snap, outs, c0, compiled):
-        """Every requested metric of the table ``snap (L, E, 3, C, G, ck)`` into the outputs at ``c0``."""
-        L, E = snap.shape[:2]
-        C = snap.shape[-1]
-        table = snap.reshape(L, E, -1, C)
+    def _finalise(self, snap, ranked, outs, c0, compiled):
+        """Every requested metric of the table ``snap (L, E, 3, C, G, ck)`` (then the imbalanced family's rows
+        ``ranked (L, E, N_SWEEP, C, ck)``, or None) into the outputs at ``c0``."""
+        one = snap if snap is not None else ranked
+        L, E = one.shape[:2]
+        C = one.shape[-1]
+        if ranked is None:
+            table = snap.reshape(L, E, -1, C)
+        else:  # the U rows (NaN when no U statistic is asked), then the ranking rows
+            u = snap.reshape(L, E, -1, C) if snap is not None else np.full((L, E, LY.N_STAT * self.C * self.G, C),
+                                                                             np.nan)  # fmt: skip
+            table = np.concatenate([u, ranked.reshape(L, E, -1, C)], axis=2)
         vals = self.finaliser.scratch(L, E, C, into=self._vals)
         self.finaliser.run(table, vals, self.context, outs, c0, compiled=compiled)
         if not self.computed.all():  # MOA has no faded or ADWIN AUC

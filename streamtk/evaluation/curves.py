@@ -178,6 +178,7 @@ def evaluate(
     >>> ds.accuracy.sel(estimator="window=3").values.round(3).tolist()
     [1.0, 1.0, 0.667, 0.667, 0.667, 1.0]
     """
+    _refuse_label_sets(y_true)
     inputs = labelled_inputs(y_true, y_pred, y_score=y_score, weights=weights, lead_dims=lead_dims, classes=classes)
     n = inputs.n
     if n == 0:
@@ -220,6 +221,15 @@ def evaluate(
         if name != "instance"
     }
     return _build_dataset(plan, inputs.lead, positions, values, n_seen=n, weighted=w is not None, time_extra=time_extra)
+
+
+def _refuse_label_sets(y_true) -> None:
+    """A multi-label log (``y_true`` with a ``label`` dim) is evaluated by :func:`streamtk.multilabel_curves`."""
+    y = y_true["y_true"] if isinstance(y_true, xr.Dataset) and "y_true" in y_true else y_true
+    if isinstance(y, xr.DataArray) and "label" in y.dims:
+        raise ValueError(
+            "y_true holds label sets (a 'label' dim): evaluate a multi-label log with streamtk.multilabel_curves"
+        )
 
 
 class Evaluator:

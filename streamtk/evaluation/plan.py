@@ -86,7 +86,7 @@ class EvaluationPlan:
                 raise ValueError(f"metric 'f1' needs pos_label= when there are {self.k} classes")
         self.metrics = chosen
         self.confusion = [m for m in chosen if m.family in ("confusion", "quantity")]
-        self.auc_metrics = [m for m in chosen if m.family == "auc"]
+        self.auc_metrics = [m for m in chosen if m.family in ("auc", "imbalanced")]
         self.quantities = tuple(m.name for m in chosen if m.family == "quantity")
         self.estimators = EstimatorTable(self.specs)
         per_class = sum(1 for m in self.metrics if m.shape == "class" or (m.shape == "column" and scores == "multi"))

@@ -158,9 +158,10 @@ def auc_curves(
     convention="streamtk",
     lead_dims=None,
     adwin_options=None,
+    baseline=False,
     **forgetting,
 ):
-    """Exact prequential / windowed / faded / ADWIN / tumbling / landmark AUC and Mann-Whitney statistics.
+    """Exact prequential / windowed / faded / ADWIN / tumbling / landmark AUC, Mann-Whitney and ranking statistics.
 
     Parameters
     ----------
@@ -180,7 +181,11 @@ def auc_curves(
         :func:`streamtk._core.mechanisms.default_every`, at most ~10^4 checkpoints).
     metrics : sequence of str, optional
         Registry names (default: ``auc``, ``auc_u1``, ``auc_u0``, ``auc_z``; ``auc_macro`` for class
-        scores; ``auc_ovo`` and ``auc_hand_till`` with ``multi_class="ovo"``).
+        scores; ``auc_ovo`` and ``auc_hand_till`` with ``multi_class="ovo"``). The imbalanced family is
+        computed when named: ``average_precision`` and ``pr_auc`` (scikit-learn's
+        ``average_precision_score`` and ``auc(recall, precision)`` of the held weighted instances),
+        ``sauc`` (scored AUC) and ``pos_neg_ratio``; the first three sweep the held scores at every
+        checkpoint (``O(distinct scores)`` for an accumulator, ``O(w log w)`` for a window of ``w``).
     weights : array-like or DataArray ``(..., n)``, optional
         Non-negative instance weights; 0 = not evaluated.
     pos_label : label, optional
@@ -199,6 +204,13 @@ def auc_curves(
         Names of the leading dims of numpy inputs (default ``model``, ``fold``, ``run``).
     adwin_options : dict, optional
         ADWIN parameters of ``adwin=`` (see :func:`streamtk.evaluate`).
+    baseline : bool
+        Add the row ``"constant score"`` to a ``model`` dim (created when ``y_score`` has no leading dim):
+        a detector that gives every instance the same score (equivalently, predicts the positive class
+        always), evaluated in the same pass: AUC 0.5, ``average_precision`` the positive weight fraction
+        held, ``pr_auc`` ``(1 + that fraction) / 2``, ``sauc`` 0. A rare-event detector is read against it.
+        Its ADWIN (``adwin=``) runs on the 0/1 loss of always predicting the positive class (class code 0
+        with class scores); ``weights`` must then be the same for every series.
 
     Returns
     -------
@@ -248,7 +260,10 @@ def auc_curves(
     L, n = inputs.y_pred.shape
     enc, yc, pc, pos, pos_name = _codes(inputs, multi, pos_label, y_pred is not None)
     w = check_weights(inputs.weights, inputs.lead.shape, n, against="y_score", what="score")
-    families = ("auc", "auc_pairwise") if multi_class == "ovo" and multi else ("auc",)
+    lead = inputs.lead
+    if baseline:
+        s, pc, w, lead = _with_baseline(s, pc, w, lead, 0 if multi else max(pos, 0))
+    families = ("auc", "imbalanced", "auc_pairwise") if multi_class == "ovo" and multi else ("auc", "imbalanced")
     chosen = resolve_metrics(metrics, families=families, n_classes=enc.n_classes, scores="multi" if multi else "binary")
     k = enc.n_classes if multi else 1  # values per metric and checkpoint: one per class (k * k pairwise)
     per_checkpoint = len(specs) * sum(k * k if m.shape == "pair" else k for m in chosen)
@@ -265,7 +280,6 @@ def auc_curves(
     )
     engine.update(yc, s, w, pc, last=True)
     positions, values = engine.collect()
-    lead = inputs.lead
     coords = dict(lead.coords)
     coords.update(estimator_coords(specs))
     extra = {k: ("time", np.asarray(v.values)[positions]) for k, v in inputs.time_coords.items() if k != "instance"}
@@ -294,8 +308,38 @@ def auc_curves(
         weighted=int(w is not None),
         metrics=[m.name for m in chosen],
         n_instances=n,
+        baseline=int(bool(baseline)),
     )
     return xr.Dataset(data, coords=coords, attrs=attrs)
+
+
+#: the label of the baseline row of :func:`auc_curves` (``baseline=True``)
+BASELINE = "constant score"
+
+
+def _with_baseline(s, pc, w, lead, code):
+    """The inputs with a constant-score series appended along ``model`` (always predicting class ``code``)."""
+    import xarray as xr
+
+    from .._labelled import LeadingDims
+
+    if lead.names not in ((), ("model",)):
+        raise ValueError(
+            f"baseline=True adds a 'model' row: y_score may have no leading dim or a 'model' dim, got {lead.names}"
+        )
+    if w is not None and not (w == w[:1]).all():
+        raise ValueError("baseline=True needs the same weights for every series (the baseline row takes them)")
+    s = np.concatenate([s, np.zeros((1,) + s.shape[1:])], axis=0)
+    if pc is not None:
+        pc = np.concatenate([pc, np.full((1, pc.shape[1]), code, dtype=pc.dtype)], axis=0)
+    if w is not None:
+        w = np.concatenate([w, w[:1]], axis=0)
+    if lead.names:
+        old = lead.coords["model"].values.tolist() if "model" in lead.coords else list(range(lead.size))
+    else:
+        old = ["y_score"]
+    labels = [str(v) for v in old] + [BASELINE]
+    return s, pc, w, LeadingDims(("model",), (len(labels),), {"model": xr.Variable("model", labels)})
 
 
 def _curve(score, pos, v):

@@ -14,6 +14,10 @@ variable             dims                     meaning
 ``memory_bytes``     ``(model, time)``        model size after the instance (optional)
 ==================== ======================== ===============================================
 
+A multi-label log (:func:`make_multilabel_log`, :mod:`streamtk.io.multilabel`) has ``y_true (time, label)``
+and ``y_pred (model, time, label)`` of 0/1 and a ``label`` coordinate (wide tables: ``y_true:<label>``,
+``y_pred:<model>:<label>``); every reader and writer below takes it.
+
 with coordinates ``model`` (names), ``instance`` on ``time`` (1-based count of instances seen)
 and ``class`` (when scores are present). ``streamtk.evaluate(log.y_true, log.y_pred)`` evaluates
 it directly.
@@ -58,6 +62,7 @@ from .csv import read_csv, write_csv
 from .dispatch import read_log
 from .log import MISSING_TOKENS, LogFormatError, make_log  # noqa: F401 (MISSING_TOKENS is documented)
 from .moa import read_moa_predictions
+from .multilabel import is_multilabel, make_multilabel_log
 from .netcdf import decode_strings, encode_strings, open_dataset, to_netcdf, to_zarr  # noqa: F401 - streamtk.runners.outofcore encodes its stores alike
 from .npz import read_npz, write_npz
 from .parquet import read_parquet, write_parquet
@@ -74,6 +79,8 @@ __all__ = [
     "from_capymoa",
     "from_river",
     "make_log",
+    "make_multilabel_log",
+    "is_multilabel",
     "open_dataset",
     "read_collection",
     "read_csv",

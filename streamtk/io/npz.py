@@ -13,10 +13,11 @@ from streamtk._core.labels import is_missing_label
 
 from .atomic import atomic_path
 from .log import LogFormatError, log_parts, make_log
+from .multilabel import make_multilabel_log
 
 __all__ = ["read_npz", "write_npz"]
 
-_NPZ_ARRAYS = ("y_true", "y_pred", "models", "classes", "y_score", "weights", "time_s", "memory_bytes")
+_NPZ_ARRAYS = ("y_true", "y_pred", "models", "classes", "y_score", "weights", "time_s", "memory_bytes", "labels")
 
 
 def _store_labels(arr):
@@ -42,6 +43,8 @@ def write_npz(log: xr.Dataset, path) -> Path:
             arrays[f"{var}_missing"] = miss
     if "class" in log.coords:
         arrays["classes"] = log["class"].values
+    if "label" in log.coords:  # a multi-label log (streamtk.io.multilabel)
+        arrays["labels"] = log["label"].values
     for var in ("y_score", "weights", "time_s", "memory_bytes"):
         if var in log:
             arrays[var] = log[var].values
@@ -85,7 +88,13 @@ def read_npz(path) -> xr.Dataset:
     if unknown:
         raise LogFormatError(f"unexpected arrays {sorted(unknown)}; a log holds {list(_NPZ_ARRAYS)}", path=path)
     models = arrays.pop("models", None)
+    labels = arrays.pop("labels", None)
     try:
+        if labels is not None:  # a multi-label log
+            return make_multilabel_log(
+                arrays.pop("y_true"), arrays.pop("y_pred"), models=None if models is None else models.tolist(),
+                labels=labels.tolist(), attrs={"source_file": str(path)}, **arrays,
+            )  # fmt: skip
         return make_log(
             arrays.pop("y_true"), arrays.pop("y_pred"), models=None if models is None else models.tolist(),
             attrs={"source_file": str(path)}, **arrays,

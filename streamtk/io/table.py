@@ -11,12 +11,17 @@ from collections.abc import Mapping
 import numpy as np
 import xarray as xr
 
+from . import multilabel as _ml
 from .log import BadField, LogFormatError, log_parts, make_log, parse_labels
 
 
 def _resolve(names, *, y_true, y_pred, y_score, classes, weights, time_s, memory_bytes, models, path):
     """Map log variables to table columns: returns a dict of specs."""
     names = list(names)
+    # multi-label logs: y_true:<label> and y_pred:<model>:<label> columns (streamtk.io.multilabel)
+    ml = _ml.table_spec(names, models=models, weights=weights, path=path) if y_true == "y_true" else None
+    if ml is not None:
+        return {"multilabel": ml}
 
     def need(col):
         if col not in names:
@@ -101,6 +106,9 @@ def _assemble(spec, get_labels, get_numbers, attrs, where=None):
             raise LogFormatError(message, column_name=column)
         raise where(message, column, row)
 
+    if "multilabel" in spec:
+        return _ml.assemble(spec["multilabel"], get_numbers, attrs, lambda msg, col, row: fail(msg, col, row))
+
     def labels(col):
         try:
             return get_labels(col)
@@ -140,6 +148,8 @@ def _assemble(spec, get_labels, get_numbers, attrs, where=None):
 
 
 def _wide_columns(log: xr.Dataset) -> dict:
+    if _ml.is_multilabel(log):
+        return _ml.wide_columns(log)
     mnames = log_parts(log)
     out = {"y_true": log["y_true"].values}
     for i, mn in enumerate(mnames):

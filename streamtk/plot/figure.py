@@ -47,13 +47,13 @@ def _first_of_other_dims(da, keep):
 
 
 def _default_metric(ds):
-    """``accuracy``, or (another family's curves) the Dataset's first scalar metric in its (the registry's) order."""
+    """``accuracy``, else the Dataset's first metric over ``time`` in its (the registry's) order, one without a
+    target, quantile, class or label dim first."""
     if "accuracy" in ds:
         return "accuracy"
-    for v in ds.data_vars:
-        if v != "n_instances" and "time" in ds[v].dims and not {"target", "quantile", "class"} & set(ds[v].dims):
-            return str(v)
-    return "accuracy"
+    names = [str(v) for v in ds.data_vars if "time" in ds[v].dims and v != "n_instances"]
+    plain = [v for v in names if not {"target", "quantile", "class", "label"} & set(ds[v].dims)]
+    return (plain or names or ["accuracy"])[0]
 
 
 def result_figure(ds, *, metric=None, model=None, kind=None, estimator=None):
@@ -64,9 +64,10 @@ def result_figure(ds, *, metric=None, model=None, kind=None, estimator=None):
     ds : xarray.Dataset
         Any result :meth:`xarray.Dataset.streamtk.plot` understands.
     metric : str, optional
-        Curves: the metric (default ``accuracy``; a regression or interval result: its first metric without a
-        target, quantile or class dim, e.g. ``mae``, ``average_mae``, ``coverage``); comparison: ``mcnemar``
-        (default) or ``q``.
+        Curves: the metric (default ``accuracy``, else the Dataset's first metric, one without a target,
+        quantile, class or label dim first: ``mae`` or ``average_mae`` of a regression result, ``coverage`` of
+        an interval result, ``hamming_loss`` of :func:`streamtk.multilabel_curves`, the first asked of
+        :func:`streamtk.auc_curves`); comparison: ``mcnemar`` (default) or ``q``.
     model : sequence of str, optional
         Models to show (default all; curves: all on each panel, other kinds: at most six panels).
     estimator : str or sequence of str, optional
@@ -93,7 +94,7 @@ def result_figure(ds, *, metric=None, model=None, kind=None, estimator=None):
     if kind == "baselines":
         from .curves import plot_baselines
 
-        metric = metric or "accuracy"
+        metric = metric or _default_metric(ds)
         if metric not in ds:
             raise ValueError(f"metric {metric!r} is not in the file; it has {sorted(map(str, ds.data_vars))}")
         da = ds[metric]
@@ -109,7 +110,11 @@ def result_figure(ds, *, metric=None, model=None, kind=None, estimator=None):
         metric = metric or _default_metric(ds)
         if metric not in ds:
             raise ValueError(f"metric {metric!r} is not in the file; it has {sorted(map(str, ds.data_vars))}")
-        return facet_curves(ds, metric, models=model, estimators=estimator, drifts=drifts)
+        sel = _first_of_other_dims(ds[metric], ("model", "estimator", "time"))  # a class's or label's curves
+        fig = facet_curves(ds, metric, models=model, estimators=estimator, drifts=drifts, sel=sel or None)
+        if sel:
+            fig.suptitle(f"{metric}" + "".join(f", {k}={v}" for k, v in sel.items()), fontsize="medium")
+        return fig
     if kind == "comparison":
         from .compare import plot_comparison
 

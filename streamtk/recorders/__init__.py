@@ -17,11 +17,17 @@ memory. The log it returns goes straight into :func:`streamtk.evaluate`::
 :func:`record_regression` records river and capymoa regressors and interval predictors
 (:mod:`~streamtk.recorders.regression`) for :func:`streamtk.regression_curves` and :func:`streamtk.interval_curves`.
 
+Multi-label learners (river's ``multioutput`` chains, MOA's multi-label learners, any ``predict``/``learn``
+object): :func:`~streamtk.recorders.multilabel.record_multilabel`, whose log goes into
+:func:`streamtk.multilabel_curves`.
+
 Modules: :mod:`~streamtk.recorders.recorder` (:func:`record`, the loops), ``_learners`` (one adapter per
-library), ``_streams`` (one adapter per kind of stream), ``_sink`` (memory or zarr).
+library), ``_streams`` (one adapter per kind of stream), ``_sink`` (memory or zarr),
+:mod:`~streamtk.recorders.multilabel` (:func:`record_multilabel`).
 """
 
+from .multilabel import record_multilabel
 from .recorder import record
 from .regression import record_regression
 
-__all__ = ["record", "record_regression"]
+__all__ = ["record", "record_multilabel", "record_regression"]

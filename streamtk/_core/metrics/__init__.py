@@ -15,6 +15,7 @@ from . import confusion as _confusion
 from . import dependence as _dependence
 from . import intervals as _intervals
 from . import losses as _losses
+from . import multilabel as _multilabel
 from . import quantity as _quantity
 from . import regression as _regression
 from .base import EXTRA_DIMS, Intermediate, Metric, Table
@@ -41,6 +42,7 @@ _ALL = [
     *_comparison.METRICS,
     *_dependence.METRICS,
     *_losses.METRICS,
+    *_multilabel.METRICS,
     # regression and prediction intervals (issue 33)
     *_regression.METRICS,
     *_intervals.METRICS,
@@ -60,14 +62,19 @@ TABLES: dict[str, Table] = {
         _comparison.TABLE,
         _auc.TABLE,
         _dependence.TABLE,
+        _multilabel.TABLE,
         # regression and prediction intervals (issue 33)
         _regression.TABLE,
         _intervals.TABLE,
     )
 }
 
-#: the metrics ``streamtk.evaluate`` computes (confusion counts, quantity means, AUC), in output order
-EVALUATION_FAMILIES = ("confusion", "quantity", "auc")
+#: the metrics ``streamtk.evaluate`` computes (confusion counts, quantity means, AUC, ranking of imbalanced
+#: scores), in output order
+EVALUATION_FAMILIES = ("confusion", "quantity", "auc", "imbalanced")
+#: families computed only when named (``metrics=None`` leaves them out): the imbalanced family sweeps the
+#: held scores at every checkpoint, ``O(distinct scores)`` each (:mod:`streamtk._kernels.auc.sweep`)
+OPT_IN_FAMILIES = ("imbalanced",)
 
 #: the function that computes the metrics of each other family (named when such a metric is asked elsewhere)
 COMPUTED_BY = {
@@ -78,6 +85,7 @@ COMPUTED_BY = {
     "intervals": "streamtk.interval_curves",
     "resources": "streamtk.evaluation.losses.resource_curves",
     "loss": "streamtk.evaluation.losses.loss_curves",
+    "multilabel": "streamtk.multilabel_curves",
 }
 
 
@@ -117,13 +125,14 @@ def _unmet(m: Metric, n_classes, has_cost, scores) -> str | None:
 def resolve_metrics(
     metrics, *, families=EVALUATION_FAMILIES, n_classes: int, has_cost: bool = False, scores: str | None = None
 ) -> list[Metric]:
-    """Validate a metric selection among ``families``; ``None`` selects every applicable metric.
+    """Validate a metric selection among ``families``; ``None`` selects every applicable metric (except those of
+    :data:`OPT_IN_FAMILIES`, computed only when named).
 
     ``scores``: ``None`` (no scores given), ``"binary"`` or ``"multi"``.
     """
     pool = [m for m in REGISTRY.values() if m.family in families]
     if metrics is None:
-        return [m for m in pool if _unmet(m, n_classes, has_cost, scores) is None]
+        return [m for m in pool if m.family not in OPT_IN_FAMILIES and _unmet(m, n_classes, has_cost, scores) is None]
     if isinstance(metrics, str):
         metrics = (metrics,)
     metrics = list(metrics)

@@ -20,10 +20,22 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..._kernels.auc.layout import ST_N, ST_U, ST_W
+from ..._kernels.auc.sweep import (
+    SW_AP,
+    SW_MOA_AOC,
+    SW_MOA_AUC,
+    SW_MOA_R,
+    SW_N0,
+    SW_N1,
+    SW_PR,
+    SW_SAUC,
+    SW_W0,
+    SW_W1,
+)
 from .base import Metric, Table
 from .dialect import NAN, called_formula, formula, full, sqrt, where
 
-__all__ = ["AucContext", "TABLE", "METRICS", "LAYOUTS"]
+__all__ = ["AucContext", "TABLE", "METRICS", "LAYOUTS", "MOA_NO_NEGATIVE"]
 
 _AM = "AMIDST deliverable (seed 001)"
 _HT = "Hand & Till 2001, eqs. 3 and 7"
@@ -179,10 +191,59 @@ def _hand_till(s, v, m, x):
     return where(count > 0.0, total / where(count > 0.0, count, 1.0), NAN)
 
 
+# ------------------------------------------------------------------ the imbalanced family (swept statistics)
+#: MOA's pos/neg ratio without a negative (Double.MAX_VALUE)
+MOA_NO_NEGATIVE = 1.7976931348623157e308
+
+
+@formula
+def swept(s, m, x, st, c):
+    """Statistic ``st`` of column ``c`` of the ranking rows (:mod:`streamtk._kernels.auc.sweep`), after the U rows."""
+    return s[3 * x.ncols * x.ngroups + st * x.ncols + c, m]
+
+
+@formula
+def _both(s, m, x, c):
+    return (swept(s, m, x, SW_N0, c) > 0.0) & (swept(s, m, x, SW_N1, c) > 0.0)
+
+
+@formula
+def _average_precision(s, v, m, x, c):
+    ok = _both(s, m, x, c)
+    return where(ok, swept(s, m, x, SW_AP, c) / where(ok, swept(s, m, x, SW_W1, c), 1.0), NAN)
+
+
+@formula
+def _pr_auc(s, v, m, x, c):
+    ok = _both(s, m, x, c)
+    return where(ok, swept(s, m, x, SW_PR, c) / where(ok, swept(s, m, x, SW_W1, c), 1.0), NAN)
+
+
+@formula
+def _sauc(s, v, m, x, c):
+    ok = _both(s, m, x, c)
+    if x.moa:  # MOA's getScoredAUC: R_plus - R_minus over the counts, 1 with one class
+        n1, n0 = swept(s, m, x, SW_N1, c), swept(s, m, x, SW_N0, c)
+        r_minus = (n1 * swept(s, m, x, SW_MOA_R, c) - swept(s, m, x, SW_MOA_AOC, c)) / (n1 * n0)
+        r_plus = swept(s, m, x, SW_MOA_AUC, c) / (n1 * n0)
+        return where(ok, r_plus - r_minus, 1.0)
+    prod = swept(s, m, x, SW_W0, c) * swept(s, m, x, SW_W1, c)
+    return where(ok, swept(s, m, x, SW_SAUC, c) / where(ok, prod, 1.0), NAN)
+
+
+@formula
+def _pos_neg_ratio(s, v, m, x, c):
+    if x.moa:  # MOA: numPos / numNeg, Double.MAX_VALUE without a negative
+        n0 = swept(s, m, x, SW_N0, c)
+        return where(n0 == 0.0, MOA_NO_NEGATIVE, swept(s, m, x, SW_N1, c) / where(n0 == 0.0, 1.0, n0))
+    return swept(s, m, x, SW_W1, c) / swept(s, m, x, SW_W0, c)  # inf without a negative, NaN with nothing held
+
+
 TABLE = Table(
     "auc",
     (),
-    "U, W, N (rows (st * ncols + c) * ngroups + g: statistic st of column c and group g)",
+    "U, W, N (rows (st * ncols + c) * ngroups + g: statistic st of column c and group g); then the ranking "
+    "statistics of the imbalanced family (rows 3 ncols ngroups + st * ncols + c, streamtk._kernels.auc.sweep)",
     AucContext,
 )
 
@@ -283,5 +344,59 @@ METRICS = [
         table="auc",
         symbol="M",
         notes="auc_curves(multi_class='ovo') only",
+    ),
+]
+
+
+_WU = "Wu, Flach & Ferri 2007 (scored AUC, ICML); Brzezinski & Stefanowski 2017 (prequential AUC, KAIS)"
+_SK_AP = "scikit-learn's average_precision_score (the step integral of the precision-recall curve)"
+
+
+def _imbalanced(name, long_name, text, ref, compute, *, sweep=True, moa=True, **kw):
+    kw.setdefault("limits", (0.0, 1.0))
+    return Metric(name, "imbalanced", long_name, text, ref, compute, (), needs="scores", shape="column",
+                  table="auc", extra={"sweep": sweep, "moa": moa}, **kw)  # fmt: skip
+
+
+METRICS += [
+    _imbalanced(
+        "average_precision",
+        "average precision (step area under the precision-recall curve)",
+        "sum_v (R(v) - R(v_prev)) P(v) over the distinct scores v in decreasing order (P, R: precision and recall "
+        "of q >= v); NaN with one class only",
+        _SK_AP,
+        _average_precision,
+        moa=False,
+        symbol="AP",
+        label="AP",
+    ),
+    _imbalanced(
+        "pr_auc",
+        "area under the precision-recall curve (trapezoidal)",
+        "sum_v (R(v) - R(v_prev)) (P(v) + P(v_prev)) / 2 from (R, P) = (0, 1); NaN with one class only",
+        "scikit-learn's auc(recall, precision) of precision_recall_curve",
+        _pr_auc,
+        moa=False,
+        label="PR AUC",
+    ),
+    _imbalanced(
+        "sauc",
+        "scored AUC",
+        "sum_{i pos, j neg, q_i > q_j} v_i v_j (q_i - q_j) / (W0 W1); NaN with one class only (MOA: 1.0)",
+        _WU,
+        _sauc,
+        symbol="sAUC",
+        label="sAUC",
+        limits=(-1.0, 1.0),
+    ),
+    _imbalanced(
+        "pos_neg_ratio",
+        "positive/negative ratio",
+        "W1 / W0 (inf without a negative, NaN with nothing held; MOA: Double.MAX_VALUE without a negative)",
+        "MOA's BasicAUCImbalancedPerformanceEvaluator ('Pos/Neg ratio')",
+        _pos_neg_ratio,
+        sweep=False,
+        higher_is_better=None,
+        limits=(0.0, None),
     ),
 ]

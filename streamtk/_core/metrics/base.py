@@ -29,6 +29,7 @@ EXTRA_DIMS = {
     # quantile level of quantile predictions
     "target": ("target",),
     "quantile": ("quantile",),
+    "label": ("label",),  # one value per label of a multi-label problem
 }
 
 

@@ -127,6 +127,8 @@ def _arithmetic_mean(s, v, m, x):
 def _geometric_mean(s, v, m, x):
     if x.k == 2:  # two classes: the square root of the product of two recalls, one recall, or none
         a0, a1 = _recall_of(s, m, x, 0), _recall_of(s, m, x, 1)
+        if x.moa:  # MOA's imbalanced evaluators: sqrt(posAcc negAcc), NaN while a class is absent
+            return sqrt(a0 * a1)
         h0, h1 = s[x.r0, m] > 0.0, s[x.r0 + 1, m] > 0.0
         return where(h0 & h1, sqrt(a0 * a1), where(h0, a0, where(h1, a1, NAN)))
     logs, count = full(s[N, m], 0.0), full(s[N, m], 0.0)
@@ -371,7 +373,7 @@ METRICS = [
         "geometric_mean",
         "confusion",
         "geometric mean of class recalls (G)",
-        "(prod_i A_i)^(1/c)",
+        "(prod_i A_i)^(1/c) over the c classes present (MOA, two classes: sqrt(A_0 A_1), NaN while one is absent)",
         f"{_BI} sec. 5.2",
         _geometric_mean,
         (),
