@@ -187,10 +187,10 @@ def _where(fn) -> tuple[str, str]:
 
 def _source(name: str, metrics: tuple) -> str:
     """The generated module of the loop that finalises ``metrics`` (names) of table ``name``."""
-    from .metrics import REGISTRY, TABLES
+    from .metrics import TABLES, entry
 
     table = TABLES[name]
-    entries = [REGISTRY[m] for m in metrics]
+    entries = [entry(m) for m in metrics]
     rows = table.needed(entries)
     imports, body = [], []
     loop = "for m in range(C):\n"

@@ -6,11 +6,14 @@ import numpy as np
 import xarray as xr
 
 from .._core.adwin import ADWIN_BOUNDS
+from .._core.intervals import check_interval
+from .._core.intervals.options import band_parameters
 from .._core.labels import encode_labels
 from .._core.mechanisms import estimator_coords, forgetting_parameters, mechanism_attrs
 from .._core.metrics import REGISTRY
 from .._core.validation import check_positive_int, check_weights
-from .._labelled import LeadingDims, base_attrs, labelled_inputs, reorder_like, time_coords
+from .._labelled import LeadingDims, band_variables, base_attrs, labelled_inputs, reorder_like, time_coords
+from .bands import ConfusionBands, error_blocks
 from .engine import ConfusionEngine
 from .plan import EvaluationPlan
 from .score_engine import ChunkedAUC, auc_arrays, check_scores, check_scores_evaluated, moa_no_votes, wants_scores
@@ -51,7 +54,11 @@ def _build_dataset(
     coords.update(time_coords(positions + 1, time_extra))
     coords.update(lead.coords)
     coords["class"] = ("class", _class_coord(plan.encoding.classes))
-    data_vars = {m.name: _variable(lead, m.name, values[m.name]) for m in plan.metrics if m.name in values}
+    data_vars = {}
+    for m in plan.metrics:
+        if m.name in values:
+            data_vars[m.name] = _variable(lead, m.name, values[m.name])
+            data_vars.update(band_variables(lead, m, values, plan.interval))
     attrs = base_attrs(
         title or "streamtk evaluation curves",
         convention=plan.convention,
@@ -68,6 +75,9 @@ def _build_dataset(
         if (plan.cost is not None and plan.cost.ndim == 3)
         else (plan.cost.tolist() if plan.cost is not None else "None"),
     )
+    if plan.interval is not None:
+        attrs.update(plan.interval.attrs())
+        attrs["interval_skipped"] = list(plan.interval_skipped) or "none"
     if extra_attrs:
         attrs.update(extra_attrs)
     return xr.Dataset(data_vars, coords=coords, attrs=attrs)
@@ -81,6 +91,7 @@ def _scores(inputs, L, n, k, metrics):
 
 
 @forgetting_parameters()
+@band_parameters
 def evaluate(
     y_true,
     y_pred=None,
@@ -95,6 +106,11 @@ def evaluate(
     pos_label=None,
     lead_dims=None,
     adwin_options=None,
+    interval=None,
+    interval_method=None,
+    replicates=None,
+    block_length=None,
+    seed=None,
     **forgetting,
 ) -> xr.Dataset:
     """Evaluate recorded predictions with every estimator in one pass; return labelled curves.
@@ -152,12 +168,14 @@ def evaluate(
     adwin_options : dict, optional
         ``max_buckets`` (5), ``clock`` (32), ``min_window`` (5), ``bound`` ("bernstein", MOA's
         rule, or "hoeffding", Theorem 3 of Bifet et al. 2015); see :func:`streamtk.drift.adwin`.
+    {bands}
 
     Returns
     -------
     xarray.Dataset
         One variable per metric on dims ``(*lead, "estimator", "time")`` (per-class metrics add
-        ``"class"``); coordinates ``estimator`` ("prequential", "window=<w>", "fading=<a>",
+        ``"class"``), and with ``interval=`` its bands ``<metric>_lower``, ``<metric>_upper``;
+        coordinates ``estimator`` ("prequential", "window=<w>", "fading=<a>",
         "adwin=<d>", "tumbling=<w>", "landmarks"), ``estimator_kind``, ``estimator_param``,
         ``instance`` (1-based count of instances seen) on ``time``, ``class``. Undefined values
         are NaN (kappa when ``p_ran = 1``, the recall of a class the window does not hold).
@@ -181,10 +199,13 @@ def evaluate(
     n = inputs.n
     if n == 0:
         raise ValueError("y_true is empty: there is nothing to evaluate")
+    spec = check_interval(interval, interval_method, replicates, block_length, seed, n=n)
     enc, (yt, yp) = encode_labels(inputs.y_true, inputs.y_pred, classes=inputs.classes, compact=True)
     L = yp.shape[0]
     mode, s = _scores(inputs, L, n, enc.n_classes, metrics)
-    options = dict(encoding=enc, every=every, n_instances=n, cost=cost, convention=convention, pos_label=pos_label)
+    options = dict(
+        encoding=enc, every=every, n_instances=n, cost=cost, convention=convention, pos_label=pos_label, interval=spec
+    )
     plan = EvaluationPlan(metrics=metrics, scores=mode, adwin_options=adwin_options, **options, **forgetting)
     if metrics is None and plan.moa and mode == "multi" and plan.auc_metrics:
         # MOA's AUC evaluator is binary only: with class scores the AUC family is not applicable under MOA
@@ -200,6 +221,10 @@ def evaluate(
     q = plan.quantities_for(yt, yp, 0, s) if plan.quantities else None
     engine.update(yt, yp, w, q, last=True)
     positions, values = engine.collect()
+    auto = spec is not None and spec.method == "block_bootstrap" and spec.block_length is None
+    bands = ConfusionBands(plan, error_blocks(yt, yp, w) if auto else None)
+    bands.update(yt, yp, w, q, last=True)
+    values.update(bands.bands(positions, values))
     if plan.auc_metrics:
         arrays = auc_arrays(
             plan,
@@ -239,6 +264,10 @@ class Evaluator:
     the cost rows (a chunk that passes their end is refused, naming ``cost``), and a stream that
     stops before the last row is not refused (it cannot be told from one that goes on).
 
+    Bands (``interval=``, see :func:`evaluate`) are computed chunk by chunk too, equal to one pass;
+    ``interval_method="block_bootstrap"`` needs ``block_length=`` (an int) here: ``"auto"`` reads the whole
+    error stream.
+
     Examples
     --------
     >>> import numpy as np, streamtk
@@ -263,10 +292,21 @@ class Evaluator:
         lead_dims=None,
         adwin_options=None,
         scores=None,
+        interval=None,
+        interval_method=None,
+        replicates=None,
+        block_length=None,
+        seed=None,
         **forgetting,
     ):
         if classes is None:
             raise ValueError("Evaluator needs classes= (the label encoding must be fixed before the first chunk)")
+        spec = check_interval(interval, interval_method, replicates, block_length, seed, n=n_instances)
+        if spec is not None and spec.method == "block_bootstrap" and spec.block_length is None:
+            raise ValueError(
+                "Evaluator: interval_method='block_bootstrap' needs block_length= (an int): 'auto' chooses it from "
+                "the whole error stream, which a chunked evaluation does not see in advance"
+            )
         classes = list(classes)
         enc, _ = encode_labels(np.array(classes, dtype=object), classes=classes)
         if scores not in (None, "binary", "multi"):
@@ -283,9 +323,11 @@ class Evaluator:
             pos_label=pos_label,
             scores=scores,
             adwin_options=adwin_options,
+            interval=spec,
             **forgetting,
         )
         self._engine = ConfusionEngine(self.plan)
+        self._bands = ConfusionBands(self.plan)
         self._auc = (
             ChunkedAUC(self.plan, ADWIN_BOUNDS[self.plan.adwin_options["bound"]]) if self.plan.auc_metrics else None
         )
@@ -343,6 +385,7 @@ class Evaluator:
             )
         q = plan.quantities_for(yt, yp, self._engine.n_seen, s) if plan.quantities else None
         self._engine.update(yt, yp, w, q)
+        self._bands.update(yt, yp, w, q)
         self._weighted = w is not None
         if self._auc is not None:
             self._auc.update(yt.astype(np.int32), yp.astype(np.int32), w, s_auc)
@@ -357,6 +400,7 @@ class Evaluator:
         if self._lead is None:
             raise ValueError("no instances were evaluated yet: call update() first")
         positions, values = self._engine.collect()
+        values.update(self._bands.bands(positions, values))
         if self._auc is not None:
             values.update(self._auc.collect()[1])
         return _build_dataset(self.plan, self._lead, positions, values, n_seen=self.n_seen, weighted=self._weighted)
@@ -370,6 +414,8 @@ class Evaluator:
         if self._lead is None:
             raise ValueError("no instances were evaluated yet: call update() first")
         positions, values = self._engine.drain(final=final)
+        if self._bands.active:
+            values.update(self._bands.bands(positions, values, rows=self._bands.drain(final=final)))
         if self._auc is not None:
             pos, arrays = self._auc.drain(final=final)
             if not np.array_equal(pos, positions):  # pragma: no cover - one checkpoint rule on both sides
