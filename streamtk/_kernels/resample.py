@@ -22,7 +22,7 @@ from fractions import Fraction
 import numba as nb
 import numpy as np
 
-__all__ = ["poisson_thresholds", "THRESHOLDS", "multipliers", "mix", "GAMMA"]
+__all__ = ["poisson_thresholds", "THRESHOLDS", "multipliers", "mix", "GAMMA", "replicate_seed", "weight_at", "draw"]
 
 #: the SplitMix64 increment (the golden ratio in 64 bits)
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
@@ -74,6 +74,24 @@ def _poisson(u, thresholds):
     return k
 
 
+@nb.njit(cache=True, inline="always")
+def replicate_seed(key, b):
+    """The seed of replicate ``b``'s SplitMix64 sequence."""
+    return mix(key + np.uint64(b) * GAMMA)
+
+
+@nb.njit(cache=True, inline="always")
+def draw(seed, j):
+    """The weight of block ``j`` in the replicate of ``seed``: element ``j`` of its SplitMix64 sequence, as Poisson(1)."""
+    return float(_poisson(mix(seed + np.uint64(j) * GAMMA), THRESHOLDS))
+
+
+@nb.njit(cache=True, inline="always")
+def weight_at(seed, pos, offset, block):
+    """The weight of stream position ``pos`` in the replicate of ``seed`` (blocks of ``block`` from ``-offset``)."""
+    return draw(seed, (pos + offset) // block)
+
+
 @nb.njit(cache=True, nogil=True)
 def multipliers(key, start, block, offsets, out):
     """Resampling weights of stream positions ``start .. start + T - 1`` into ``out (B, T)`` (float64).
@@ -84,13 +102,13 @@ def multipliers(key, start, block, offsets, out):
     thresholds = THRESHOLDS
     B, T = out.shape
     for b in range(B):
-        seed = mix(key + np.uint64(b) * GAMMA)
+        seed = replicate_seed(key, b)
         first = start + offsets[b]
         j = first // block
         i = 0
         stop = min(T, block - first % block)  # the end of the first (possibly partial) block
         while i < T:
-            value = float(_poisson(mix(seed + np.uint64(j) * GAMMA), thresholds))
+            value = draw(seed, j)
             for r in range(i, stop):
                 out[b, r] = value
             i = stop

@@ -20,11 +20,11 @@ import numpy as np
 
 from .._core.chunks import CurveRows
 from .._core.intervals.block_length import auto_block_length
-from .._core.intervals.bootstrap import PercentileReducer, Resampler, chunk_length
+from .._core.intervals.bootstrap import PercentileReducer, Resampler
 from .._core.intervals.options import BOOTSTRAPS
 from .._core.intervals.sequences import PrequentialSequence, union_half_width
 from .._core.mechanisms import checkpoints
-from .engine import ConfusionEngine
+from .replicates import ReplicateEngine, feed_series, restrict, series_engine
 
 __all__ = ["ConfusionBands", "error_blocks", "sequence_ranges"]
 
@@ -70,7 +70,7 @@ class ConfusionBands:
         self.method = method
         self.blocks = blocks
         self.L = None
-        self.engine = None
+        self.engines = []
         self.rows = CurveRows(plan.every)
         self.n_seen = 0
 
@@ -113,27 +113,45 @@ class ConfusionBands:
             )
         self.used_blocks = blocks
         self.resampler = Resampler(spec.key, spec.replicates, blocks)
-        B = spec.replicates
         plan = copy.copy(self.plan)
-        plan.confusion, plan.bounds, plan.interval = list(self.metrics), [], None
-        self.engine = ConfusionEngine(
-            plan,
-            metrics=self.metrics,
-            zero_members=True,
-            reduce=PercentileReducer(L, B, spec.level),
-            adwin_of=np.repeat(np.arange(L), B),
-        )
+        plan.confusion, plan.bounds, plan.hidden, plan.interval = list(self.metrics), [], [], None
+        reduce = PercentileReducer(L, spec.replicates, spec.level)
+        kinds = [s.kind for s in plan.specs]
+        # the replicate kernel runs every estimator but ADWIN windows, which take the replicates as series
+        self.fast = [e for e, kd in enumerate(kinds) if kd != "adwin"]
+        self.slow = [e for e, kd in enumerate(kinds) if kd == "adwin"]
+        self.engines = []
+        if self.fast:
+            self.engines.append(
+                (self.fast, ReplicateEngine(restrict(plan, self.fast), self.metrics, self.resampler, reduce))
+            )
+        if self.slow:
+            self.engines.append(
+                (self.slow, series_engine(restrict(plan, self.slow), self.metrics, self.resampler, reduce))
+            )
 
     def _bootstrap(self, yt, yp, w, q, last):
-        B = self.spec.replicates
-        T = yt.shape[0]
-        step = chunk_length(self.L * B)
-        for a in range(0, T, step):
-            b = min(T, a + step)
-            wr = self.resampler.weights(self.n_seen + a, b - a, None if w is None else w[:, a:b])
-            ypr = np.repeat(yp[:, a:b], B, axis=0)
-            qr = None if q is None else np.repeat(q[:, :, a:b], B, axis=0)
-            self.engine.update(yt[a:b], ypr, wr, qr, last=last and b == T)
+        for _which, engine in self.engines:
+            if isinstance(engine, ReplicateEngine):
+                engine.update(yt, yp, w, q, last=last)
+            else:
+                feed_series(engine, self.resampler, self.n_seen, yt, yp, w, q, last=last)
+
+    def _replicate_rows(self, how: str, final: bool = False):
+        """The percentile bands of every estimator (the two engines' rows merged along the estimator axis)."""
+        parts = [
+            (which, engine.collect() if how == "collect" else engine.drain(final=final))
+            for which, engine in self.engines
+        ]
+        positions = parts[0][1][0]
+        E = len(self.plan.specs)
+        out = {}
+        for which, (_pos, arrays) in parts:
+            for name, arr in arrays.items():
+                if name not in out:
+                    out[name] = np.full(arr.shape[:1] + (E,) + arr.shape[2:], np.nan)
+                out[name][:, which] = arr
+        return positions, out
 
     def _setup_sequence(self, L):
         ranges = sequence_ranges(self.plan)
@@ -179,9 +197,12 @@ class ConfusionBands:
         """
         if not self.active:
             return {}
-        own_pos, own = self.rows.collect() if rows is None else rows
-        if self.method in BOOTSTRAPS:
-            own_pos, own = self.engine.collect() if rows is None else rows
+        if rows is not None:
+            own_pos, own = rows
+        elif self.method in BOOTSTRAPS:
+            own_pos, own = self._replicate_rows("collect")
+        else:
+            own_pos, own = self.rows.collect()
         if own_pos.size and not np.array_equal(own_pos, positions):  # pragma: no cover - one checkpoint rule
             raise AssertionError("band rows differ from the engine's")
         if self.method in BOOTSTRAPS:
@@ -191,7 +212,7 @@ class ConfusionBands:
     def drain(self, *, final: bool):
         """This object's rows since the last drain (see :meth:`bands`)."""
         if self.method in BOOTSTRAPS:
-            return self.engine.drain(final=final)
+            return self._replicate_rows("drain", final)
         return self.rows.drain(final=final)
 
     def _sequence_bands(self, positions, values, own) -> dict:

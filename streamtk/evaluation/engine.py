@@ -194,7 +194,8 @@ class ConfusionEngine:
             raise ValueError("this evaluation was closed by its last chunk (last=True): start a new one")
         self._closed = last
         p = self.plan
-        L, T = ypred.shape
+        T = ypred.shape[1]
+        L = self._n_series(ypred)
         if self.L is None:
             self._allocate(L, weights is not None)
         elif L != self.L:
@@ -205,7 +206,7 @@ class ConfusionEngine:
         if quantities is None:
             if nq:
                 raise ValueError(f"the metrics {list(p.quantities)} need per-instance quantities for every chunk")
-            quantities = np.zeros((L, 0, T))
+            quantities = np.zeros((ypred.shape[0], 0, T))
         if T == 0:
             return
         start = self.n_seen
@@ -263,6 +264,10 @@ class ConfusionEngine:
         self.n_seen = start + T
         if not last:
             self._keep_history(arrays)
+
+    def _n_series(self, ypred) -> int:
+        """The number of state series of a chunk's predictions ``(L, T)``: ``L`` (bootstrap replicates: more)."""
+        return ypred.shape[0]
 
     def _squares_pass(self, ytrue, ypred, weights, last):
         """The squared-weights pass over the chunk (when one runs): its raw sums at the chunk's checkpoints."""
