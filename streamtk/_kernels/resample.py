@@ -82,7 +82,7 @@ def replicate_seed(key, b):
 
 @nb.njit(cache=True, inline="always")
 def draw(seed, j):
-    """The weight of block ``j`` in the replicate of ``seed``: element ``j`` of its SplitMix64 sequence, as Poisson(1)."""
+    """The weight of block ``j`` in the replicate of ``seed``: element ``j`` of its SplitMix64 sequence as Poisson(1)."""
     return float(_poisson(mix(seed + np.uint64(j) * GAMMA), THRESHOLDS))
 
 
@@ -99,7 +99,6 @@ def multipliers(key, start, block, offsets, out):
     ``key`` uint64; ``block >= 1``; ``offsets (B,)`` int64 in ``[0, block)``: replicate ``b`` gives
     position ``t`` the weight of its block ``(t + offsets[b]) // block``.
     """
-    thresholds = THRESHOLDS
     B, T = out.shape
     for b in range(B):
         seed = replicate_seed(key, b)
