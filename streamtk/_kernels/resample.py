@@ -82,7 +82,7 @@ def replicate_seed(key, b):
 
 @nb.njit(cache=True, inline="always")
 def draw(seed, j):
-    """The weight of block ``j`` in the replicate of ``seed``: element ``j`` of its SplitMix64 sequence as Poisson(1)."""
+    """The weight of block ``j`` of the replicate of ``seed``: its SplitMix64 element ``j`` as Poisson(1)."""
     return float(_poisson(mix(seed + np.uint64(j) * GAMMA), THRESHOLDS))
 
 
