@@ -40,7 +40,8 @@ class Interval:
     returning the bounds at the confidence level of the table's context (its ``z`` field, the normal
     quantile); ``reads``: the intermediates they read; ``squares``: the squared-weight statistics they
     need (``"total"``: the sum of squared weights ``W2``; ``"classes"``: also per class, for Kish's
-    effective sizes of a class's instances); ``method``: its name in the attrs; ``reference``.
+    effective sizes of a class's instances); ``method``: its name in the attrs; ``reference``; ``needs``:
+    ``"binary_losses"`` when the formula holds for 0-1 values only (a proportion's interval).
     """
 
     lower: Callable
@@ -49,6 +50,7 @@ class Interval:
     squares: str = ""
     method: str = ""
     reference: str = ""
+    needs: str = ""
 
 
 @dataclass(frozen=True)

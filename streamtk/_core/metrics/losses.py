@@ -20,7 +20,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..._kernels.sums import SA, SN
-from .base import Metric
+from .base import Interval, Metric
+from .bounds import wilson_lower, wilson_upper
+from .comparison import effective
 from .dialect import formula, maximum, sqrt
 
 __all__ = [
@@ -83,7 +85,18 @@ def _throughput(s, v, m, x):
     return s[SN, m] / s[SA, m]  # no time spent: inf; nothing held: 0 / 0 = NaN
 
 
+@formula
+def _mean_lo(s, v, m, x):
+    return wilson_lower(s[SA, m] / s[SN, m], effective(s, m), x.z)
+
+
+@formula
+def _mean_hi(s, v, m, x):
+    return wilson_upper(s[SA, m] / s[SN, m], effective(s, m), x.z)
+
+
 _RESIDUE = "; a negative rounding residue of a sliding-window sum is clipped to 0"
+_MOMENT = "a mean of real values: its interval needs their variance, which the sums table does not hold"
 
 
 def _m(name, family, long_name, text, ref, compute, quantity, **kw):
@@ -102,6 +115,7 @@ METRICS = [
         "abs_error",
         units="",
         needs="targets",
+        interval=_MOMENT,
     ),
     _m(
         "mse",
@@ -113,6 +127,7 @@ METRICS = [
         "squared_error",
         units="",
         needs="targets",
+        interval=_MOMENT,
     ),
     _m(
         "rmse",
@@ -124,6 +139,7 @@ METRICS = [
         "squared_error",
         units="",
         needs="targets",
+        interval=_MOMENT,
     ),
     _m(
         "throughput",
@@ -136,6 +152,7 @@ METRICS = [
         units="instances/s",
         higher_is_better=True,
         needs="seconds",
+        interval="a ratio of instances to their total time: no closed form is declared",
     ),
     _m(
         "seconds",
@@ -147,6 +164,7 @@ METRICS = [
         "seconds",
         units="s",
         needs="seconds",
+        bands=False,
     ),
     _m(
         "memory",
@@ -158,6 +176,7 @@ METRICS = [
         "memory",
         units="bytes",
         needs="memory",
+        interval=_MOMENT,
     ),
     _m(
         "ram_hours",
@@ -169,6 +188,7 @@ METRICS = [
         "ram_hours",
         units="GB h",
         needs="seconds_and_memory",
+        bands=False,
     ),
     _m(
         "mean_loss",
@@ -180,5 +200,15 @@ METRICS = [
         "loss",
         units="",
         needs="losses",
+        interval=Interval(
+            _mean_lo,
+            _mean_hi,
+            (),
+            "total",
+            "Wilson score interval at Kish's effective size (0-1 losses)",
+            "Wilson 1927; Kish 1965",
+            "binary_losses",
+        ),
+        mean_of="loss",
     ),
 ]
