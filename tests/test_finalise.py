@@ -60,7 +60,21 @@ def _calls():
         "regression": lambda: regression_curves(s3[:, 0], s3[:, 1:].T, every=1, windows=[5], fading=[0.9]),
         "resources": lambda: resource_curves(w3, w3 * 1e9, every=1, windows=[5], fading=[0.9]),
         "label dependence": lambda: label_dependence(yl, every=1, max_lag=4, windows=[9], fading=[0.9], adwin=[0.3]),
+        # the analytic bands: formulas of the registry over the squared-weight sums
+        "evaluate analytic bands": lambda: streamtk.evaluate(
+            yl, p3, weights=w3, every=1, pos_label=1, interval=0.9, metrics=BANDED, windows=[5], fading=[0.9]
+        ),  # fmt: skip
+        "evaluate analytic bands, unweighted fading": lambda: streamtk.evaluate(
+            y3, p3, every=1, interval=0.9, metrics=BANDED, windows=[5], fading=[0.9], adwin=[0.3]
+        ),  # fmt: skip
+        "auc analytic bands": lambda: auc_curves(y3, s3, classes=[0, 1, 2], every=1, windows=[7], interval=0.9),
+        "compare analytic bands": lambda: compare(y3, p3[0], p3[1], every=1, windows=[5], fading=[0.9], interval=0.9),
+        "loss curves analytic bands": lambda: loss_curves(1.0 * (p3 != y3), every=1, fading=[0.9], interval=0.8),
     }
+
+
+BANDED = ["accuracy", "error", "kappa", "kappa_m", "kappa_per", "kappa_plus", "p_maj", "p_per", "recall", "precision"]
+BANDED += ["n_effective"]
 
 
 @pytest.fixture

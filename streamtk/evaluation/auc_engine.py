@@ -47,6 +47,13 @@ from .scoring_rules import binary_codes
 
 __all__ = ["AucEngine", "SNAPSHOT_BUDGET"]
 
+
+def _shape(name: str) -> str:
+    """The shape of a metric, of an analytic bound, or of a bootstrap band (``<metric>_lower`` / ``_upper``)."""
+    base = name.rsplit("_", 1)[0] if name.endswith(("_lower", "_upper")) else name
+    return (REGISTRY.get(name) or REGISTRY[base]).shape
+
+
 #: floats of table per segment: a chunk is cut into segments whose tables stay in the cache between the
 #: kernels that write them and the formulas that read them
 SNAPSHOT_BUDGET = 1 << 19
@@ -83,6 +90,9 @@ class AucEngine:
     route, offline : ``route="general"`` runs every estimator on the general kernel; ``offline``
         ``None`` (divide and conquer when the rank space is large), True (whenever it applies),
         False (never)
+    z : the normal quantile of analytic bands (``metrics`` holding their bounds)
+    zero_members, reduce : bootstrap replicates (:mod:`streamtk.evaluation.auc_bands`): weights are the kernels'
+        (0: a member that adds nothing, negative: not a member), and each chunk's outputs are reduced before kept
     """
 
     def __init__(
@@ -99,6 +109,9 @@ class AucEngine:
         adwin_options=None,
         route="auto",
         offline=None,
+        z=float("nan"),
+        zero_members=False,
+        reduce=None,
     ):
         if route not in ROUTES:
             raise ValueError(f"route must be one of {ROUTES}, got {route!r}")
@@ -139,7 +152,8 @@ class AucEngine:
         self._closed = False
         self.finaliser = Finaliser(TABLE, self.metrics)
         self.context = AucContext(self.grp.shape[0], self.grp.shape[0] if self.layout == "ovo" else 2,
-                                  self.layout == "ovo", moa)  # fmt: skip
+                                  self.layout == "ovo", moa, float(z))  # fmt: skip
+        self.zero_members, self.reduce = zero_members, reduce
         self.rows = CurveRows(every)
         self._vals = Scratch()  # the segments' intermediates
 
@@ -190,8 +204,8 @@ class AucEngine:
             return
         y = np.asarray(y)
         member = np.broadcast_to(y >= 0, (L, T))
-        if weights is not None:
-            member = member & (np.asarray(weights) > 0)
+        if weights is not None:  # the user's weight 0, or the kernels' negative weight, marks a non-member
+            member = member & ((np.asarray(weights) >= 0) if self.zero_members else (np.asarray(weights) > 0))
         if ypred is not None:
             member = member & (np.asarray(ypred) >= 0)
         nan = np.isnan(s3)
@@ -245,6 +259,8 @@ class AucEngine:
                 snap[:, self.cum] = np.moveaxis(offline[:, :, sel], 2, -1)
             self._finalise(snap, outs, c0, compiled)
             c0 += ck.size
+        if self.reduce is not None:
+            outs = self.reduce(outs)
         self.rows.store(pos, outs, last=last)
         self.n_seen = start + T
         if not last:
@@ -469,7 +485,7 @@ class AucEngine:
     def _squeezed(self, rows):
         positions, values = rows
         if self.mode == "binary":
-            values = {k: v[..., 0] if REGISTRY[k].shape == "column" else v for k, v in values.items()}
+            values = {k: v[..., 0] if _shape(k) == "column" else v for k, v in values.items()}
         return positions, values
 
     def collect(self):

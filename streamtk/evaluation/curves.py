@@ -9,78 +9,24 @@ from .._core.adwin import ADWIN_BOUNDS
 from .._core.intervals import check_interval
 from .._core.intervals.options import band_parameters
 from .._core.labels import encode_labels
-from .._core.mechanisms import estimator_coords, forgetting_parameters, mechanism_attrs
-from .._core.metrics import REGISTRY
+from .._core.mechanisms import forgetting_parameters
 from .._core.validation import check_positive_int, check_weights
-from .._labelled import LeadingDims, band_variables, base_attrs, labelled_inputs, reorder_like, time_coords
+from .._labelled import LeadingDims, labelled_inputs, reorder_like
 from .bands import ConfusionBands, error_blocks
+from .dataset import build_dataset
 from .engine import ConfusionEngine
 from .plan import EvaluationPlan
-from .score_engine import ChunkedAUC, auc_arrays, check_scores, check_scores_evaluated, moa_no_votes, wants_scores
+from .score_engine import (
+    ChunkedAUC,
+    auc_arrays,
+    auc_bands,
+    check_scores,
+    check_scores_evaluated,
+    moa_no_votes,
+    wants_scores,
+)
 
 __all__ = ["evaluate", "Evaluator", "evaluate_holdout"]
-
-_SEMANTICS = (
-    "streamtk: an instance is evaluated for a model when its label and the model's prediction are present and its "
-    "weight is > 0; other instances occupy no window slot; weighted sums are divided by the weight total; Majority "
-    "Class = argmax of the true-class weights held by the estimator before t (ties to the lowest class), Persistent "
-    "= last present label before t; both predict the first class before any label is seen; a sum over no member is 0."
-)
-_MOA_SEMANTICS = (
-    "moa: MOA's Basic/Window/FadingFactor/Adwin ClassificationPerformanceEvaluator for accuracy, kappa, kappa_m and "
-    "kappa_per (sums divided by instance counts; weight-0 instances feed only the baselines; majority includes the "
-    "current label; previous label starts at class 0; a missing prediction is class index 0; IEEE inf/NaN; kappas 0 "
-    "before anything is observed)."
-)
-
-
-def _class_coord(classes: np.ndarray) -> np.ndarray:
-    if classes.dtype == object:
-        return np.array([str(c) for c in classes.tolist()])
-    return classes
-
-
-def _variable(lead: LeadingDims, name: str, arr: np.ndarray) -> xr.Variable:
-    """A metric's ``(L, E, C[, k])`` array as a Variable on ``(*lead, estimator, time[, class])``."""
-    dims = lead.names + ("estimator", "time") + (("class",) if arr.ndim == 4 else ())
-    return xr.Variable(dims, lead.reshape(arr), attrs=REGISTRY[name].attrs())
-
-
-def _build_dataset(
-    plan: EvaluationPlan, lead, positions, values, *, n_seen, weighted, time_extra=None, title=None, extra_attrs=None
-) -> xr.Dataset:
-    coords = {}
-    coords.update(estimator_coords(plan.specs))
-    coords.update(time_coords(positions + 1, time_extra))
-    coords.update(lead.coords)
-    coords["class"] = ("class", _class_coord(plan.encoding.classes))
-    data_vars = {}
-    for m in plan.metrics:
-        if m.name in values:
-            data_vars[m.name] = _variable(lead, m.name, values[m.name])
-            data_vars.update(band_variables(lead, m, values, plan.interval))
-    attrs = base_attrs(
-        title or "streamtk evaluation curves",
-        convention=plan.convention,
-        semantics=_MOA_SEMANTICS if plan.moa else _SEMANTICS,
-        every=plan.every,
-        estimators=[s.label for s in plan.specs],
-        **mechanism_attrs(plan.specs),
-        adwin_options=str(plan.adwin_options),
-        metrics=[m.name for m in plan.metrics],
-        pos_label=str(plan.encoding.classes[plan.pos]) if plan.k >= 2 else "None",
-        n_instances=n_seen,
-        weighted=int(bool(weighted)),
-        cost="per-instance"
-        if (plan.cost is not None and plan.cost.ndim == 3)
-        else (plan.cost.tolist() if plan.cost is not None else "None"),
-    )
-    if plan.interval is not None:
-        attrs.update(plan.interval.attrs())
-        attrs["interval_skipped"] = list(plan.interval_skipped) or "none"
-    if extra_attrs:
-        attrs.update(extra_attrs)
-    return xr.Dataset(data_vars, coords=coords, attrs=attrs)
 
 
 def _scores(inputs, L, n, k, metrics):
@@ -204,7 +150,14 @@ def evaluate(
     L = yp.shape[0]
     mode, s = _scores(inputs, L, n, enc.n_classes, metrics)
     options = dict(
-        encoding=enc, every=every, n_instances=n, cost=cost, convention=convention, pos_label=pos_label, interval=spec
+        encoding=enc,
+        every=every,
+        n_instances=n,
+        cost=cost,
+        convention=convention,
+        pos_label=pos_label,
+        interval=spec,
+        weighted=inputs.weights is not None,
     )
     plan = EvaluationPlan(metrics=metrics, scores=mode, adwin_options=adwin_options, **options, **forgetting)
     if metrics is None and plan.moa and mode == "multi" and plan.auc_metrics:
@@ -222,7 +175,8 @@ def evaluate(
     engine.update(yt, yp, w, q, last=True)
     positions, values = engine.collect()
     auto = spec is not None and spec.method == "block_bootstrap" and spec.block_length is None
-    bands = ConfusionBands(plan, error_blocks(yt, yp, w) if auto else None)
+    blocks = error_blocks(yt, yp, w) if auto else None
+    bands = ConfusionBands(plan, blocks)
     bands.update(yt, yp, w, q, last=True)
     values.update(bands.bands(positions, values))
     if plan.auc_metrics:
@@ -236,14 +190,17 @@ def evaluate(
             positions,
             ADWIN_BOUNDS[plan.adwin_options["bound"]],
         )
-        for m in plan.auc_metrics:
-            values[m.name] = np.swapaxes(arrays[m.name], 1, 2)
+        for name, arr in arrays.items():
+            values[name] = np.swapaxes(arr, 1, 2)
+        boot = auc_bands(plan, blocks)
+        boot.update(yt.astype(np.int32), s_auc, w, None if plan.moa else yp.astype(np.int32), last=True)
+        values.update(boot.collect()[1])
     time_extra = {
         name: ("time", np.asarray(var.values)[positions])
         for name, var in inputs.time_coords.items()
         if name != "instance"
     }
-    return _build_dataset(plan, inputs.lead, positions, values, n_seen=n, weighted=w is not None, time_extra=time_extra)
+    return build_dataset(plan, inputs.lead, positions, values, n_seen=n, weighted=w is not None, time_extra=time_extra)
 
 
 class Evaluator:
@@ -331,6 +288,7 @@ class Evaluator:
         self._auc = (
             ChunkedAUC(self.plan, ADWIN_BOUNDS[self.plan.adwin_options["bound"]]) if self.plan.auc_metrics else None
         )
+        self._auc_bands = auc_bands(self.plan) if self.plan.auc_metrics else None
         self._lead = None
         self._lead_dims = lead_dims
         self._weighted = None
@@ -388,7 +346,14 @@ class Evaluator:
         self._bands.update(yt, yp, w, q)
         self._weighted = w is not None
         if self._auc is not None:
+            if w is not None and self.plan.auc_bounds:
+                from .auc_bands import COUNTS_NOTE
+
+                raise ValueError(
+                    f"interval_method='analytic' does not apply to the AUC of weighted instances: {COUNTS_NOTE}"
+                )
             self._auc.update(yt.astype(np.int32), yp.astype(np.int32), w, s_auc)
+            self._auc_bands.update(yt.astype(np.int32), s_auc, w, None if plan.moa else yp.astype(np.int32))
 
     @property
     def n_seen(self) -> int:
@@ -403,7 +368,8 @@ class Evaluator:
         values.update(self._bands.bands(positions, values))
         if self._auc is not None:
             values.update(self._auc.collect()[1])
-        return _build_dataset(self.plan, self._lead, positions, values, n_seen=self.n_seen, weighted=self._weighted)
+            values.update(self._auc_bands.collect()[1])
+        return build_dataset(self.plan, self._lead, positions, values, n_seen=self.n_seen, weighted=self._weighted)
 
     def drain(self, *, final: bool = False) -> xr.Dataset:
         """The curves' rows produced since the last drain (then dropped): for streaming them out.
@@ -421,7 +387,8 @@ class Evaluator:
             if not np.array_equal(pos, positions):  # pragma: no cover - one checkpoint rule on both sides
                 raise AssertionError("AUC checkpoint rows differ from the engine's")
             values.update(arrays)
-        return _build_dataset(self.plan, self._lead, positions, values, n_seen=self.n_seen, weighted=self._weighted)
+            values.update(self._auc_bands.drain(final=final)[1])
+        return build_dataset(self.plan, self._lead, positions, values, n_seen=self.n_seen, weighted=self._weighted)
 
 
 def evaluate_holdout(
@@ -506,7 +473,7 @@ def evaluate_holdout(
         engine.update(ytc, ypc, None, plan.quantities_for(ytc, ypc, 0) if plan.quantities else None, last=True)
         pieces.append(engine.collect()[1])
     values = {name: np.concatenate([pc[name][:, :, -1:] for pc in pieces], axis=2) for name in pieces[0]}
-    ds = _build_dataset(
+    ds = build_dataset(
         plan,
         lead,
         inst.astype(np.int64) - 1,

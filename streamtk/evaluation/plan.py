@@ -73,6 +73,7 @@ class EvaluationPlan:
         scores=None,
         adwin_options=None,
         interval=None,
+        weighted=None,
         **forgetting,
     ):
         self.convention = check_choice(convention, "convention", CONVENTIONS)
@@ -100,12 +101,12 @@ class EvaluationPlan:
         self.quantities = tuple(m.name for m in chosen if m.family == "quantity")
         self.estimators = EstimatorTable(self.specs)
         self.interval = interval
-        self._plan_bands(metrics is not None)
+        self._plan_bands(metrics is not None, bool(weighted))
         per_class = sum(1 for m in self.metrics if m.shape == "class" or (m.shape == "column" and scores == "multi"))
         values = len(self.specs) * (len(self.metrics) - per_class + per_class * self.k)
         self.every = resolve_every(every, n_instances, per_checkpoint=values)
 
-    def _plan_bands(self, explicit: bool) -> None:
+    def _plan_bands(self, explicit: bool, weighted: bool) -> None:
         """The metrics with bands and their analytic bounds (see :mod:`streamtk._core.intervals`)."""
         spec = self.interval
         if spec is not None and self.moa:
@@ -120,8 +121,16 @@ class EvaluationPlan:
         if spec is not None and spec.method == "sequence":
             check_sequence_estimators(self.specs)
         analytic = spec is not None and spec.method == "analytic"
+        if analytic:
+            from .auc_bands import check_auc_analytic
+
+            auc = [m for m in self.banded if m.table == "auc"]
+            keep, dropped = check_auc_analytic(auc, self.specs, weighted, explicit=explicit)
+            self.banded = [m for m in self.banded if m.table != "auc" or m in keep]
+            self.interval_skipped = list(self.interval_skipped) + dropped
         confusion = [m for m in self.banded if analytic and m.table == "confusion"]
         self.bounds = [m.bound(side) for m in confusion for side in BOUND_SIDES]
+        self.auc_bounds = [m.bound(side) for m in self.banded if analytic and m.table == "auc" for side in BOUND_SIDES]
         # union-bound sequences of windows, fading factors, ... read Kish's effective size
         union = spec is not None and spec.method == "sequence" and any(s.kind != "prequential" for s in self.specs)
         given = any(m.name == "n_effective" for m in self.confusion)
@@ -134,6 +143,7 @@ class EvaluationPlan:
         out.specs = [squared_spec(s) for s in self.specs]
         out.estimators = EstimatorTable(out.specs)
         out.metrics, out.confusion, out.auc_metrics, out.bounds, out.banded, out.hidden = [], [], [], [], [], []
+        out.auc_bounds = []
         out.quantities = ()
         out.interval = None
         return out
