@@ -222,8 +222,11 @@ class ConfusionBands:
         for m in self.metrics:
             low, high = self.ranges[m.name]
             est = values[m.name]
-            half = union_half_width(values["n_effective"], instance[None, None, :], alpha, high - low)
-            lo, hi = np.clip(est - half, low, high), np.clip(est + half, low, high)
+            if "n_effective" in values:
+                half = union_half_width(values["n_effective"], instance[None, None, :], alpha, high - low)
+                lo, hi = np.clip(est - half, low, high), np.clip(est + half, low, high)
+            else:  # the prequential estimator only
+                lo, hi = np.full(est.shape, np.nan), np.full(est.shape, np.nan)
             if self.prequential is not None:
                 key = "hit" if m.mean_of in ("hit", "miss") else m.mean_of
                 plo, phi = own[f"{key}_lower"][:, 0], own[f"{key}_upper"][:, 0]
