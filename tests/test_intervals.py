@@ -4,8 +4,8 @@
   delta method of the kappas, Agresti-Min of paired differences, Hanley-McNeil of the AUC, each computed here from
   the explicit weights every estimator gives the instances it holds (``alpha**(t - s) w_s`` for a fading factor);
 * confidence sequences: a plain-Python transcription of Waudby-Smith & Ramdas (2024) PrPl-EB and of the union
-  bound; ``confseq``'s own implementation when it is installed (it does not build on Python 3.11 from PyPI:
-  pybind11 2.6 and Boost headers; see CONTRIBUTING);
+  bound; ``confseq`` 0.0.11's own ``predmix_empbern_twosided_cs``
+  (``pip install confseq``: the ``test`` extra; skipped when it is absent);
 * properties: chunked == one pass, window >= n == prequential, fading 1 == prequential, the bootstrap is seeded.
 """
 
