@@ -171,9 +171,10 @@ class ConfusionBands:
         if w is not None:
             w = np.asarray(w)
             if np.any((w != 0) & (w != 1)):
+                bad = w[(w != 0) & (w != 1)].flat[0]
                 raise ValueError(
-                    "interval_method='sequence' takes weights of 0 (not evaluated) and 1 only: the confidence "
-                    "sequence treats every evaluated instance alike"
+                    f"interval_method='sequence' takes weights of 0 (not evaluated) and 1 only, got a weight of "
+                    f"{bad!r}: the confidence sequence treats every evaluated instance alike"
                 )
             member &= w > 0
         pos = checkpoints(self.n_seen, self.n_seen + yt.shape[0], self.plan.every, last=True)
