@@ -95,6 +95,10 @@ class ManyComparison:
         The values ranked (per dataset: mean / median over runs; or per (dataset, run)).
     cells : xarray.DataArray (dataset, model, run)
         The collection's values behind the table (for mean ± std tables).
+    lower, upper : xarray.DataArray (dataset, model, run) or None
+        The bands of the cells when the collection carries them (curves computed with ``interval=``, a ``final``
+        or ``at=N`` summary): each stream's pointwise band of each model's value, for the per-dataset tables
+        (:func:`streamtk.report.results_table`). They do not enter the tests.
     """
 
     friedman: FriedmanResult
@@ -107,6 +111,8 @@ class ManyComparison:
     runs: str
     higher_is_better: bool
     dropped: tuple = ()
+    lower: xr.DataArray | None = None
+    upper: xr.DataArray | None = None
 
     @property
     def significant(self) -> bool:
@@ -141,6 +147,9 @@ class ManyComparison:
                 "iman_davenport_pvalue": ((), self.friedman.f_pvalue),
             }
         )
+        for side, da in (("lower", self.lower), ("upper", self.upper)):
+            if da is not None:
+                ds[f"cell_{side}"] = da.rename(None).drop_vars(["summary", "estimator"], errors="ignore")
         ds = xr.merge([ds, ph], compat="override", combine_attrs="override")
         ds.attrs = base_attrs(
             "comparison of many models over many streams",
@@ -180,6 +189,8 @@ class ManyComparison:
             alpha=float(a["alpha"]),
             omnibus=str(a["omnibus"]),
             dropped=tuple(v for v in str(dropped).strip("[]").replace('"', "").split(", ") if v),
+            lower=ds["cell_lower"] if "cell_lower" in ds else None,
+            upper=ds["cell_upper"] if "cell_upper" in ds else None,
         )
 
     def __repr__(self) -> str:
@@ -202,7 +213,23 @@ class ManyComparison:
         return f"{head}\n{omni}\n  post-hoc: {first.split(': ', 1)[1]}\n{body}{extra}"
 
 
-def _build(table, cells, *, metric, summary, estimator, runs, hib, method, control, alpha, omnibus, dropped):
+def _build(
+    table,
+    cells,
+    *,
+    metric,
+    summary,
+    estimator,
+    runs,
+    hib,
+    method,
+    control,
+    alpha,
+    omnibus,
+    dropped,
+    lower=None,
+    upper=None,
+):
     names = [str(m) for m in table["model"].values]
     values = np.asarray(table.values, dtype=np.float64)
     fr_posthoc = "bonferroni-dunn" if method == "bonferroni-dunn" else "nemenyi"
@@ -216,7 +243,23 @@ def _build(table, cells, *, metric, summary, estimator, runs, hib, method, contr
         omnibus=omnibus,
     )
     ph = posthoc_test(values, names=names, method=method, control=control, alpha=alpha, higher_is_better=hib)
-    return ManyComparison(fr, ph, table, cells, metric, summary, estimator, runs, hib, tuple(dropped))
+    return ManyComparison(fr, ph, table, cells, metric, summary, estimator, runs, hib, tuple(dropped), lower, upper)
+
+
+def band_cells(collection, cells, metric):
+    """``(lower, upper)`` ``(dataset, model, run)`` of ``metric`` aligned with ``cells`` (the same summary,
+    estimator and datasets), or ``(None, None)`` when the collection has no bands or they are all undefined."""
+    out = []
+    for side in ("lower", "upper"):
+        name = f"{metric}_{side}"
+        if name not in collection:
+            return None, None
+        da = collection[name].sel(summary=cells["summary"].values, estimator=cells["estimator"].values)
+        da = da.sel(dataset=cells["dataset"].values)
+        out.append(da.rename(name))
+    if all(bool(da.isnull().all()) for da in out):
+        return None, None
+    return tuple(out)
 
 
 def compare_many(
@@ -276,6 +319,7 @@ def compare_many(
     )
     metric = str(table.name)
     hib = direction(table.attrs, metric, higher_is_better)
+    lower, upper = band_cells(collection, cells, metric)
     return _build(
         table,
         cells,
@@ -289,6 +333,8 @@ def compare_many(
         alpha=alpha,
         omnibus=omnibus,
         dropped=dropped,
+        lower=lower,
+        upper=upper,
     )
 
 
