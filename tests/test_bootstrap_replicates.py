@@ -125,11 +125,11 @@ def test_a_left_out_instance_keeps_its_window_slot():
 def test_percentile_bounds_are_numpy_quantiles_and_refuse_too_many_undefined_replicates():
     v = np.random.default_rng(1).random((2, 57, 3))
     lo, hi = percentile_bounds(v, 0.9)
-    np.testing.assert_allclose(lo, np.quantile(v, 0.05, axis=1))
-    np.testing.assert_allclose(hi, np.quantile(v, 0.95, axis=1))
+    np.testing.assert_allclose(lo, np.quantile(v, 0.05, axis=1, method="weibull"))
+    np.testing.assert_allclose(hi, np.quantile(v, 0.95, axis=1, method="weibull"))
     v[0, :2, 0] = np.nan  # 2 of 57 undefined: 2 <= 0.05 * 57 = 2.85, the others decide
     lo, hi = percentile_bounds(v, 0.9)
-    np.testing.assert_allclose(lo[0, 0], np.nanquantile(v[0, :, 0], 0.05))
+    np.testing.assert_allclose(lo[0, 0], np.nanquantile(v[0, :, 0], 0.05, method="weibull"))
     v[0, :3, 0] = np.nan  # 3 > 2.85: the tail is not known
     lo, hi = percentile_bounds(v, 0.9)
     assert np.isnan(lo[0, 0]) and np.isnan(hi[0, 0])

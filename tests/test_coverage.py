@@ -13,11 +13,11 @@ streams are the ``model`` dim), so the coverage at every checkpoint is a mean ov
   ``n = 100``, ``P = 0.1``, and dips to 0.920 at a few sizes for ``P = 0.1``; Brown, Cai & DasGupta 2001.)
 * the bootstrap (B = 100) runs on 400 streams here (its cost is ``B`` point estimates per stream; the 2,000-stream
   table is in ``benchmarks/bench_intervals.py``): with 400 streams the binomial standard error of a coverage of
-  0.93 is ``sqrt(0.93 * 0.07 / 400) = 0.0128``, so the mean over checkpoints must reach 0.93 - 0.01 and every
+  0.93 is ``sqrt(0.93 * 0.07 / 400) = 0.0128``, so the mean over checkpoints must reach 0.93 and every
   checkpoint 0.93 - 3 standard errors = 0.89;
 * Markov-dependent errors (lag-1 autocorrelation 0.5): the analytic band and the independent bootstrap are too
   narrow (they assume independent errors) and the tests say so; the block bootstrap recovers most of the gap
-  (about 0.90 at these sizes, short of 0.93: the documented limitation, docs/intervals.md);
+  (0.89-0.94 at these sizes, not always 0.93: the documented limitation, docs/intervals.md);
 * confidence sequences at 95% cover *all* checkpoints at once in at least 95% of 2,000 streams.
 """
 
@@ -73,7 +73,7 @@ def test_bootstrap_covers_on_independent_errors():
     ds = streamtk.loss_curves(x, windows=200, fading=0.99, every=100, interval=LEVEL, interval_method="bootstrap",
                               seed=7)  # fmt: skip
     cov = _coverage(ds, "loss", 0.2).mean(axis=0)
-    assert cov.mean() >= 0.92 and cov.min() >= 0.89, cov
+    assert cov.mean() >= 0.93 and cov.min() >= 0.89, cov
 
 
 @pytest.mark.slow
@@ -83,7 +83,7 @@ def test_block_bootstrap_repairs_most_of_the_under_coverage_of_dependent_errors(
     iid = _coverage(streamtk.loss_curves(x, interval_method="bootstrap", **opts), "loss", 0.2).mean(axis=0)
     block = _coverage(streamtk.loss_curves(x, interval_method="block_bootstrap", **opts), "loss", 0.2).mean(axis=0)
     assert iid.max() < 0.82  # independent resampling: far too narrow
-    assert block[:, 2:].mean() >= 0.87  # from 300 instances on (blocks need a few dozen per band)
+    assert block[:, 2:].mean() >= 0.89, block  # from 300 instances on (blocks need a few dozen per band)
     assert (block[:, 2:] - iid[:, 2:]).min() >= 0.1
 
 
