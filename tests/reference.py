@@ -76,6 +76,8 @@ def metrics_from_sample(ys, ps, om, k, pos, maj_hits, per_hits, n_eff):
         "macro_f1": sum(f1s) / len(f1s) if f1s else NAN,
         "mcc": mcc,
         "n_instances": n_eff,
+        # Kish's effective size of the weights the estimator gives its instances
+        "n_effective": W * W / sum(o * o for o in om) if W > 0 else NAN,
         "recall": rec,
         "precision": prec,
         "class_f1": cf1,

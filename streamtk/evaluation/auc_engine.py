@@ -37,21 +37,15 @@ from .._core.alloc import Scratch, line_aligned_zeros, output_array
 from .._core.chunks import CurveRows, EstimatorTable
 from .._core.finalise import Finaliser, use_compiled
 from .._core.mechanisms import checkpoints, segments
-from .._core.metrics import REGISTRY
 from .._core.metrics.auc import TABLE, AucContext
 from .._core.parallel import in_parallel
 from .._kernels.auc import layout as LY
 from .._kernels.auc.general import REMOVE_FACTOR
 from .._kernels.forgetting import ADWIN, FADING, PREQUENTIAL, RESTARTING, WINDOW
+from .auc_groups import _groups, _shape
 from .scoring_rules import binary_codes
 
 __all__ = ["AucEngine", "SNAPSHOT_BUDGET"]
-
-
-def _shape(name: str) -> str:
-    """The shape of a metric, of an analytic bound, or of a bootstrap band (``<metric>_lower`` / ``_upper``)."""
-    base = name.rsplit("_", 1)[0] if name.endswith(("_lower", "_upper")) else name
-    return (REGISTRY.get(name) or REGISTRY[base]).shape
 
 
 #: floats of table per segment: a chunk is cut into segments whose tables stay in the cache between the
@@ -60,16 +54,6 @@ SNAPSHOT_BUDGET = 1 << 19
 #: the longest segment (bounds the per-position ADWIN widths and window ranks of one kernel call)
 MAX_SEGMENT = 1 << 22
 ROUTES = ("auto", "general")
-
-
-def _groups(mode: str, k: int, pairwise: bool):
-    """``(grp (C, K), pos (C,), layout)``: the class -> group map per score column (:mod:`.._kernels.auc.layout`)."""
-    if mode == "binary":
-        return np.array([[0, 1]], dtype=np.int64), np.ones(1, dtype=np.int64), "binary"
-    if pairwise:
-        grp = np.ascontiguousarray(np.broadcast_to(np.arange(k), (k, k)), dtype=np.int64)
-        return grp, np.arange(k, dtype=np.int64), "ovo"
-    return np.eye(k, dtype=np.int64), np.ones(k, dtype=np.int64), "ovr"
 
 
 class AucEngine:
