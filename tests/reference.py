@@ -323,6 +323,8 @@ def vectorised_curves(y, p, k, estimators, weights=None, pos=1):
         BM = filtered_sums(kind, a, w * (maj == y))
         BP = filtered_sums(kind, a, w * (per_pred == y))
         neff = filtered_sums(kind, a, np.ones(n))
+        # Kish's effective size: sum of the weights squared over the sum of their squares (fading: alpha**2)
+        W2 = filtered_sums(kind, a * a if kind == "fading" else a, w * w)
         with np.errstate(all="ignore"):
             p0 = C / W
             pc = (row * col).sum(0) / W**2
@@ -352,6 +354,7 @@ def vectorised_curves(y, p, k, estimators, weights=None, pos=1):
                 "macro_f1": np.nanmean(np.where(row + col > 0, f1c, np.nan), 0),
                 "mcc": (C * W - (row * col).sum(0)) / np.sqrt((W**2 - (col**2).sum(0)) * (W**2 - (row**2).sum(0))),
                 "n_instances": neff,
+                "n_effective": W * W / W2,
             }
             if k == 2:
                 tp, tn = dia[1], dia[0]
