@@ -45,6 +45,16 @@ ENTRY_POINTS = {
     "evaluate (binary, windows + fading)": "streamtk.evaluate(y, p, windows=[100], fading=[0.99])",
     "evaluate (4 classes, weights)": "streamtk.evaluate(yk, pk, weights=w, windows=[100], fading=[0.99])",
     "evaluate (tumbling, landmarks)": "streamtk.evaluate(y, p, tumbling=[500], landmarks=[5000, 12000])",
+    "evaluate (interval=0.95, analytic)": "streamtk.evaluate(y, p, windows=[100], fading=[0.99], interval=0.95)",
+    "evaluate (interval=0.95, bootstrap)": (
+        "streamtk.evaluate(y, p, windows=[100], fading=[0.99], interval=0.95, interval_method='bootstrap', seed=0)"
+    ),
+    "evaluate (interval=0.95, sequence)": (
+        "streamtk.evaluate(y, p, windows=[100], fading=[0.99], interval=0.95, interval_method='sequence')"
+    ),
+    "compare (interval=0.95, sequence)": (
+        "streamtk.compare(y, p, y, windows=[100], interval=0.95, interval_method='sequence')"
+    ),
     "evaluate (adwin)": "streamtk.evaluate(y, p, adwin=[0.002])",
     "evaluate (convention='moa')": "streamtk.evaluate(y, p, windows=[100], fading=[0.99], convention='moa')",
     "evaluate (y_score: AUC, log loss)": "streamtk.evaluate(y, p, y_score=s, windows=[100])",

@@ -81,6 +81,7 @@ _FUNCTIONS = {
     "significance_curves": ("kfold.folds", "significance_curves"),
     "friedman_test": ("stats", "friedman_test"),
     "simulate_log": ("datasets.simulate", "simulate_log"),
+    "simulate_errors": ("datasets.simulate", "simulate_errors"),
     "compare": ("comparison.compare", "compare"),
     "collect": ("comparison.collection", "collect"),
     "collect_curves": ("comparison.over_time", "collect_curves"),

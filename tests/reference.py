@@ -76,6 +76,8 @@ def metrics_from_sample(ys, ps, om, k, pos, maj_hits, per_hits, n_eff):
         "macro_f1": sum(f1s) / len(f1s) if f1s else NAN,
         "mcc": mcc,
         "n_instances": n_eff,
+        # Kish's effective size of the weights the estimator gives its instances
+        "n_effective": W * W / sum(o * o for o in om) if W > 0 else NAN,
         "recall": rec,
         "precision": prec,
         "class_f1": cf1,
@@ -323,6 +325,8 @@ def vectorised_curves(y, p, k, estimators, weights=None, pos=1):
         BM = filtered_sums(kind, a, w * (maj == y))
         BP = filtered_sums(kind, a, w * (per_pred == y))
         neff = filtered_sums(kind, a, np.ones(n))
+        # Kish's effective size: sum of the weights squared over the sum of their squares (fading: alpha**2)
+        W2 = filtered_sums(kind, a * a if kind == "fading" else a, w * w)
         with np.errstate(all="ignore"):
             p0 = C / W
             pc = (row * col).sum(0) / W**2
@@ -352,6 +356,7 @@ def vectorised_curves(y, p, k, estimators, weights=None, pos=1):
                 "macro_f1": np.nanmean(np.where(row + col > 0, f1c, np.nan), 0),
                 "mcc": (C * W - (row * col).sum(0)) / np.sqrt((W**2 - (col**2).sum(0)) * (W**2 - (row**2).sum(0))),
                 "n_instances": neff,
+                "n_effective": W * W / W2,
             }
             if k == 2:
                 tp, tn = dia[1], dia[0]

@@ -488,6 +488,28 @@ CASES = [
     C("auc_curves sauc infinite score", lambda f: _auc_curves(Y, np.r_[0.1, np.inf, 0.3, 0.4, 0.5, 0.6], metrics=["sauc"]), ValueError, "y_score", "inf", "instance 1"),
     C("auc_curves pr_auc negative weight", lambda f: _auc_curves(Y, np.linspace(0, 1, 6), weights=-np.ones(6), metrics=["pr_auc"]), ValueError, "weights", "-1.0"),
     C("auc_curves pr_auc under MOA", lambda f: _auc_curves(Y, np.linspace(0, 1, 6), convention="moa", metrics=["pr_auc"]), ValueError, "convention='moa'", "'pr_auc'"),
+    # ----------------------------------------------------------------- bands (interval=)
+    C("evaluate interval 1", lambda f: streamtk.evaluate(Y, P, interval=1.0), ValueError, "interval", "(0, 1)", "1.0"),
+    C("compare interval 0", lambda f: streamtk.compare(Y, P, P, interval=0), ValueError, "interval", "(0, 1)", "0"),
+    C("loss_curves interval text", lambda f: streamtk.loss_curves(P.astype(float), interval="95%"), TypeError, "interval", "'95%'"),
+    C("auc_curves interval nan", lambda f: streamtk.auc_curves(Y, P.astype(float), interval=float("nan")), ValueError, "interval", "nan"),
+    C("evaluate unknown interval_method", lambda f: streamtk.evaluate(Y, P, interval=0.9, interval_method="wald"), ValueError, "interval_method", "'wald'", "'block_bootstrap'"),
+    C("regression_curves unknown interval_method", lambda f: streamtk.regression_curves(np.arange(6.0), np.arange(6.0), interval=0.9, interval_method="nope"), ValueError, "interval_method", "'nope'"),
+    C("evaluate interval_method without interval", lambda f: streamtk.evaluate(Y, P, interval_method="bootstrap"), ValueError, "interval_method", "interval is None"),
+    C("evaluate replicates below 10", lambda f: streamtk.evaluate(Y, P, interval=0.9, interval_method="bootstrap", replicates=5, seed=0), ValueError, "replicates", "at least 10", "5"),
+    C("loss_curves replicates float", lambda f: streamtk.loss_curves(P.astype(float), interval=0.9, interval_method="bootstrap", replicates=50.5, seed=0), TypeError, "replicates", "50.5"),
+    C("evaluate block_length 0", lambda f: streamtk.evaluate(Y, P, interval=0.9, interval_method="block_bootstrap", block_length=0, seed=0), ValueError, "block_length", "0"),
+    C("evaluate block_length beyond the stream", lambda f: streamtk.evaluate(Y, P, interval=0.9, interval_method="block_bootstrap", block_length=7, seed=0), ValueError, "block_length", "6 instances", "7"),
+    C("compare block_length beyond the stream", lambda f: streamtk.compare(Y, P, P, interval=0.9, interval_method="block_bootstrap", block_length=70, seed=0), ValueError, "block_length", "70"),
+    C("evaluate block_length without blocks", lambda f: streamtk.evaluate(Y, P, interval=0.9, interval_method="bootstrap", block_length=3, seed=0), ValueError, "block_length", "'bootstrap'"),
+    C("evaluate bootstrap without seed", lambda f: streamtk.evaluate(Y, P, interval=0.9, interval_method="bootstrap"), TypeError, "seed", "'bootstrap'"),
+    C("evaluate sequence of kappa", lambda f: streamtk.evaluate(Y, P, metrics=["kappa"], interval=0.9, interval_method="sequence"), ValueError, "interval_method='sequence'", "'kappa'", "not such a mean"),
+    C("evaluate sequence of adwin", lambda f: streamtk.evaluate(Y, P, metrics=["accuracy"], adwin=0.01, interval=0.9, interval_method="sequence"), ValueError, "interval_method='sequence'", "adwin=0.01"),
+    C("evaluate analytic f1", lambda f: streamtk.evaluate(Y, P, metrics=["f1"], interval=0.9), ValueError, "interval_method='analytic'", "'f1'", "bootstrap"),
+    C("evaluate sequence with weights", lambda f: streamtk.evaluate(Y, P, weights=np.array([1, 2, 1, 1, 1, 1.0]), metrics=["accuracy"], interval=0.9, interval_method="sequence"), ValueError, "interval_method='sequence'", "weight", "2.0"),
+    C("loss_curves sequence outside [0, 1]", lambda f: streamtk.loss_curves(np.array([0, 2.0, 1]), interval=0.9, interval_method="sequence"), ValueError, "interval_method='sequence'", "[0, 1]", "2.0"),
+    C("simulate_errors error 1", lambda f: streamtk.simulate_errors(10, 10, error=1.0), ValueError, "error", "(0, 1)", "1.0"),
+    C("simulate_errors dependence 1", lambda f: streamtk.simulate_errors(10, 10, dependence=1.0), ValueError, "dependence", "1.0"),
 ]
 # fmt: on
 

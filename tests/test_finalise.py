@@ -102,7 +102,21 @@ def _calls():
             s3 > 0.5, s3 > 0.2, zero_division=np.nan, every=1, windows=[4], tumbling=[9]
         ),  # fmt: skip
         "multilabel moa": lambda: streamtk.multilabel_curves(s3 > 0.5, s3 > 0.4, convention="moa", every=1),
+        # the analytic bands: formulas of the registry over the squared-weight sums
+        "evaluate analytic bands": lambda: streamtk.evaluate(
+            yl, p3, weights=w3, every=1, pos_label=1, interval=0.9, metrics=BANDED, windows=[5], fading=[0.9]
+        ),  # fmt: skip
+        "evaluate analytic bands, unweighted fading": lambda: streamtk.evaluate(
+            y3, p3, every=1, interval=0.9, metrics=BANDED, windows=[5], fading=[0.9], adwin=[0.3]
+        ),  # fmt: skip
+        "auc analytic bands": lambda: auc_curves(y3, s3, classes=[0, 1, 2], every=1, windows=[7], interval=0.9),
+        "compare analytic bands": lambda: compare(y3, p3[0], p3[1], every=1, windows=[5], fading=[0.9], interval=0.9),
+        "loss curves analytic bands": lambda: loss_curves(1.0 * (p3 != y3), every=1, fading=[0.9], interval=0.8),
     }
+
+
+BANDED = ["accuracy", "error", "kappa", "kappa_m", "kappa_per", "kappa_plus", "p_maj", "p_per", "recall", "precision"]
+BANDED += ["n_effective"]
 
 
 @pytest.fixture

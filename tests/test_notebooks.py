@@ -24,7 +24,7 @@ def _code(nb):
 
 def test_there_are_tutorials():
     names = [p.stem for p in NOTEBOOKS]
-    assert len(names) == 6, names
+    assert len(names) == 7, names
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

@@ -116,9 +116,10 @@ class LossAdwins:
         """The width of ADWIN ``a`` of series ``l`` after each position ``i``: ``out[l, a, i]`` (0 where not evaluated).
 
         ``yt`` (n,), ``yp`` (L, n), ``w`` (L, n) or (L, 0) (unweighted) are the positions' labels and
-        weights; a position of series ``l`` is evaluated when both labels are present (``>= 0``) and
-        its weight is positive, and its input to the series' ADWINs is its 0/1 loss. The result is a
-        view of a buffer that the next call overwrites (reused pages: no page faults per segment).
+        the kernels' weights; a position of series ``l`` is evaluated when both labels are present (``>= 0``)
+        and its weight is not negative (-1 marks an instance that is not evaluated), and its input to the
+        series' ADWINs is its 0/1 loss. The result is a view of a buffer that the next call overwrites
+        (reused pages: no page faults per segment).
         """
         from .._kernels.adwin import adwin_run_one
 
@@ -133,14 +134,14 @@ class LossAdwins:
         labelled = n == 0 or int(yt.min()) >= 0
         for l in range(L):
             pred = yp[l]
-            dense = labelled and (n == 0 or int(pred.min()) >= 0) and (w.shape[1] == 0 or bool(w[l].min() > 0))
+            dense = labelled and (n == 0 or int(pred.min()) >= 0) and (w.shape[1] == 0 or bool(w[l].min() >= 0))
             if dense:  # every position is evaluated: the loss and the widths in place
                 member = None
                 x = np.not_equal(yt, pred, out=self._x[:n])
             else:
                 member = (yt >= 0) & (pred >= 0)
                 if w.shape[1]:
-                    member &= w[l] > 0
+                    member &= w[l] >= 0
                 x = np.not_equal(yt[member], pred[member], out=self._x[: int(np.count_nonzero(member))])
             m = x.size
             for a in range(A):

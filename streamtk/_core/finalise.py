@@ -189,11 +189,11 @@ def _where(fn) -> tuple[str, str]:
 def _source(name: str, metrics: tuple, fixed: tuple = ()) -> str:
     """The generated module of the loop that finalises ``metrics`` (names) of table ``name``; ``fixed``:
     ``(field, value)`` pairs of the context made constants of the loop (:attr:`Table.specialise`)."""
-    from .metrics import REGISTRY, TABLES
+    from .metrics import TABLES, entry
 
     table = TABLES[name]
     ctx = table.context
-    entries = [REGISTRY[m] for m in metrics]
+    entries = [entry(m) for m in metrics]
     rows = table.needed(entries)
     imports, body = [], []
     loop = "for m in range(C):\n"

@@ -53,6 +53,7 @@ __all__ = [
     "BARE_LABELS",
     "refuse_for_moa",
     "EstimatorSpec",
+    "squared_spec",
     "build_estimators",
     "estimator_coords",
     "mechanism_attrs",
@@ -102,6 +103,9 @@ class Mechanism:
     adaptive: bool = False  # its size follows the loss of the predictions (ADWIN): a detector cannot monitor it
     kernel_param: str = "sizes"  # the kernel array its value goes to: "sizes", "fading", "marks" or "" (none)
     kernel_value: object = None  # the value the kernels read, from the public one (None: the same)
+    # the value of the estimator whose weights are the squares of this one's (Kish's effective sizes, bands);
+    # None: its weights are 0 or 1, so the same estimator
+    squared: object = None
 
     @property
     def summary(self) -> str:
@@ -149,6 +153,7 @@ MECHANISMS = (
         float,
         "ALPHA",
         kernel_param="fading",
+        squared=lambda a: a * a,
     ),
     Mechanism(
         "adwin",
@@ -249,6 +254,17 @@ class EstimatorSpec:
         if self.param is None or self.kind in BARE_LABELS:
             return float("nan")
         return float(self.param)
+
+
+def squared_spec(spec: EstimatorSpec) -> EstimatorSpec:
+    """The estimator whose weights are the squares of ``spec``'s: ``fading=a**2`` for ``fading=a`` (instance ``s``
+    weighs ``(a**(t - s))**2``), ``spec`` itself for mechanisms whose weights are 0 or 1 (the mechanism's
+    ``squared`` rule). With squared instance weights it sums ``w_s**2`` times the squared forgetting weights: the
+    ``sum w^2`` of Kish's effective size."""
+    mech = _BY_KIND.get(spec.kind)
+    if mech is None or mech.squared is None:
+        return spec
+    return EstimatorSpec(spec.kind, mech.squared(spec.param))
 
 
 def build_estimators(*, prequential: bool = True, allowed=None, **forgetting) -> list[EstimatorSpec]:

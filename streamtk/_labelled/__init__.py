@@ -4,6 +4,7 @@ attrs of outputs (:mod:`.attrs`)."""
 
 from .align import Inputs, align_like, labelled_inputs, reorder_like
 from .attrs import base_attrs, netcdf_safe, time_coords
+from .bands import band_attrs, band_variables
 from .dims import DEFAULT_LEADING_NAMES, LeadingDims, check_lead_dims, split_leading
 
 __all__ = [
@@ -11,6 +12,8 @@ __all__ = [
     "Inputs",
     "LeadingDims",
     "align_like",
+    "band_attrs",
+    "band_variables",
     "base_attrs",
     "check_lead_dims",
     "labelled_inputs",

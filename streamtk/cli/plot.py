@@ -101,7 +101,9 @@ def _cmd_plot(args) -> int:
     else:
         from ..plot.figure import result_figure
 
-        fig = result_figure(ds, metric=args.metric, model=args.model, kind=args.kind, estimator=args.estimator)
+        fig = result_figure(
+            ds, metric=args.metric, model=args.model, kind=args.kind, estimator=args.estimator, bands=args.bands
+        )
     fig.savefig(out, dpi=args.dpi)
     import matplotlib.pyplot as plt
 
@@ -144,6 +146,11 @@ def register(sub) -> None:
         help="true drift positions (0-based indices) to mark (default: the file's attrs['drifts'])",
     )
     p.add_argument("--kind", help="force the plot kind (curves, baselines, comparison, detector, ...)")
+    p.add_argument(
+        "--bands",
+        action="store_true",
+        help="shade the confidence bands of curves, baselines and comparisons (a result computed with interval=)",
+    )
     p.add_argument(
         "--group",
         help="group to plot (e.g. comparison, dependence, drift_adwin of streamtk-demo.nc; adwin, ddm-scores of a "

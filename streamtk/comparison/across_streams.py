@@ -20,65 +20,17 @@ from dataclasses import dataclass
 import numpy as np
 import xarray as xr
 
-from .._core.validation import as_rng, check_choice
+from .._core.validation import as_rng
 from .._labelled import base_attrs
 from ..stats.bayesian import REGIONS, bayesian_signed_rank_test
 from ..stats.friedman import FriedmanResult, friedman_test
 from ..stats.posthoc import PosthocResult, posthoc_test
 from ..stats.sign import sign_test
 from ..stats.wilcoxon import wilcoxon_test
-from .collection import direction, select_table
+from .blocks import band_cells, block_table
+from .collection import direction
 
 __all__ = ["ManyComparison", "compare_many", "compare_two", "TwoComparison", "bayesian_pairs", "block_table"]
-
-RUNS = ("mean", "median", "blocks")
-MISSING = ("raise", "drop")
-
-
-def block_table(collection, *, metric=None, summary=None, estimator=None, runs="mean", missing="raise"):
-    """The ``(block, model)`` table the tests rank, with the per-(dataset, model) values it came from.
-
-    Returns ``(table DataArray (block, model), cells DataArray (dataset, model, run), dropped datasets)``.
-    """
-    check_choice(runs, "runs", RUNS)
-    check_choice(missing, "missing", MISSING)
-    cells = select_table(collection, metric=metric, summary=summary, estimator=estimator)
-    # a run that no model has on a dataset is not missing (datasets may have different numbers of runs)
-    present = cells.notnull().any("model")
-    holes = cells.isnull() & present
-    names = [str(d) for d in cells["dataset"].values]
-    has_hole = holes.any(("model", "run")).values
-    empty = ~present.any("run").values
-    bad_ds = [d for d, h, e in zip(names, has_hole, empty) if h or e]
-    dropped = []
-    if bad_ds:
-        if missing == "raise":
-            st = holes.transpose("dataset", "model", "run")
-            idx = np.argwhere(st.values)[:5]
-            examples = [(names[a], str(cells["model"].values[b]), str(cells["run"].values[c])) for a, b, c in idx]
-            raise ValueError(
-                f"missing values for {cells.name!r} on datasets {bad_ds} (e.g. (dataset, model, run) = {examples}); "
-                "pass missing='drop' to leave those datasets out"
-            )
-        dropped = bad_ds
-        cells = cells.drop_sel(dataset=bad_ds)
-        present = present.drop_sel(dataset=bad_ds)
-    if cells.sizes["dataset"] < 2:
-        raise ValueError(f"at least 2 datasets are needed, the collection has {cells.sizes['dataset']} usable")
-    if runs == "blocks":
-        st = cells.stack(block=("dataset", "run")).transpose("block", "model")
-        keep = present.stack(block=("dataset", "run")).values
-        table = st.isel(block=np.flatnonzero(keep))
-        labels = [f"{d}/{r}" for d, r in table["block"].values]
-        table = xr.DataArray(
-            table.values, dims=("block", "model"), coords={"block": labels, "model": cells["model"].values}
-        )
-    else:
-        red = cells.mean("run", skipna=True) if runs == "mean" else cells.median("run", skipna=True)
-        table = red.rename(dataset="block").transpose("block", "model")
-    table.name = cells.name
-    table.attrs = dict(cells.attrs)
-    return table, cells, dropped
 
 
 @dataclass(frozen=True)
@@ -95,6 +47,10 @@ class ManyComparison:
         The values ranked (per dataset: mean / median over runs; or per (dataset, run)).
     cells : xarray.DataArray (dataset, model, run)
         The collection's values behind the table (for mean ± std tables).
+    lower, upper : xarray.DataArray (dataset, model, run) or None
+        The bands of the cells when the collection carries them (curves computed with ``interval=``, a ``final``
+        or ``at=N`` summary): each stream's pointwise band of each model's value, for the per-dataset tables
+        (:func:`streamtk.report.results_table`). They do not enter the tests.
     """
 
     friedman: FriedmanResult
@@ -107,6 +63,8 @@ class ManyComparison:
     runs: str
     higher_is_better: bool
     dropped: tuple = ()
+    lower: xr.DataArray | None = None
+    upper: xr.DataArray | None = None
 
     @property
     def significant(self) -> bool:
@@ -141,6 +99,9 @@ class ManyComparison:
                 "iman_davenport_pvalue": ((), self.friedman.f_pvalue),
             }
         )
+        for side, da in (("lower", self.lower), ("upper", self.upper)):
+            if da is not None:
+                ds[f"cell_{side}"] = da.rename(None).drop_vars(["summary", "estimator"], errors="ignore")
         ds = xr.merge([ds, ph], compat="override", combine_attrs="override")
         ds.attrs = base_attrs(
             "comparison of many models over many streams",
@@ -180,6 +141,8 @@ class ManyComparison:
             alpha=float(a["alpha"]),
             omnibus=str(a["omnibus"]),
             dropped=tuple(v for v in str(dropped).strip("[]").replace('"', "").split(", ") if v),
+            lower=ds["cell_lower"] if "cell_lower" in ds else None,
+            upper=ds["cell_upper"] if "cell_upper" in ds else None,
         )
 
     def __repr__(self) -> str:
@@ -202,7 +165,23 @@ class ManyComparison:
         return f"{head}\n{omni}\n  post-hoc: {first.split(': ', 1)[1]}\n{body}{extra}"
 
 
-def _build(table, cells, *, metric, summary, estimator, runs, hib, method, control, alpha, omnibus, dropped):
+def _build(
+    table,
+    cells,
+    *,
+    metric,
+    summary,
+    estimator,
+    runs,
+    hib,
+    method,
+    control,
+    alpha,
+    omnibus,
+    dropped,
+    lower=None,
+    upper=None,
+):
     names = [str(m) for m in table["model"].values]
     values = np.asarray(table.values, dtype=np.float64)
     fr_posthoc = "bonferroni-dunn" if method == "bonferroni-dunn" else "nemenyi"
@@ -216,7 +195,7 @@ def _build(table, cells, *, metric, summary, estimator, runs, hib, method, contr
         omnibus=omnibus,
     )
     ph = posthoc_test(values, names=names, method=method, control=control, alpha=alpha, higher_is_better=hib)
-    return ManyComparison(fr, ph, table, cells, metric, summary, estimator, runs, hib, tuple(dropped))
+    return ManyComparison(fr, ph, table, cells, metric, summary, estimator, runs, hib, tuple(dropped), lower, upper)
 
 
 def compare_many(
@@ -276,6 +255,7 @@ def compare_many(
     )
     metric = str(table.name)
     hib = direction(table.attrs, metric, higher_is_better)
+    lower, upper = band_cells(collection, cells, metric)
     return _build(
         table,
         cells,
@@ -289,6 +269,8 @@ def compare_many(
         alpha=alpha,
         omnibus=omnibus,
         dropped=dropped,
+        lower=lower,
+        upper=upper,
     )
 
 

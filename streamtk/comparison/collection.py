@@ -9,11 +9,16 @@ The result is one ``xarray.Dataset``:
 variable             dims                                             meaning
 ==================== ================================================ ==========================
 ``<metric>``         ``(summary, estimator, dataset, model, run)``    the summaries (NaN = missing)
+``<metric>_lower``,  ``(summary, estimator, dataset, model, run)``    the band of the summary, when the curves
+``<metric>_upper``                                                    carry bands (``interval=``; see below)
 ``stream_length``    ``(dataset, model, run)``                        instances in the stream
 ``source``           ``(dataset, model, run)``                        file or ``<memory>``
 ==================== ================================================ ==========================
 
-with the metric's ``long_name`` and ``higher_is_better`` in its attrs. ``run`` holds seeds,
+with the metric's ``long_name`` and ``higher_is_better`` in its attrs. Curves computed with ``interval=`` (or logs
+evaluated with ``evaluate_options={"interval": 0.95, ...}``) give each metric its bounds: the band at the
+checkpoint of a ``final`` or ``at=N`` summary (a pointwise band of that value, at the curves' level and method);
+``mean`` and ``area`` get none (NaN): a mean of pointwise bounds is no band of the mean. ``run`` holds seeds,
 folds or repetitions. The collection round-trips through netCDF (:func:`streamtk.io.write_collection`,
 :func:`streamtk.io.read_collection`) and every comparison, table and figure is computed from it.
 """
@@ -262,7 +267,7 @@ def _add_cells(cells, curves, src, labels, metrics, estimators, reduce, run_dim)
         if bad:
             raise ValueError(f"{src}: estimators {bad} are not in the curves (they have {have})")
         if have != list(estimators):  # select only the metrics used: the other variables are never copied
-            curves = curves[[m for m in metrics]].sel(estimator=list(estimators))
+            curves = curves[[m for m in metrics] + _bounds_in(curves, metrics)].sel(estimator=list(estimators))
     elif estimators != ("prequential",):
         raise ValueError(f"{src}: the curves have no estimator dimension; only estimators='prequential' applies")
     if run_dim is None:
@@ -289,7 +294,7 @@ def _add_cells(cells, curves, src, labels, metrics, estimators, reduce, run_dim)
         runs = curves[rdim].values.tolist() if rdim in curves.coords else list(range(curves.sizes[rdim]))
     order = [d for d in ("model", rdim, "estimator", "time") if d and d in curves.dims]
     per_metric = {}
-    for m in metrics:
+    for m in list(metrics) + _bounds_in(curves, metrics):
         da = curves[m]
         if "class" in da.dims:
             raise ValueError(f"{src}: {m!r} is per class; choose a scalar metric")
@@ -309,7 +314,13 @@ def _add_cells(cells, curves, src, labels, metrics, estimators, reduce, run_dim)
             cell = (dataset, model, _run_label(run))
             if cell in cells:
                 raise ValueError(f"(dataset, model, run) = {cell} comes from two sources: {cells[cell][2]} and {src}")
-            cells[cell] = ({m: v[:, a, b, :] for m, v in per_metric.items()}, length, src)
+            band = {k: curves.attrs[k] for k in ("interval", "interval_method") if k in curves.attrs}
+            cells[cell] = ({m: v[:, a, b, :] for m, v in per_metric.items()}, length, src, band)
+
+
+def _bounds_in(curves, metrics) -> list:
+    """The band variables ``<metric>_lower`` / ``<metric>_upper`` the curves hold for ``metrics``."""
+    return [f"{m}_{side}" for m in metrics for side in ("lower", "upper") if f"{m}_{side}" in curves]
 
 
 def _run_label(run):
@@ -331,21 +342,30 @@ def _assemble(cells, metrics, estimators, lead, evaluate_options, extra_attrs=No
         cells = {(d, m, str(r)): v for (d, m, r), v in cells.items()}
     lead_dim, lead_labels = lead
     shape = (len(lead_labels), len(estimators), len(datasets), len(models), len(runs))
-    data = {m: np.full(shape, np.nan) for m in metrics}
+    bounds = [f"{m}_{side}" for m in metrics for side in ("lower", "upper")]
+    bounds = [b for b in bounds if any(b in c[0] for c in cells.values())]
+    # the bands' level and method (one collection, one kind of band: otherwise none is stated)
+    kinds = {tuple(sorted(c[3].items())) for c in cells.values() if len(c) > 3 and c[3]}
+    band_attrs = dict(next(iter(kinds))) if len(kinds) == 1 else {}
+    data = {m: np.full(shape, np.nan) for m in list(metrics) + bounds}
     length = np.full(shape[2:], np.nan)
     source = np.full(shape[2:], None, dtype=object)
     di = {d: i for i, d in enumerate(datasets)}
     mi = {m: i for i, m in enumerate(models)}
     ri = {r: i for i, r in enumerate(runs)}
-    for (d, m, r), (vals, n, src) in cells.items():
+    for (d, m, r), (vals, n, src, *_) in cells.items():
         idx = (di[d], mi[m], ri[r])
         for name, v in vals.items():
             data[name][(slice(None), slice(None)) + idx] = v
         length[idx] = n
         source[idx] = src
     dims = (lead_dim, "estimator", "dataset", "model", "run")
+    if lead_dim == "summary":  # a pointwise band bounds a value at a checkpoint, not a mean over checkpoints
+        point = np.array([s == "final" or s.startswith("at=") for s in lead_labels])
+        for b in bounds:
+            data[b][~point] = np.nan
     out = xr.Dataset(
-        {m: (dims, v, _metric_attrs(m)) for m, v in data.items()},
+        {m: (dims, v, {**_metric_attrs(m), **(band_attrs if m in bounds else {})}) for m, v in data.items()},
         coords={
             lead_dim: np.array(lead_labels),
             "estimator": np.array(estimators),
@@ -377,6 +397,9 @@ def _assemble(cells, metrics, estimators, lead, evaluate_options, extra_attrs=No
 
 
 def _metric_attrs(m: str) -> dict:
+    base, _, side = m.rpartition("_")
+    if side in ("lower", "upper") and base in REGISTRY:
+        return {"long_name": f"{side} bound of {REGISTRY[base].long_name}", "units": REGISTRY[base].units}
     hib = higher_is_better(m)
     attrs = {"higher_is_better": "none" if hib is None else str(bool(hib)).lower()}
     if m in REGISTRY:
@@ -446,6 +469,7 @@ def select_table(collection, *, metric=None, summary=None, estimator=None) -> xr
         )
     dims = ("summary", "estimator", "dataset", "model", "run")
     names = [v for v in collection.data_vars if collection[v].dims == dims]
+    names = [v for v in names if not (v.endswith(("_lower", "_upper")) and v.rpartition("_")[0] in names)]
     if not names:
         raise ValueError(f"collection holds no variable with dims {dims}; build it with streamtk.comparison.collect")
     if metric is None:

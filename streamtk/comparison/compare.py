@@ -30,13 +30,13 @@ import xarray as xr
 from scipy import stats as _stats
 
 from .._core.adwin import check_adwin_options
+from .._core.intervals import check_interval
+from .._core.intervals.options import band_parameters
 from .._core.labels import encode_labels
 from .._core.mechanisms import build_estimators, estimator_coords, forgetting_parameters, resolve_every
 from .._core.metrics import REGISTRY, family
 from .._core.validation import as_float_array, check_in_open_unit_interval, check_positive_int
-from .._kernels.sums import SN
 from .._labelled import (
-    LeadingDims,
     align_like,
     base_attrs,
     labelled_inputs,
@@ -44,7 +44,9 @@ from .._labelled import (
     split_leading,
     time_coords,
 )
-from ..evaluation.sums import SumsEngine, sums_job
+from ..evaluation.sums import SumsEngine
+from .bands import ComparisonBands, difference_blocks
+from .pairs import Pairs as _Pairs
 
 __all__ = ["compare", "compare_losses", "Comparator", "mcnemar_threshold"]
 
@@ -52,7 +54,6 @@ _ORIENTATION = (
     "A is the first model: Q > 0 and M > 0 mean A has the larger loss; n01 = A wrong and B right, "
     "n10 = B wrong and A right, n11 = both wrong, n00 = both right"
 )
-_MODEL = "model"
 
 
 def mcnemar_threshold(alpha: float = 0.05) -> float:
@@ -63,77 +64,6 @@ def mcnemar_threshold(alpha: float = 0.05) -> float:
     """
     alpha = check_in_open_unit_interval(alpha, "alpha")
     return float(_stats.chi2.isf(alpha, 1))
-
-
-class _Pairs:
-    """Which loss rows are compared, and the layout of the result.
-
-    Two inputs with equal leading dims: row ``l`` of A against row ``l`` of B. One input with a
-    ``model`` dim: every pair ``a <= b`` of models within each combination of the other leading
-    dims, the mirror ``(b, a)`` filled by swapping A and B; result dims ``model_a``, ``model_b``.
-    """
-
-    def __init__(self, leads: list):
-        if len(leads) == 2:
-            lead_a, lead_b = leads
-            if (lead_a.names, lead_a.shape) != (lead_b.names, lead_b.shape):
-                raise ValueError(
-                    "the two models' leading dimensions do not agree: "
-                    f"{dict(zip(lead_a.names, lead_a.shape))} vs {dict(zip(lead_b.names, lead_b.shape))}"
-                )
-            L = lead_a.size
-            self.groups = np.stack([np.arange(L), np.arange(L, 2 * L)], axis=1)
-            self.lead, self.pair_dims, self.pair_coords, self.model = lead_a, (), {}, None
-            return
-        (lead,) = leads
-        if _MODEL not in lead.names:
-            raise ValueError(
-                "give the second model (y_pred_b / loss_b), or one input with a 'model' dimension holding all models "
-                f"(its leading dims are {lead.names}; name numpy dims with lead_dims=)"
-            )
-        axis = lead.names.index(_MODEL)
-        M = lead.shape[axis]
-        idx = np.moveaxis(np.arange(lead.size).reshape(lead.shape), axis, -1).reshape(-1, M)
-        self.a, self.b = np.triu_indices(M)
-        self.groups = np.stack([idx[:, self.a].ravel(), idx[:, self.b].ravel()], axis=1)
-        self.model = (idx.shape[0], M)
-        names = lead.names[:axis] + lead.names[axis + 1 :]
-        self.lead = LeadingDims(
-            names,
-            lead.shape[:axis] + lead.shape[axis + 1 :],
-            {k: v for k, v in lead.coords.items() if _MODEL not in v.dims},
-        )
-        labels = lead.coords[_MODEL].values if _MODEL in lead.coords else np.arange(M)
-        self.pair_dims = ("model_a", "model_b")
-        self.pair_coords = {"model_a": ("model_a", labels), "model_b": ("model_b", labels)}
-
-    @property
-    def n_rows(self) -> int:
-        """Output rows: one per pair of series (two inputs), or ``models x models`` per other series."""
-        return self.groups.shape[0] if self.model is None else self.model[0] * self.model[1] ** 2
-
-    def jobs(self, metrics) -> list:
-        """The sums jobs that finalise ``metrics`` (and ``n_instances``) into the output rows.
-
-        With a ``model`` dim, pair ``(a, b)`` (``a <= b``) of series ``r`` fills row ``(r, a, b)`` and, read
-        as ``(B, A)``, its mirror ``(r, b, a)`` (the diagonal twice, with the same values).
-        """
-        every = slice(0, self.groups.shape[0])
-        copies = {"n_instances": SN}
-        if self.model is None:
-            return [sums_job(metrics, every, np.arange(self.groups.shape[0]), copies=copies)]
-        R, M = self.model
-        r = np.repeat(np.arange(R), self.a.size)
-        a, b = np.tile(self.a, R), np.tile(self.b, R)
-        return [
-            sums_job(metrics, every, (r * M + a) * M + b, copies=copies),
-            sums_job(metrics, every, (r * M + b) * M + a, swap=True, copies=copies),
-        ]
-
-    def shape(self, arr: np.ndarray) -> np.ndarray:
-        """Output rows ``(rows, E, C)`` -> ``(*lead, *pair, E, C)``."""
-        pair = () if self.model is None else (self.model[1],) * 2
-        return arr.reshape(self.lead.shape + pair + arr.shape[1:])
 
 
 class Comparator:
@@ -155,6 +85,7 @@ class Comparator:
     """
 
     @forgetting_parameters()
+    @band_parameters
     def __init__(
         self,
         *,
@@ -164,12 +95,19 @@ class Comparator:
         classes=None,
         lead_dims=None,
         adwin_options=None,
+        interval=None,
+        interval_method=None,
+        replicates=None,
+        block_length=None,
+        seed=None,
         **forgetting,
     ):
         self._specs = build_estimators(**forgetting)
-        self._every = resolve_every(
-            every, None if n_instances is None else check_positive_int(n_instances, "n_instances")
-        )
+        n = None if n_instances is None else check_positive_int(n_instances, "n_instances")
+        self._every = resolve_every(every, n)
+        self._spec = check_interval(interval, interval_method, replicates, block_length, seed, n=n)
+        self._bands = ComparisonBands(self._spec, self._specs)
+        self._one_pass = False  # compare() sets it: the whole stream is the first chunk (block_length="auto")
         self._alpha = alpha
         self._threshold = mcnemar_threshold(alpha)
         self._classes = None if classes is None else list(classes)
@@ -271,17 +209,28 @@ class Comparator:
         if self._pairs is None:
             self._pairs = _Pairs(leads)
             self._leads = list(leads)
-            metrics = family("comparison")
+            metrics = self._bands.finalised(family("comparison"))
             outputs = {m.name: (self._pairs.n_rows, np.dtype(m.dtype)) for m in metrics}
             outputs["n_instances"] = (self._pairs.n_rows, np.dtype(np.float64))
+            jobs = self._pairs.jobs(metrics)
             self._engine = SumsEngine(
                 self._specs,
                 self._every,
                 self._adwin_options,
-                jobs=self._pairs.jobs(metrics),
+                jobs=jobs,
                 outputs=outputs,
                 threshold=self._threshold,
+                z=np.nan if self._spec is None else self._spec.z,
             )
+            spec = self._spec
+            auto = spec is not None and spec.method == "block_bootstrap" and spec.block_length is None
+            if auto and not self._one_pass:
+                raise ValueError(
+                    "Comparator: interval_method='block_bootstrap' needs block_length= (an int): 'auto' chooses it "
+                    "from the whole loss stream, which a chunked comparison does not see in advance"
+                )
+            blocks = difference_blocks(loss, self._pairs.groups, present) if auto else None
+            self._bands.setup(self._every, self._adwin_options, jobs, self._pairs.n_rows, self._threshold, blocks)
             self._positions = []
         elif [(ld.names, ld.shape) for ld in leads] != [(ld.names, ld.shape) for ld in self._leads]:
             raise ValueError(
@@ -300,7 +249,9 @@ class Comparator:
         if n == 0:
             return self
         start = self._engine.n_seen
+        self._bands.check_binary(binary)
         pos = self._engine.update(loss, self._pairs.groups, present, binary=binary)
+        self._bands.update(loss, self._pairs.groups, present)
         self._positions.append(pos)
         for name, var in tcoords.items():
             if name != "instance":
@@ -321,6 +272,7 @@ class Comparator:
         names = [m for m in family("comparison") if self._binary or m.needs != "binary_losses"]
         data = {m.name: xr.Variable(dims, p.shape(values[m.name]), attrs=m.attrs()) for m in names}
         data["n_instances"] = xr.Variable(dims, p.shape(values["n_instances"]), attrs=REGISTRY["n_instances"].attrs())
+        data.update(self._bands.variables(positions, values, p.shape, dims, positions + 1))
         coords = {**estimator_coords(self._specs), **time_coords(positions + 1), **p.lead.coords, **p.pair_coords}
         coords.update({k: ("time", v) for k, v in tvalues.items()})
         if self._loss_kind == "0-1":
@@ -337,6 +289,7 @@ class Comparator:
             orientation=_ORIENTATION,
             estimators=[s.label for s in self._specs],
             n_instances=self.n_seen,
+            **({} if self._spec is None else self._spec.attrs()),
         )
         return xr.Dataset(data, coords=coords, attrs=attrs)
 
@@ -354,7 +307,8 @@ _PARAMS_DOC = """    {forgetting}
         output has dims ``model_a``, ``model_b`` (the diagonal compares a model with itself:
         Q = 0, n01 = n10 = 0, M = NaN; ``(a, b)`` and ``(b, a)`` are exact mirrors).
     adwin_options : dict, optional
-        ADWIN parameters of ``adwin=`` estimators (see :func:`streamtk.evaluate`)."""
+        ADWIN parameters of ``adwin=`` estimators (see :func:`streamtk.evaluate`).
+    <bands>"""
 
 _RETURNS_DOC = """    Returns
     -------
@@ -362,8 +316,13 @@ _RETURNS_DOC = """    Returns
         On ``(*lead, ["model_a", "model_b",] "estimator", "time")`` (``instance`` on ``time``):
         ``q`` (NaN when both losses are 0, -inf / +inf when only A's / B's is), ``loss_a``,
         ``loss_b``, ``n_instances``, and for 0-1 losses ``n00``, ``n01``, ``n10``, ``n11``,
-        ``mcnemar`` (NaN when ``n01 + n10 = 0``), ``p_value`` and ``reject``. Positive ``q`` and
-        ``mcnemar`` mean that A has the larger loss."""
+        ``mcnemar`` (NaN when ``n01 + n10 = 0``), ``p_value`` and ``reject``, ``error_difference`` (``loss_a -
+        loss_b``). Positive ``q``, ``mcnemar`` and ``error_difference`` mean that A has the larger loss. With
+        ``interval=``: the bands ``<metric>_lower`` / ``<metric>_upper`` of ``loss_a``, ``loss_b``,
+        ``error_difference`` (and ``q`` with the bootstrap); with ``interval_method="sequence"`` also
+        ``a_better`` / ``b_better`` (the confidence sequence of ``error_difference`` excludes 0) and
+        ``first_a_better`` / ``first_b_better`` (the instance of the first checkpoint where it does, NaN if none),
+        valid under continuous monitoring (:mod:`streamtk.comparison.bands`)."""
 
 
 def compare(
@@ -376,6 +335,11 @@ def compare(
     classes=None,
     lead_dims=None,
     adwin_options=None,
+    interval=None,
+    interval_method=None,
+    replicates=None,
+    block_length=None,
+    seed=None,
     **forgetting,
 ) -> xr.Dataset:
     """Compare classifiers on the 0-1 loss over time: Q statistic and signed McNemar test.
@@ -428,14 +392,32 @@ def compare(
         classes=classes,
         lead_dims=lead_dims,
         adwin_options=adwin_options,
+        interval=interval,
+        interval_method=interval_method,
+        replicates=replicates,
+        block_length=block_length,
+        seed=seed,
         **forgetting,
     )
     cmp._check_labels = True
+    cmp._one_pass = True
     return cmp.update(y_true, y_pred_a, y_pred_b).result()
 
 
 def compare_losses(
-    loss_a, loss_b=None, *, every=None, alpha=0.05, lead_dims=None, adwin_options=None, **forgetting
+    loss_a,
+    loss_b=None,
+    *,
+    every=None,
+    alpha=0.05,
+    lead_dims=None,
+    adwin_options=None,
+    interval=None,
+    interval_method=None,
+    replicates=None,
+    block_length=None,
+    seed=None,
+    **forgetting,
 ) -> xr.Dataset:
     """Compare learners from recorded per-instance losses: Q statistic (and McNemar for 0-1 losses).
 
@@ -471,17 +453,28 @@ def compare_losses(
     """
     n = np.shape(loss_a)[-1]
     cmp = Comparator(
-        every=every, n_instances=max(n, 1), alpha=alpha, lead_dims=lead_dims, adwin_options=adwin_options, **forgetting
+        every=every,
+        n_instances=max(n, 1),
+        alpha=alpha,
+        lead_dims=lead_dims,
+        adwin_options=adwin_options,
+        interval=interval,
+        interval_method=interval_method,
+        replicates=replicates,
+        block_length=block_length,
+        seed=seed,
+        **forgetting,
     )
+    cmp._one_pass = True
     return cmp.update_losses(loss_a, loss_b).result()
 
 
 def _fill_doc(func):
-    doc = func.__doc__.replace("    <params>\n", _PARAMS_DOC + "\n")
+    doc = func.__doc__.replace("    <params>\n", _PARAMS_DOC.replace("    <bands>", "    {bands}") + "\n")
     func.__doc__ = doc.replace("    <returns>\n", _RETURNS_DOC + "\n")
 
 
 _fill_doc(compare)
 _fill_doc(compare_losses)
-compare = forgetting_parameters()(compare)
-compare_losses = forgetting_parameters()(compare_losses)
+compare = forgetting_parameters()(band_parameters(compare))
+compare_losses = forgetting_parameters()(band_parameters(compare_losses))

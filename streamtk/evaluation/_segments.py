@@ -47,7 +47,7 @@ def piece_sums(starts, yt, yp, w, q, per, maj, k: int, nq: int) -> np.ndarray:
     """
     member = (yt >= 0) & (yp >= 0)
     if w is not None:
-        member &= w > 0
+        member &= w >= 0  # the kernels' weights: -1 marks an instance that is not evaluated
     wt = np.where(member, 1.0 if w is None else w, 0.0)
     one = member.astype(np.float64)
     hit = (yt == yp) & member

@@ -37,17 +37,18 @@ from .._core.alloc import Scratch, line_aligned_zeros, output_array
 from .._core.chunks import CurveRows, EstimatorTable
 from .._core.finalise import Finaliser, use_compiled
 from .._core.mechanisms import checkpoints, segments
-from .._core.metrics import REGISTRY
 from .._core.metrics.auc import TABLE, AucContext
 from .._core.parallel import in_parallel
 from .._kernels.auc import layout as LY
 from .._kernels.auc.general import REMOVE_FACTOR
 from .._kernels.forgetting import ADWIN, FADES, PREQUENTIAL, RESTARTING, WINDOW
+from .auc_groups import _groups, _shape
 from .auc_keys import KeySpaces
 from .auc_sweep import N_SWEEP, Ranking
 from .scoring_rules import binary_codes
 
 __all__ = ["AucEngine", "SNAPSHOT_BUDGET"]
+
 
 #: floats of table per segment: a chunk is cut into segments whose tables stay in the cache between the
 #: kernels that write them and the formulas that read them
@@ -55,16 +56,6 @@ SNAPSHOT_BUDGET = 1 << 19
 #: the longest segment (bounds the per-position ADWIN widths and window ranks of one kernel call)
 MAX_SEGMENT = 1 << 22
 ROUTES = ("auto", "general")
-
-
-def _groups(mode: str, k: int, pairwise: bool):
-    """``(grp (C, K), pos (C,), layout)``: the class -> group map per score column (:mod:`.._kernels.auc.layout`)."""
-    if mode == "binary":
-        return np.array([[0, 1]], dtype=np.int64), np.ones(1, dtype=np.int64), "binary"
-    if pairwise:
-        grp = np.ascontiguousarray(np.broadcast_to(np.arange(k), (k, k)), dtype=np.int64)
-        return grp, np.arange(k, dtype=np.int64), "ovo"
-    return np.eye(k, dtype=np.int64), np.ones(k, dtype=np.int64), "ovr"
 
 
 class AucEngine(KeySpaces):
@@ -85,6 +76,9 @@ class AucEngine(KeySpaces):
     route, offline : ``route="general"`` runs every estimator on the general kernel; ``offline``
         ``None`` (divide and conquer when the rank space is large), True (whenever it applies),
         False (never)
+    z : the normal quantile of analytic bands (``metrics`` holding their bounds)
+    zero_members, reduce : bootstrap replicates (:mod:`streamtk.evaluation.auc_bands`): weights are the kernels'
+        (0: a member that adds nothing, negative: not a member), and each chunk's outputs are reduced before kept
     """
 
     def __init__(
@@ -101,6 +95,9 @@ class AucEngine(KeySpaces):
         adwin_options=None,
         route="auto",
         offline=None,
+        z=float("nan"),
+        zero_members=False,
+        reduce=None,
     ):
         if route not in ROUTES:
             raise ValueError(f"route must be one of {ROUTES}, got {route!r}")
@@ -143,7 +140,8 @@ class AucEngine(KeySpaces):
         self._closed = False
         self.finaliser = Finaliser(TABLE, self.metrics)
         self.context = AucContext(self.grp.shape[0], self.grp.shape[0] if self.layout == "ovo" else 2,
-                                  self.layout == "ovo", moa)  # fmt: skip
+                                  self.layout == "ovo", moa, float(z))  # fmt: skip
+        self.zero_members, self.reduce = zero_members, reduce
         self.rows = CurveRows(every)
         self._vals = Scratch()  # the segments' intermediates
         self._ranking(kinds, moa)
@@ -217,8 +215,8 @@ class AucEngine(KeySpaces):
             return
         y = np.asarray(y)
         member = np.broadcast_to(y >= 0, (L, T))
-        if weights is not None:
-            member = member & (np.asarray(weights) > 0)
+        if weights is not None:  # the user's weight 0, or the kernels' negative weight, marks a non-member
+            member = member & ((np.asarray(weights) >= 0) if self.zero_members else (np.asarray(weights) > 0))
         if ypred is not None:
             member = member & (np.asarray(ypred) >= 0)
         nan = np.isnan(s3)
@@ -289,6 +287,8 @@ class AucEngine(KeySpaces):
                 self.ranking.run(arrays, S, ranks, self._mech(limits), span, ck, ranked)
             self._finalise(snap, ranked, outs, c0, compiled)
             c0 += ck.size
+        if self.reduce is not None:
+            outs = self.reduce(outs)
         self.rows.store(pos, outs, last=last)
         self.n_seen = start + T
         if not last:
@@ -452,7 +452,7 @@ class AucEngine(KeySpaces):
     def _squeezed(self, rows):
         positions, values = rows
         if self.mode == "binary":
-            values = {k: v[..., 0] if REGISTRY[k].shape == "column" else v for k, v in values.items()}
+            values = {k: v[..., 0] if _shape(k) == "column" else v for k, v in values.items()}
         return positions, values
 
     def collect(self):

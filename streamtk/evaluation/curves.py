@@ -6,71 +6,27 @@ import numpy as np
 import xarray as xr
 
 from .._core.adwin import ADWIN_BOUNDS
+from .._core.intervals import check_interval
+from .._core.intervals.options import band_parameters
 from .._core.labels import encode_labels
-from .._core.mechanisms import estimator_coords, forgetting_parameters, mechanism_attrs
-from .._core.metrics import REGISTRY
+from .._core.mechanisms import forgetting_parameters
 from .._core.validation import check_positive_int, check_weights
-from .._labelled import LeadingDims, base_attrs, labelled_inputs, reorder_like, time_coords
+from .._labelled import LeadingDims, labelled_inputs, reorder_like
+from .bands import ConfusionBands, error_blocks
+from .dataset import build_dataset
 from .engine import ConfusionEngine
 from .plan import EvaluationPlan
-from .score_engine import ChunkedAUC, auc_arrays, check_scores, check_scores_evaluated, moa_no_votes, wants_scores
+from .score_engine import (
+    ChunkedAUC,
+    auc_arrays,
+    auc_bands,
+    check_scores,
+    check_scores_evaluated,
+    moa_no_votes,
+    wants_scores,
+)
 
 __all__ = ["evaluate", "Evaluator", "evaluate_holdout"]
-
-_SEMANTICS = (
-    "streamtk: an instance is evaluated for a model when its label and the model's prediction are present and its "
-    "weight is > 0; other instances occupy no window slot; weighted sums are divided by the weight total; Majority "
-    "Class = argmax of the true-class weights held by the estimator before t (ties to the lowest class), Persistent "
-    "= last present label before t; both predict the first class before any label is seen; a sum over no member is 0."
-)
-_MOA_SEMANTICS = (
-    "moa: MOA's Basic/Window/FadingFactor/Adwin ClassificationPerformanceEvaluator for accuracy, kappa, kappa_m and "
-    "kappa_per (sums divided by instance counts; weight-0 instances feed only the baselines; majority includes the "
-    "current label; previous label starts at class 0; a missing prediction is class index 0; IEEE inf/NaN; kappas 0 "
-    "before anything is observed)."
-)
-
-
-def _class_coord(classes: np.ndarray) -> np.ndarray:
-    if classes.dtype == object:
-        return np.array([str(c) for c in classes.tolist()])
-    return classes
-
-
-def _variable(lead: LeadingDims, name: str, arr: np.ndarray) -> xr.Variable:
-    """A metric's ``(L, E, C[, k])`` array as a Variable on ``(*lead, estimator, time[, class])``."""
-    dims = lead.names + ("estimator", "time") + (("class",) if arr.ndim == 4 else ())
-    return xr.Variable(dims, lead.reshape(arr), attrs=REGISTRY[name].attrs())
-
-
-def _build_dataset(
-    plan: EvaluationPlan, lead, positions, values, *, n_seen, weighted, time_extra=None, title=None, extra_attrs=None
-) -> xr.Dataset:
-    coords = {}
-    coords.update(estimator_coords(plan.specs))
-    coords.update(time_coords(positions + 1, time_extra))
-    coords.update(lead.coords)
-    coords["class"] = ("class", _class_coord(plan.encoding.classes))
-    data_vars = {m.name: _variable(lead, m.name, values[m.name]) for m in plan.metrics if m.name in values}
-    attrs = base_attrs(
-        title or "streamtk evaluation curves",
-        convention=plan.convention,
-        semantics=_MOA_SEMANTICS if plan.moa else _SEMANTICS,
-        every=plan.every,
-        estimators=[s.label for s in plan.specs],
-        **mechanism_attrs(plan.specs),
-        adwin_options=str(plan.adwin_options),
-        metrics=[m.name for m in plan.metrics],
-        pos_label=str(plan.encoding.classes[plan.pos]) if plan.k >= 2 else "None",
-        n_instances=n_seen,
-        weighted=int(bool(weighted)),
-        cost="per-instance"
-        if (plan.cost is not None and plan.cost.ndim == 3)
-        else (plan.cost.tolist() if plan.cost is not None else "None"),
-    )
-    if extra_attrs:
-        attrs.update(extra_attrs)
-    return xr.Dataset(data_vars, coords=coords, attrs=attrs)
 
 
 def _scores(inputs, L, n, k, metrics):
@@ -81,6 +37,7 @@ def _scores(inputs, L, n, k, metrics):
 
 
 @forgetting_parameters()
+@band_parameters
 def evaluate(
     y_true,
     y_pred=None,
@@ -95,6 +52,11 @@ def evaluate(
     pos_label=None,
     lead_dims=None,
     adwin_options=None,
+    interval=None,
+    interval_method=None,
+    replicates=None,
+    block_length=None,
+    seed=None,
     **forgetting,
 ) -> xr.Dataset:
     """Evaluate recorded predictions with every estimator in one pass; return labelled curves.
@@ -153,12 +115,14 @@ def evaluate(
     adwin_options : dict, optional
         ``max_buckets`` (5), ``clock`` (32), ``min_window`` (5), ``bound`` ("bernstein", MOA's
         rule, or "hoeffding", Theorem 3 of Bifet et al. 2015); see :func:`streamtk.drift.adwin`.
+    {bands}
 
     Returns
     -------
     xarray.Dataset
         One variable per metric on dims ``(*lead, "estimator", "time")`` (per-class metrics add
-        ``"class"``); coordinates ``estimator`` ("prequential", "window=<w>", "fading=<a>",
+        ``"class"``), and with ``interval=`` its bands ``<metric>_lower``, ``<metric>_upper``;
+        coordinates ``estimator`` ("prequential", "window=<w>", "fading=<a>",
         "adwin=<d>", "tumbling=<w>", "landmarks"), ``estimator_kind``, ``estimator_param``,
         ``instance`` (1-based count of instances seen) on ``time``, ``class``. Undefined values
         are NaN (kappa when ``p_ran = 1``, the recall of a class the window does not hold).
@@ -183,10 +147,20 @@ def evaluate(
     n = inputs.n
     if n == 0:
         raise ValueError("y_true is empty: there is nothing to evaluate")
+    spec = check_interval(interval, interval_method, replicates, block_length, seed, n=n)
     enc, (yt, yp) = encode_labels(inputs.y_true, inputs.y_pred, classes=inputs.classes, compact=True)
     L = yp.shape[0]
     mode, s = _scores(inputs, L, n, enc.n_classes, metrics)
-    options = dict(encoding=enc, every=every, n_instances=n, cost=cost, convention=convention, pos_label=pos_label)
+    options = dict(
+        encoding=enc,
+        every=every,
+        n_instances=n,
+        cost=cost,
+        convention=convention,
+        pos_label=pos_label,
+        interval=spec,
+        weighted=inputs.weights is not None,
+    )
     plan = EvaluationPlan(metrics=metrics, scores=mode, adwin_options=adwin_options, **options, **forgetting)
     if metrics is None and plan.moa and mode == "multi" and plan.auc_metrics:
         # MOA's AUC evaluator is binary only: with class scores the AUC family is not applicable under MOA
@@ -202,6 +176,11 @@ def evaluate(
     q = plan.quantities_for(yt, yp, 0, s) if plan.quantities else None
     engine.update(yt, yp, w, q, last=True)
     positions, values = engine.collect()
+    auto = spec is not None and spec.method == "block_bootstrap" and spec.block_length is None
+    blocks = error_blocks(yt, yp, w) if auto else None
+    bands = ConfusionBands(plan, blocks)
+    bands.update(yt, yp, w, q, last=True)
+    values.update(bands.bands(positions, values))
     if plan.auc_metrics:
         arrays = auc_arrays(
             plan,
@@ -213,14 +192,17 @@ def evaluate(
             positions,
             ADWIN_BOUNDS[plan.adwin_options["bound"]],
         )
-        for m in plan.auc_metrics:
-            values[m.name] = np.swapaxes(arrays[m.name], 1, 2)
+        for name, arr in arrays.items():
+            values[name] = np.swapaxes(arr, 1, 2)
+        boot = auc_bands(plan, blocks)
+        boot.update(yt.astype(np.int32), s_auc, w, None if plan.moa else yp.astype(np.int32), last=True)
+        values.update(boot.collect()[1])
     time_extra = {
         name: ("time", np.asarray(var.values)[positions])
         for name, var in inputs.time_coords.items()
         if name != "instance"
     }
-    return _build_dataset(plan, inputs.lead, positions, values, n_seen=n, weighted=w is not None, time_extra=time_extra)
+    return build_dataset(plan, inputs.lead, positions, values, n_seen=n, weighted=w is not None, time_extra=time_extra)
 
 
 def _refuse_label_sets(y_true) -> None:
@@ -250,6 +232,10 @@ class Evaluator:
     the cost rows (a chunk that passes their end is refused, naming ``cost``), and a stream that
     stops before the last row is not refused (it cannot be told from one that goes on).
 
+    Bands (``interval=``, see :func:`evaluate`) are computed chunk by chunk too, equal to one pass;
+    ``interval_method="block_bootstrap"`` needs ``block_length=`` (an int) here: ``"auto"`` reads the whole
+    error stream.
+
     Examples
     --------
     >>> import numpy as np, streamtk
@@ -274,10 +260,21 @@ class Evaluator:
         lead_dims=None,
         adwin_options=None,
         scores=None,
+        interval=None,
+        interval_method=None,
+        replicates=None,
+        block_length=None,
+        seed=None,
         **forgetting,
     ):
         if classes is None:
             raise ValueError("Evaluator needs classes= (the label encoding must be fixed before the first chunk)")
+        spec = check_interval(interval, interval_method, replicates, block_length, seed, n=n_instances)
+        if spec is not None and spec.method == "block_bootstrap" and spec.block_length is None:
+            raise ValueError(
+                "Evaluator: interval_method='block_bootstrap' needs block_length= (an int): 'auto' chooses it from "
+                "the whole error stream, which a chunked evaluation does not see in advance"
+            )
         classes = list(classes)
         enc, _ = encode_labels(np.array(classes, dtype=object), classes=classes)
         if scores not in (None, "binary", "multi"):
@@ -294,12 +291,15 @@ class Evaluator:
             pos_label=pos_label,
             scores=scores,
             adwin_options=adwin_options,
+            interval=spec,
             **forgetting,
         )
         self._engine = ConfusionEngine(self.plan)
+        self._bands = ConfusionBands(self.plan)
         self._auc = (
             ChunkedAUC(self.plan, ADWIN_BOUNDS[self.plan.adwin_options["bound"]]) if self.plan.auc_metrics else None
         )
+        self._auc_bands = auc_bands(self.plan) if self.plan.auc_metrics else None
         self._lead = None
         self._lead_dims = lead_dims
         self._weighted = None
@@ -354,9 +354,17 @@ class Evaluator:
             )
         q = plan.quantities_for(yt, yp, self._engine.n_seen, s) if plan.quantities else None
         self._engine.update(yt, yp, w, q)
+        self._bands.update(yt, yp, w, q)
         self._weighted = w is not None
         if self._auc is not None:
+            if w is not None and self.plan.auc_bounds:
+                from .auc_bands import COUNTS_NOTE
+
+                raise ValueError(
+                    f"interval_method='analytic' does not apply to the AUC of weighted instances: {COUNTS_NOTE}"
+                )
             self._auc.update(yt.astype(np.int32), yp.astype(np.int32), w, s_auc)
+            self._auc_bands.update(yt.astype(np.int32), s_auc, w, None if plan.moa else yp.astype(np.int32))
 
     @property
     def n_seen(self) -> int:
@@ -368,9 +376,11 @@ class Evaluator:
         if self._lead is None:
             raise ValueError("no instances were evaluated yet: call update() first")
         positions, values = self._engine.collect()
+        values.update(self._bands.bands(positions, values))
         if self._auc is not None:
             values.update(self._auc.collect()[1])
-        return _build_dataset(self.plan, self._lead, positions, values, n_seen=self.n_seen, weighted=self._weighted)
+            values.update(self._auc_bands.collect()[1])
+        return build_dataset(self.plan, self._lead, positions, values, n_seen=self.n_seen, weighted=self._weighted)
 
     def drain(self, *, final: bool = False) -> xr.Dataset:
         """The curves' rows produced since the last drain (then dropped): for streaming them out.
@@ -381,12 +391,15 @@ class Evaluator:
         if self._lead is None:
             raise ValueError("no instances were evaluated yet: call update() first")
         positions, values = self._engine.drain(final=final)
+        if self._bands.active:
+            values.update(self._bands.bands(positions, values, rows=self._bands.drain(final=final)))
         if self._auc is not None:
             pos, arrays = self._auc.drain(final=final)
             if not np.array_equal(pos, positions):  # pragma: no cover - one checkpoint rule on both sides
                 raise AssertionError("AUC checkpoint rows differ from the engine's")
             values.update(arrays)
-        return _build_dataset(self.plan, self._lead, positions, values, n_seen=self.n_seen, weighted=self._weighted)
+            values.update(self._auc_bands.drain(final=final)[1])
+        return build_dataset(self.plan, self._lead, positions, values, n_seen=self.n_seen, weighted=self._weighted)
 
 
 def evaluate_holdout(
@@ -471,7 +484,7 @@ def evaluate_holdout(
         engine.update(ytc, ypc, None, plan.quantities_for(ytc, ypc, 0) if plan.quantities else None, last=True)
         pieces.append(engine.collect()[1])
     values = {name: np.concatenate([pc[name][:, :, -1:] for pc in pieces], axis=2) for name in pieces[0]}
-    ds = _build_dataset(
+    ds = build_dataset(
         plan,
         lead,
         inst.astype(np.int64) - 1,

@@ -12,7 +12,10 @@ whose snapshots fit in a bounded buffer; each segment runs
 * MOA's kernels (:mod:`streamtk._kernels.confusion.moa`, ``moa_adwin``) under ``convention="moa"``;
 
 then finalises every requested metric from the snapshots (the registry's formulas). A kernel
-is compiled the first time a call needs it. Between chunks the engine keeps the inputs that a
+is compiled the first time a call needs it. Bands (:mod:`streamtk._core.intervals`) add rows to the
+snapshots: the sums of squared weights of Kish's effective sizes (:meth:`ConfusionEngine._fill_squares`),
+and their analytic bounds are finalised with the metrics; a bootstrap runs replicates on a second
+engine (``zero_members=True``, ``reduce=`` the percentile bounds). Between chunks the engine keeps the inputs that a
 sliding window still holds (at most the largest window) and, for ADWIN windows, their older
 members as one sum per ADWIN bucket (:mod:`._segments`), so chunked evaluation equals one pass.
 Engines are picklable: a pickled engine continues identically.
@@ -27,12 +30,14 @@ from .._core.alloc import Scratch, output_array
 from .._core.chunks import ChunkHistory, CurveRows, oldest
 from .._core.finalise import Finaliser, use_compiled
 from .._core.mechanisms import checkpoints, segments
+from .._core.metrics.bounds import squared_sum_fading
 from .._core.metrics.confusion_sums import TABLE, ConfusionContext
 from .._core.metrics.quantity import QUANTITIES
 from .._core.parallel import in_parallel
 from .._kernels.confusion import layout as LY
 from .._kernels.forgetting import ADWIN, WINDOW
 from ._segments import compress, segment_capacity
+from .engine_moa import MoaRuns
 from .plan import EvaluationPlan
 
 __all__ = ["ConfusionEngine", "persistent_hits", "SNAPSHOT_BUDGET"]
@@ -71,18 +76,46 @@ def persistent_hits(ytrue: np.ndarray, prev: int):
     return hits, int(labels[-1])
 
 
-class ConfusionEngine:
-    """State, options and accumulated curves of one (possibly chunked) confusion evaluation."""
+class ConfusionEngine(MoaRuns):
+    """State, options and accumulated curves of one (possibly chunked) confusion evaluation.
 
-    def __init__(self, plan: EvaluationPlan, *, fast_paths: bool = True):
+    ``metrics``: the registry entries to finalise (default: the plan's confusion metrics and their analytic
+    bounds). ``zero_members``: the weights are the kernels' (a negative weight marks an instance that is not
+    evaluated, 0 is a member that adds nothing: bootstrap replicates); otherwise they are the user's (0 = not
+    evaluated). ``reduce``: applied to each chunk's outputs before they are kept (the replicates' percentiles).
+    ``raw``: output the weight sums ``W``, ``ROW``, ``COL`` instead of metrics (the squared-weights pass).
+    ``adwin_of``: the series whose ADWIN windows each series takes (replicates share their series' windows).
+    """
+
+    def __init__(
+        self,
+        plan: EvaluationPlan,
+        *,
+        fast_paths: bool = True,
+        metrics=None,
+        zero_members: bool = False,
+        reduce=None,
+        raw: bool = False,
+        adwin_of=None,
+    ):
         self.plan = plan
         self.fast_paths = fast_paths  # False: every chunk on the general kernel (tests: fast == general)
         self.L = None
         self.n_seen = 0
-        self.finaliser = Finaliser(TABLE, plan.confusion)
+        self.zero_members = zero_members
+        self.reduce = reduce
+        self.raw = raw
+        self.adwin_of = None if adwin_of is None else np.asarray(adwin_of, dtype=np.int64)
+        if metrics is None:
+            metrics = list(plan.confusion) + list(plan.bounds) + list(plan.hidden)
+        self.finaliser = Finaliser(TABLE, [] if raw else metrics)
+        self.squares = max((m.squares for m in self.finaliser.metrics), key=len, default="")
         nq = len(plan.quantities)
         q = tuple(LY.F_Q + plan.quantities.index(name) if name in plan.quantities else -1 for name in QUANTITIES)
-        self.context = ConfusionContext(plan.k, plan.pos, LY.row0(nq), q, plan.moa)
+        self.rows_sq = 1 + 2 * plan.k if self.squares else 0
+        s2 = LY.snapshot_size(nq, plan.k) if self.squares else -1
+        z = plan.interval.z if plan.interval is not None else float("nan")
+        self.context = ConfusionContext(plan.k, plan.pos, LY.row0(nq), q, plan.moa, z, s2, s2 >= 0)
         self._closed = False
         self._dense = True  # every chunk so far took the dense path
         self._tables = (Scratch(), Scratch())  # the segments' statistics and intermediates
@@ -93,6 +126,12 @@ class ConfusionEngine:
         est = p.estimators
         self.L = L
         self.weighted = weighted
+        self.shadow = None
+        if self.squares and (weighted or (self.squares == "classes" and bool((est.fading < 1.0).any()))):
+            # the squared-weights pass: the same kernels with squared weights and squared fading factors
+            self.shadow = ConfusionEngine(
+                p.squared(), fast_paths=self.fast_paths, zero_members=True, raw=True, adwin_of=self.adwin_of
+            )
         self.rows = CurveRows(p.every)
         E, k, nq = len(est), p.k, len(p.quantities)
         self.sc = np.zeros((L, E, LY.state_size(nq)))
@@ -121,7 +160,8 @@ class ConfusionEngine:
                 self.moa_adwin = st + (np.zeros((L, EA), dtype=np.int64), np.zeros((L, EA)))
         else:
             self.prev = 0
-            self.adwins = LossAdwins(L, est.deltas, p.adwin_options) if est.adwin.size else None
+            n_adwin = L if self.adwin_of is None else np.unique(self.adwin_of).size
+            self.adwins = LossAdwins(n_adwin, est.deltas, p.adwin_options) if est.adwin.size else None
             S = segment_capacity(p.adwin_options["max_buckets"]) if est.adwin.size else 0
             width = LY.state_size(nq) + LY.N_VECTORS * k
             self.seg = (
@@ -136,7 +176,12 @@ class ConfusionEngine:
         """The output arrays of ``C`` checkpoint rows: ``{name: (L, E, C[, k])}``."""
         p = self.plan
         E = len(p.estimators)
-        return {m.name: output_array((self.L, E, C) + (p.k,) * len(m.extra_dims), m.dtype) for m in p.confusion}
+        if self.raw:
+            shape = (self.L, E, C)
+            return {"W": np.empty(shape), "ROW": np.empty(shape + (p.k,)), "COL": np.empty(shape + (p.k,))}
+        return {
+            m.name: output_array((self.L, E, C) + (p.k,) * len(m.extra_dims), m.dtype) for m in self.finaliser.metrics
+        }
 
     # ------------------------------------------------------------------ chunks
     def update(self, ytrue, ypred, weights=None, quantities=None, *, last: bool = False):
@@ -150,7 +195,8 @@ class ConfusionEngine:
             raise ValueError("this evaluation was closed by its last chunk (last=True): start a new one")
         self._closed = last
         p = self.plan
-        L, T = ypred.shape
+        T = ypred.shape[1]
+        L = self._n_series(ypred)
         if self.L is None:
             self._allocate(L, weights is not None)
         elif L != self.L:
@@ -161,13 +207,16 @@ class ConfusionEngine:
         if quantities is None:
             if nq:
                 raise ValueError(f"the metrics {list(p.quantities)} need per-instance quantities for every chunk")
-            quantities = np.zeros((L, 0, T))
+            quantities = np.zeros((ypred.shape[0], 0, T))
         if T == 0:
             return
         start = self.n_seen
         dtype = p.encoding.compact_dtype
         ytrue = np.ascontiguousarray(ytrue, dtype=dtype)
         ypred = np.ascontiguousarray(ypred, dtype=dtype)
+        if weights is not None and not p.moa and not self.zero_members:  # the kernels' weights: -1 = not evaluated
+            weights = np.where(np.asarray(weights) > 0, weights, -1.0)
+        squares = self._squares_pass(ytrue, ypred, weights, last)
         if p.moa:
             weights = self._moa_weights(ytrue, ypred, weights)
             ypred = np.where(ypred < 0, ypred.dtype.type(0), ypred)  # MOA: argmax of no votes is class index 0
@@ -196,15 +245,60 @@ class ConfusionEngine:
         c0 = 0
         for s0, s1, sel in self._segments(pos - start, T, L):
             ck = pos[sel] - start + h
-            snap = self._tables[0].array((L, E, LY.snapshot_size(nq, p.k), ck.size))
+            snap = self._tables[0].array((L, E, LY.snapshot_size(nq, p.k) + self.rows_sq, ck.size))
             self._run_segment(arrays, h + s0, h + s1, dense, ck, snap)
+            if self.raw:
+                r0 = LY.row0(nq)
+                outs["W"][:, :, c0 : c0 + ck.size] = snap[:, :, LY.F_W]
+                outs["ROW"][:, :, c0 : c0 + ck.size] = np.moveaxis(snap[:, :, r0 : r0 + p.k], 2, 3)
+                outs["COL"][:, :, c0 : c0 + ck.size] = np.moveaxis(snap[:, :, r0 + p.k : r0 + 2 * p.k], 2, 3)
+                c0 += ck.size
+                continue
+            if self.squares:
+                self._fill_squares(snap, squares, c0)
             vals = self.finaliser.scratch(L, E, ck.size, into=self._tables[1])
             self.finaliser.run(snap, vals, self.context, outs, c0, compiled=compiled)
             c0 += ck.size
+        if self.reduce is not None:
+            outs = self.reduce(outs)
         self.rows.store(pos, outs, last=last)
         self.n_seen = start + T
         if not last:
             self._keep_history(arrays)
+
+    def _n_series(self, ypred) -> int:
+        """The number of state series of a chunk's predictions ``(L, T)``: ``L`` (bootstrap replicates: more)."""
+        return ypred.shape[0]
+
+    def _squares_pass(self, ytrue, ypred, weights, last):
+        """The squared-weights pass over the chunk (when one runs): its raw sums at the chunk's checkpoints."""
+        if not self.squares or self.shadow is None:
+            return None
+        w2 = None if weights is None else np.where(weights >= 0, np.square(weights), -1.0)
+        self.shadow.update(ytrue, ypred, w2, None, last=last)
+        return self.shadow.rows.drain(final=True)[1]
+
+    def _fill_squares(self, snap, squares, c0):
+        """The rows of squared-weight sums (``W2``, ``ROW2``, ``COL2`` from ``context.s2``) of a segment's table.
+
+        From the squared-weights pass when it runs (weights, or per-class sums under a fading factor); otherwise
+        every weight is 1: ``W2 = N`` and ``ROW2 = ROW``, ``COL2 = COL`` for a mechanism whose weights are 0 or 1,
+        and ``W2 = N (2 - N (1 - a)) / (1 + a)`` from the faded count ``N`` for a fading factor ``a``.
+        """
+        p = self.plan
+        k, s2, C = p.k, self.context.s2, snap.shape[3]
+        r0 = self.context.r0
+        if squares is not None:
+            snap[:, :, s2] = squares["W"][:, :, c0 : c0 + C]
+            snap[:, :, s2 + 1 : s2 + 1 + k] = np.moveaxis(squares["ROW"][:, :, c0 : c0 + C], 3, 2)
+            snap[:, :, s2 + 1 + k : s2 + 1 + 2 * k] = np.moveaxis(squares["COL"][:, :, c0 : c0 + C], 3, 2)
+            return
+        fading = p.estimators.fading
+        for e in range(snap.shape[1]):
+            n = snap[:, e, LY.F_N]
+            snap[:, e, s2] = n if fading[e] == 1.0 else squared_sum_fading(n, fading[e])
+        if self.squares == "classes":  # no fading factor here (else the pass runs): the weights are 0 or 1
+            snap[:, :, s2 + 1 : s2 + 1 + 2 * k] = snap[:, :, r0 : r0 + 2 * k]
 
     def _is_dense(self, ytrue, ypred, weights, nq):
         """Whether the chunk can take the dense two-class kernel (every estimator of its kinds, unweighted,
@@ -227,7 +321,7 @@ class ConfusionEngine:
         """Segments ``[s0, s1)`` of the chunk, and the checkpoints (a slice of ``rel``) in each."""
         p = self.plan
         E = len(p.estimators)
-        per_ck = L * E * (LY.snapshot_size(len(p.quantities), p.k) + self.finaliser.n_intermediates)
+        per_ck = L * E * (LY.snapshot_size(len(p.quantities), p.k) + self.rows_sq + self.finaliser.n_intermediates)
         longest = max(T, 1)
         if p.estimators.adwin.size and not p.moa:
             longest = max(MIN_SEGMENT, ADWIN_BUDGET // (L * p.estimators.adwin.size))
@@ -321,69 +415,12 @@ class ConfusionEngine:
         L = yp.shape[0]
         if not self.plan.estimators.adwin.size:
             return np.zeros((L, 1, 0), dtype=np.int64)
-        return self.adwins.prediction_limits(yt[t0:t1], yp[:, t0:t1], w[:, t0:t1])
-
-    def _run_moa(self, yt, yp, w, q, per, maj, t0, t1, ck, snap):
-        p = self.plan
-        est = p.estimators
-        L = yp.shape[0]
-        plain = np.flatnonzero(est.kinds != ADWIN)
-        if plain.size:
-            from .._kernels.confusion import moa as K
-
-            mech = (est.kinds, est.sizes, est.moa_factors(), est.hslot)
-
-            def run(lo, hi):
-                K.run(
-                    (yt, yp[lo:hi], w[lo:hi], q[lo:hi]),
-                    mech,
-                    (self.sc[lo:hi], self.cv[lo:hi], self.pt[lo:hi], self.prev[lo:hi], per[lo:hi], maj[lo:hi]),
-                    (np.int64(self.history.start), np.int64(t0)),
-                    plain,
-                    ck,
-                    snap[lo:hi],
-                )
-
-            in_parallel(run, L)
-        if est.adwin.size:
-            from .._core.adwin import ADWIN_BOUNDS
-            from .._kernels.confusion import moa_adwin as KA
-
-            EA, Q = est.adwin.size, 2 * p.k + 3
-            opts = p.adwin_options
-            params = (opts["clock"], opts["min_window"], ADWIN_BOUNDS[opts["bound"]])
-
-            def run_adwin(lo, hi):
-                st = tuple(a[lo * EA * Q : hi * EA * Q] for a in self.moa_adwin[:5])
-                KA.run(
-                    (yt, yp[lo:hi], w[lo:hi]),
-                    st + (self.moa_adwin[5][lo:hi], self.moa_adwin[6][lo:hi]),
-                    params,
-                    (np.int64(p.k), np.int64(t0)),
-                    est.deltas,
-                    est.adwin,
-                    ck,
-                    snap[lo:hi],
-                )
-
-            in_parallel(run_adwin, L)
-
-    def _moa_weights(self, ytrue, ypred, weights):
-        """MOA's weights: instances before the first one of positive weight are ignored (MOA resets its
-        evaluator then: weight -1 marks them for the kernels). A missing prediction is MOA's prediction for
-        empty class votes, class index 0 (``Utils.maxIndex``), so it keeps its weight."""
-        L, T = ypred.shape
-        w = np.ones((L, T)) if weights is None else np.array(weights, dtype=np.float64)
-        if not self.started.all():
-            ok = (ytrue >= 0)[None, :] & (w > 0)
-            for l in np.flatnonzero(~self.started):
-                first = np.flatnonzero(ok[l])
-                if first.size == 0:
-                    w[l, :] = -1.0
-                else:
-                    w[l, : first[0]] = -1.0
-                    self.started[l] = True
-        return w
+        if self.adwin_of is None:
+            return self.adwins.prediction_limits(yt[t0:t1], yp[:, t0:t1], w[:, t0:t1])
+        # every series takes the windows of its source series (bootstrap replicates: the same members)
+        _, first, back = np.unique(self.adwin_of, return_index=True, return_inverse=True)
+        ws = w[first, t0:t1] if w.shape[1] else w[first]
+        return self.adwins.prediction_limits(yt[t0:t1], yp[first, t0:t1], ws)[back]
 
     def _keep_history(self, arrays):
         """Keep the inputs that some sliding window still holds (from the oldest window tail).
@@ -411,7 +448,8 @@ class ConfusionEngine:
             a, hs = est.aslot[e], est.hslot[e]
             for l in range(self.L):
                 seg = tuple(s[l, a] for s in self.seg[:3]) + tuple(s[l, a : a + 1] for s in self.seg[3:])
-                counts, last_row = self.adwins.buckets(l, a)
+                src = l if self.adwin_of is None else int(np.searchsorted(np.unique(self.adwin_of), self.adwin_of[l]))
+                counts, last_row = self.adwins.buckets(src, a)
                 compress(
                     seg,
                     int(self.pt[l, e, LY.P_TAIL]),

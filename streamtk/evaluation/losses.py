@@ -25,6 +25,10 @@ import numpy as np
 import xarray as xr
 
 from .._core.adwin import check_adwin_options
+from .._core.intervals import check_interval
+from .._core.intervals.block_length import auto_block_length
+from .._core.intervals.options import band_parameters
+from .._core.intervals.select import banded_metrics, check_sequence_estimators
 from .._core.mechanisms import (
     EstimatorSpec,
     build_estimators,
@@ -34,12 +38,14 @@ from .._core.mechanisms import (
     resolve_every,
 )
 from .._core.metrics import REGISTRY, family
+from .._core.metrics.base import BOUND_SIDES
 from .._core.metrics.losses import GB, ram_hours
 from .._core.validation import as_float_array, check_choice
 from .._kernels import sums as SK
-from .._labelled import LeadingDims, base_attrs, split_leading, time_coords
+from .._labelled import LeadingDims, band_variables, base_attrs, split_leading, time_coords
 from .regression import regression_curves  # its home since issue 33, importable from here as before
 from .sums import SumsEngine, sums_job
+from .sums_bands import SumsBands
 
 __all__ = ["loss_curves", "regression_curves", "regression_losses", "resource_curves", "quantity_curves"]
 
@@ -53,25 +59,67 @@ _ESTIMATOR_NOTE = (
 
 
 # ---------------------------------------------------------------------------- numpy layer
-def quantity_curves(x: np.ndarray, specs: list[EstimatorSpec], every: int, metrics: dict, present=None):
+def quantity_curves(
+    x: np.ndarray, specs: list[EstimatorSpec], every: int, metrics: dict, present=None, *, interval=None
+):
     """Metrics of per-instance quantities under every estimator, in one pass.
 
     ``x (L, Q, T)`` float64, finite at the evaluated instances; ``present (T,)`` marks them (None: all);
     values at the other instances (e.g. NaN) are never read. ``metrics``: ``{quantity index: [registry
     metrics of the sums table]}``. Each quantity has its own ADWIN (as MOA runs one per estimated quantity).
-    Returns ``(positions, {name: (L, E, C)})`` with ``n_instances`` (the members held, from quantity 0).
+    ``interval``: band options (:func:`streamtk._core.intervals.check_interval`): the metrics that have bands by
+    its method get ``<name>_lower`` / ``<name>_upper``. Returns ``(positions, {name: (L, E, C)})`` with
+    ``n_instances`` (the members held, from quantity 0), and the banded metrics.
     """
     L, Q, T = x.shape
     rows = np.ascontiguousarray(np.swapaxes(x, 0, 1).reshape(Q * L, T))  # quantity-major: one slice per quantity
     groups = np.repeat(np.arange(Q * L, dtype=np.int64)[:, None], 2, axis=1)
     ident = np.arange(L, dtype=np.int64)
-    jobs = [sums_job(ms, slice(q * L, (q + 1) * L), ident) for q, ms in metrics.items() if ms]
+    every_metric = [m for ms in metrics.values() for m in ms]
+    banded, _ = banded_metrics(every_metric, interval, explicit=False, sequence_values=("loss",))
+    if interval is not None:
+        if not banded:
+            raise ValueError(
+                f"interval_method={interval.method!r} applies to none of {[m.name for m in every_metric]}: "
+                + "; ".join(_why(m, interval) for m in every_metric)
+            )
+        if interval.method == "sequence":
+            check_sequence_estimators(specs)
+        binary = bool(np.all((rows == 0.0) | (rows == 1.0) | np.isnan(rows)))
+        if interval.method == "analytic" and not binary:
+            raise ValueError(
+                "interval_method='analytic' applies to 0-1 losses only (Wilson's interval of a proportion): these "
+                "values are not 0 or 1; use interval_method='bootstrap'"
+            )
+    analytic = interval is not None and interval.method == "analytic"
+    bounds = {m.name: [m.bound(side) for side in BOUND_SIDES] for m in banded} if analytic else {}
+    jobs = [
+        sums_job(ms + [b for m in ms for b in bounds.get(m.name, [])], slice(q * L, (q + 1) * L), ident)
+        for q, ms in metrics.items()
+        if ms
+    ]
     jobs.append(sums_job([], slice(0, L), ident, copies={"n_instances": SK.SN}))
-    outputs = {m.name: (L, np.dtype(m.dtype)) for ms in metrics.values() for m in ms}
+    outputs = {m.name: (L, np.dtype(m.dtype)) for job in jobs for m in job.finaliser.metrics}
     outputs["n_instances"] = (L, np.dtype(np.float64))
-    engine = SumsEngine(specs, every, check_adwin_options(None), jobs=jobs, outputs=outputs)
+    z = np.nan if interval is None else interval.z
+    adwin = check_adwin_options(None)
+    engine = SumsEngine(specs, every, adwin, jobs=jobs, outputs=outputs, z=z)
     engine.update(rows, groups, present, last=True)
-    return engine.collect()
+    positions, values = engine.collect()
+    if interval is not None and not analytic:
+        auto = interval.method == "block_bootstrap" and interval.block_length is None
+        mem = np.ones(T, dtype=bool) if present is None else present
+        blocks = auto_block_length(rows[:, mem]) if auto else None
+        bands = SumsBands(specs, every, adwin, jobs[:-1], L, banded, interval, blocks=blocks)
+        bands.update(np.nan_to_num(rows), groups, present, last=True)
+        values.update(bands.bands(positions, values))
+    return positions, values
+
+
+def _why(metric, spec) -> str:
+    if spec.method == "analytic":
+        return metric.no_analytic()
+    return f"{metric.name!r} is not a mean of values in [0, 1]"
 
 
 def _present_of(values: np.ndarray) -> np.ndarray | None:
@@ -124,10 +172,15 @@ def _dataset(data_vars: dict, lead: LeadingDims, specs, positions, tcoords, titl
     return xr.Dataset(data_vars, coords=coords, attrs=attrs)
 
 
-def _metric_variables(lead, values, metrics) -> dict:
-    """The variables of registry ``metrics`` (and ``n_instances``) from ``values``, attrs from the registry."""
-    names = [m.name for m in metrics] + ["n_instances"]
-    return {name: _variable(lead, values[name], **REGISTRY[name].attrs()) for name in names}
+def _metric_variables(lead, values, metrics, spec=None) -> dict:
+    """The variables of registry ``metrics`` (and ``n_instances``) from ``values``, attrs from the registry, with
+    their bands."""
+    out = {}
+    for m in metrics:
+        out[m.name] = _variable(lead, values[m.name], **m.attrs())
+        out.update(band_variables(lead, m, values, spec))
+    out["n_instances"] = _variable(lead, values["n_instances"], **REGISTRY["n_instances"].attrs())
+    return out
 
 
 def _by_quantity(metrics, quantities) -> dict:
@@ -136,8 +189,21 @@ def _by_quantity(metrics, quantities) -> dict:
 
 
 @forgetting_parameters()
+@band_parameters
 def loss_curves(
-    loss, *, every=None, name="loss", long_name="mean loss", units="", lead_dims=None, **forgetting
+    loss,
+    *,
+    every=None,
+    name="loss",
+    long_name="mean loss",
+    units="",
+    lead_dims=None,
+    interval=None,
+    interval_method=None,
+    replicates=None,
+    block_length=None,
+    seed=None,
+    **forgetting,
 ) -> xr.Dataset:
     """Mean of a recorded per-instance loss under every estimator, in one pass.
 
@@ -157,12 +223,15 @@ def loss_curves(
         Name and attrs of the output variable.
     lead_dims : str or sequence of str, optional
         Names of the leading dims of a numpy ``loss``.
+    {bands}
+        Analytic bands and confidence sequences need losses in ``[0, 1]`` (analytic: 0 or 1).
 
     Returns
     -------
     xarray.Dataset
         ``<name>`` (the mean loss; NaN before the first evaluated instance) and
-        ``n_instances`` on ``(*lead, "estimator", "time")``.
+        ``n_instances`` on ``(*lead, "estimator", "time")``; with ``interval=`` the bands ``<name>_lower``,
+        ``<name>_upper``.
 
     Notes
     -----
@@ -190,16 +259,24 @@ def loss_curves(
     x2 = as_float_array(x2, "loss", allow_nan=True)
     specs = build_estimators(**forgetting)
     every = resolve_every(every, x2.shape[1])
+    spec = check_interval(interval, interval_method, replicates, block_length, seed, n=x2.shape[1])
     present = _present_of_losses(x2, "loss")
-    positions, values = quantity_curves(x2[:, None, :], specs, every, {0: [REGISTRY["mean_loss"]]}, present)
     mean = REGISTRY["mean_loss"]
+    positions, values = quantity_curves(x2[:, None, :], specs, every, {0: [mean]}, present, interval=spec)
     data = {
         name: _variable(
             lead, values["mean_loss"], long_name=long_name, units=units, formula=mean.formula, reference=mean.reference
-        ),
-        "n_instances": _variable(lead, values["n_instances"], **REGISTRY["n_instances"].attrs()),
+        )
     }
-    return _dataset(data, lead, specs, positions, tcoords, "streamtk loss curves", every=every, loss=name)
+    for var in band_variables(lead, mean, values, spec).values():
+        side = var.attrs["side"]
+        data[f"{name}_{side}"] = var.copy(data=var.data)
+        data[f"{name}_{side}"].attrs.update(
+            bound_of=name, long_name=f"{side} bound of the {spec.level:g} band of {long_name}"
+        )
+    data["n_instances"] = _variable(lead, values["n_instances"], **REGISTRY["n_instances"].attrs())
+    extra = {} if spec is None else spec.attrs()
+    return _dataset(data, lead, specs, positions, tcoords, "streamtk loss curves", every=every, loss=name, **extra)
 
 
 _REGRESSION_LOSSES = {"squared": lambda e: e * e, "absolute": np.abs}
@@ -246,7 +323,20 @@ def regression_losses(y_true, y_pred, loss="squared"):
 
 
 @forgetting_parameters()
-def resource_curves(seconds=None, memory=None, *, every=None, lead_dims=None, **forgetting) -> xr.Dataset:
+@band_parameters
+def resource_curves(
+    seconds=None,
+    memory=None,
+    *,
+    every=None,
+    lead_dims=None,
+    interval=None,
+    interval_method=None,
+    replicates=None,
+    block_length=None,
+    seed=None,
+    **forgetting,
+) -> xr.Dataset:
     """Throughput, model memory and RAM-Hours from recorded per-instance costs.
 
     Parameters
@@ -260,6 +350,9 @@ def resource_curves(seconds=None, memory=None, *, every=None, lead_dims=None, **
     {forgetting}
     every, lead_dims
         As in :func:`loss_curves`.
+    {bands}
+        Bands of ``throughput`` and ``memory`` by ``"bootstrap"`` or ``"block_bootstrap"`` (the totals
+        ``seconds`` and ``ram_hours`` estimate nothing and get none).
 
     Returns
     -------
@@ -317,11 +410,15 @@ def resource_curves(seconds=None, memory=None, *, every=None, lead_dims=None, **
     specs = build_estimators(**forgetting)
     n = next(iter(parts.values())).shape[1]
     every = resolve_every(every, n)
+    spec = check_interval(interval, interval_method, replicates, block_length, seed, n=n)
     if len(parts) == 2:
         parts["ram_hours"] = ram_hours(parts["memory"], parts["seconds"])
     given = {"seconds": "seconds" in parts, "memory": "memory" in parts, "seconds_and_memory": "ram_hours" in parts}
     metrics = [m for m in family("resources") if given[m.needs]]
     by_q = _by_quantity(metrics, tuple(parts))
-    positions, values = quantity_curves(np.stack(list(parts.values()), axis=1), specs, every, by_q)
-    data = _metric_variables(lead, values, metrics)
-    return _dataset(data, lead, specs, positions, tcoords, "streamtk resource curves", every=every, gb_bytes=GB)
+    positions, values = quantity_curves(np.stack(list(parts.values()), axis=1), specs, every, by_q, interval=spec)
+    data = _metric_variables(lead, values, metrics, spec)
+    extra = {} if spec is None else spec.attrs()
+    return _dataset(
+        data, lead, specs, positions, tcoords, "streamtk resource curves", every=every, gb_bytes=GB, **extra
+    )

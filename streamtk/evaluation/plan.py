@@ -30,25 +30,34 @@ streamtk's formulas. MOA has no tumbling or landmark evaluator: those are refuse
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from .._core import metrics as _metrics
 from .._core.adwin import check_adwin_options
 from .._core.chunks import EstimatorTable
 from .._core.conventions import CONVENTIONS
+from .._core.intervals.select import banded_metrics, check_sequence_estimators
 from .._core.labels import Encoding
-from .._core.mechanisms import build_estimators, refuse_for_moa, resolve_every
+from .._core.mechanisms import build_estimators, refuse_for_moa, resolve_every, squared_spec
+from .._core.metrics.base import BOUND_SIDES
 from .._core.validation import as_float_array, check_choice
 from .scoring_rules import score_losses
 
-__all__ = ["EvaluationPlan"]
+__all__ = ["EvaluationPlan", "SEQUENCE_VALUES"]
+
+#: the per-instance values of the confusion pass a confidence sequence runs on (``Metric.mean_of``)
+SEQUENCE_VALUES = ("hit", "miss", "risk", "brier")
 
 
 class EvaluationPlan:
     """Classes, estimators, metrics and options of one evaluation (one pass or chunk by chunk).
 
     ``n_instances``: the stream length when known (it resolves ``every=None``: at most 10^4
-    checkpoints and 10^7 values per series, whatever the number of series).
+    checkpoints and 10^7 values per series, whatever the number of series). ``interval``: the band
+    options (:func:`streamtk._core.intervals.check_interval`); ``banded`` are the metrics that get bands,
+    ``bounds`` the registry entries of their analytic bounds (``interval_method="analytic"``).
     """
 
     def __init__(
@@ -63,6 +72,8 @@ class EvaluationPlan:
         pos_label=None,
         scores=None,
         adwin_options=None,
+        interval=None,
+        weighted=None,
         **forgetting,
     ):
         self.convention = check_choice(convention, "convention", CONVENTIONS)
@@ -89,9 +100,53 @@ class EvaluationPlan:
         self.auc_metrics = [m for m in chosen if m.family in ("auc", "imbalanced")]
         self.quantities = tuple(m.name for m in chosen if m.family == "quantity")
         self.estimators = EstimatorTable(self.specs)
+        self.interval = interval
+        self._plan_bands(metrics is not None, bool(weighted))
         per_class = sum(1 for m in self.metrics if m.shape == "class" or (m.shape == "column" and scores == "multi"))
         values = len(self.specs) * (len(self.metrics) - per_class + per_class * self.k)
         self.every = resolve_every(every, n_instances, per_checkpoint=values)
+
+    def _plan_bands(self, explicit: bool, weighted: bool) -> None:
+        """The metrics with bands and their analytic bounds (see :mod:`streamtk._core.intervals`)."""
+        spec = self.interval
+        if spec is not None and self.moa:
+            raise ValueError(
+                "interval= draws streamtk's bands; convention='moa' reproduces MOA's evaluators, which report none: "
+                "use convention='streamtk' for bands"
+            )
+        values = [v for v in SEQUENCE_VALUES if v != "risk" or self.cost is not None]
+        self.banded, self.interval_skipped = banded_metrics(
+            self.metrics, spec, explicit=explicit, sequence_values=values
+        )
+        if spec is not None and spec.method == "sequence":
+            check_sequence_estimators(self.specs)
+        analytic = spec is not None and spec.method == "analytic"
+        if analytic:
+            from .auc_bands import check_auc_analytic
+
+            auc = [m for m in self.banded if m.table == "auc"]
+            keep, dropped = check_auc_analytic(auc, self.specs, weighted, explicit=explicit)
+            self.banded = [m for m in self.banded if m.table != "auc" or m in keep]
+            self.interval_skipped = list(self.interval_skipped) + dropped
+        confusion = [m for m in self.banded if analytic and m.table == "confusion"]
+        self.bounds = [m.bound(side) for m in confusion for side in BOUND_SIDES]
+        self.auc_bounds = [m.bound(side) for m in self.banded if analytic and m.table == "auc" for side in BOUND_SIDES]
+        # union-bound sequences of windows, fading factors, ... read Kish's effective size
+        union = spec is not None and spec.method == "sequence" and any(s.kind != "prequential" for s in self.specs)
+        given = any(m.name == "n_effective" for m in self.confusion)
+        self.hidden = [_metrics.REGISTRY["n_effective"]] if union and self.banded and not given else []
+
+    def squared(self) -> EvaluationPlan:
+        """A plan of the same stream whose estimators weigh every instance by the square of its weight here
+        (:func:`streamtk._core.mechanisms.squared_spec`), with no metric: the squared-weights pass of the bands."""
+        out = copy.copy(self)
+        out.specs = [squared_spec(s) for s in self.specs]
+        out.estimators = EstimatorTable(out.specs)
+        out.metrics, out.confusion, out.auc_metrics, out.bounds, out.banded, out.hidden = [], [], [], [], [], []
+        out.auc_bounds = []
+        out.quantities = ()
+        out.interval = None
+        return out
 
     def _check_cost(self, cost, n_instances=None):
         """``(k, k)`` costs, or ``(n, k, k)`` per-instance costs with ``n`` the stream length when it is known.

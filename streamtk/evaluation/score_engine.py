@@ -28,6 +28,8 @@ __all__ = [
     "auc_variables",
     "wants_scores",
     "ChunkedAUC",
+    "auc_bands",
+    "engine_options",
 ]
 
 
@@ -118,17 +120,30 @@ def _members_by(engine, ypred):
     return None if engine.moa else ypred
 
 
-def _engine(plan) -> AucEngine:
-    return AucEngine(
-        plan.specs,
+def engine_options(plan) -> dict:
+    """The :class:`AucEngine` options of an evaluation plan (but its metrics)."""
+    return dict(
+        specs=plan.specs,
         every=plan.every,
         n_classes=plan.k,
         mode=plan.scores,
-        metrics=plan.auc_metrics,
         moa=plan.moa,
         pos=plan.pos,
         adwin_options=plan.adwin_options,
     )
+
+
+def _engine(plan) -> AucEngine:
+    z = plan.interval.z if plan.interval is not None else float("nan")
+    return AucEngine(metrics=list(plan.auc_metrics) + list(plan.auc_bounds), z=z, **engine_options(plan))
+
+
+def auc_bands(plan, blocks=None):
+    """The bootstrap bands of the plan's banded AUC metrics (:class:`streamtk.evaluation.auc_bands.AucBands`)."""
+    from .auc_bands import AucBands
+
+    banded = [m for m in plan.banded if m.table == "auc"] if plan.interval is not None else []
+    return AucBands(plan.interval, banded, blocks, **engine_options(plan))
 
 
 class ChunkedAUC:

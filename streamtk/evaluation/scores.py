@@ -22,6 +22,9 @@ import numpy as np
 
 from .._core.adwin import check_adwin_options
 from .._core.conventions import CONVENTIONS
+from .._core.intervals import check_interval
+from .._core.intervals.options import band_parameters
+from .._core.intervals.select import banded_metrics
 from .._core.labels import encode_labels
 from .._core.mechanisms import (
     build_estimators,
@@ -33,7 +36,9 @@ from .._core.mechanisms import (
     resolve_every,
 )
 from .._core.metrics import REGISTRY, resolve_metrics
+from .._core.metrics.base import BOUND_SIDES
 from .._core.validation import as_float_array, check_choice, check_weights
+from .auc_bands import AucBands, check_auc_analytic
 from .auc_engine import AucEngine
 from .scoring_rules import binary_targets, brier_score, log_loss, positive_code
 
@@ -144,6 +149,7 @@ def _codes(inputs, multi, pos_label, given_pred):
 
 
 @forgetting_parameters()
+@band_parameters
 def auc_curves(
     y_true,
     y_score,
@@ -159,6 +165,11 @@ def auc_curves(
     lead_dims=None,
     adwin_options=None,
     baseline=False,
+    interval=None,
+    interval_method=None,
+    replicates=None,
+    block_length=None,
+    seed=None,
     **forgetting,
 ):
     """Exact prequential / windowed / faded / ADWIN / tumbling / landmark AUC, Mann-Whitney and ranking statistics.
@@ -211,12 +222,16 @@ def auc_curves(
         held, ``pr_auc`` ``(1 + that fraction) / 2``, ``sauc`` 0. A rare-event detector is read against it.
         Its ADWIN (``adwin=``) runs on the 0/1 loss of always predicting the positive class (class code 0
         with class scores); ``weights`` must then be the same for every series.
+    {bands}
+        The analytic band of ``auc`` is Hanley & McNeil's (1982): unweighted estimators without a fading
+        factor only. No confidence sequence applies to an AUC (not a mean of per-instance values).
 
     Returns
     -------
     xarray.Dataset
         The registry's variables on ``(*lead, "estimator", "time"[, "class"])`` (``auc_ovo`` on
-        ``(..., "class", "class_other")``), coordinates ``estimator``, ``instance`` (1-based) on
+        ``(..., "class", "class_other")``), with ``interval=`` their bands ``<metric>_lower`` /
+        ``<metric>_upper``, coordinates ``estimator``, ``instance`` (1-based) on
         ``time`` and ``class``. Undefined values are NaN (an estimator holding one class only).
 
     Notes
@@ -242,7 +257,7 @@ def auc_curves(
     """
     import xarray as xr
 
-    from .._labelled import base_attrs, time_coords
+    from .._labelled import band_variables, base_attrs, time_coords
 
     convention = check_choice(convention, "convention", CONVENTIONS)
     multi_class = check_choice(multi_class, "multi_class", ("ovr", "ovo"))
@@ -267,19 +282,39 @@ def auc_curves(
     chosen = resolve_metrics(metrics, families=families, n_classes=enc.n_classes, scores="multi" if multi else "binary")
     k = enc.n_classes if multi else 1  # values per metric and checkpoint: one per class (k * k pairwise)
     per_checkpoint = len(specs) * sum(k * k if m.shape == "pair" else k for m in chosen)
-    engine = AucEngine(
-        specs,
+    spec, banded, skipped, bounds = _auc_bands(interval, interval_method, replicates, block_length, seed, n, chosen)
+    if spec is not None and moa:
+        raise ValueError("interval= draws streamtk's bands; convention='moa' reproduces MOA, which reports none")
+    if spec is not None and spec.method == "analytic":
+        keep, dropped = check_auc_analytic(banded, specs, w is not None, explicit=metrics is not None)
+        banded, skipped = keep, skipped + dropped
+        bounds = [m.bound(side) for m in banded for side in BOUND_SIDES]
+    options = dict(
+        specs=specs,
         every=resolve_every(every, n, per_checkpoint=per_checkpoint),
         n_classes=enc.n_classes,
         mode="multi" if multi else "binary",
-        metrics=chosen,
         pairwise=multi_class == "ovo",
         moa=moa,
         pos=pos,
         adwin_options=check_adwin_options(adwin_options),
     )
+    engine = AucEngine(metrics=chosen + bounds, z=np.nan if spec is None else spec.z, **options)
     engine.update(yc, s, w, pc, last=True)
     positions, values = engine.collect()
+    if spec is not None and spec.resamples:
+        blocks = None
+        if spec.method == "block_bootstrap" and spec.block_length is None:
+            from .bands import error_blocks
+
+            if pc is None:
+                raise ValueError(
+                    "block_length='auto' chooses the length from the errors: pass y_pred= (or block_length=)"
+                )
+            blocks = error_blocks(yc, pc, w)
+        boot = AucBands(spec, banded, blocks, **options)
+        boot.update(yc, s, w, pc, last=True)
+        values.update(boot.collect()[1])
     coords = dict(lead.coords)
     coords.update(estimator_coords(specs))
     extra = {k: ("time", np.asarray(v.values)[positions]) for k, v in inputs.time_coords.items() if k != "instance"}
@@ -293,9 +328,9 @@ def auc_curves(
     for m in chosen:
         arr = values[m.name]
         extra_dims = {0: (), 1: ("class",), 2: ("class", "class_other")}[arr.ndim - 3]
-        data[m.name] = xr.Variable(
-            lead.names + ("estimator", "time") + extra_dims, lead.reshape(arr), REGISTRY[m.name].attrs()
-        )
+        dims = lead.names + ("estimator", "time") + extra_dims
+        data[m.name] = xr.Variable(dims, lead.reshape(arr), REGISTRY[m.name].attrs())
+        data.update(band_variables(lead, m, values, spec, dims=dims))
     attrs = base_attrs(
         "streaming AUC (Mann-Whitney U)",
         convention=convention,
@@ -309,6 +344,7 @@ def auc_curves(
         metrics=[m.name for m in chosen],
         n_instances=n,
         baseline=int(bool(baseline)),
+        **({} if spec is None else {**spec.attrs(), "interval_skipped": skipped or "none"}),
     )
     return xr.Dataset(data, coords=coords, attrs=attrs)
 
@@ -340,6 +376,22 @@ def _with_baseline(s, pc, w, lead, code):
         old = ["y_score"]
     labels = [str(v) for v in old] + [BASELINE]
     return s, pc, w, LeadingDims(("model",), (len(labels),), {"model": xr.Variable("model", labels)})
+
+
+def _auc_bands(interval, method, replicates, block_length, seed, n, chosen):
+    """``(spec, banded, skipped, analytic bounds)`` of the band options of :func:`auc_curves`."""
+    spec = check_interval(interval, method, replicates, block_length, seed, n=n)
+    banded, skipped = banded_metrics(chosen, spec, explicit=False)
+    if spec is not None and not banded:
+        raise ValueError(
+            f"interval_method={spec.method!r} applies to none of {[m.name for m in chosen]}"
+            + (
+                ": an AUC is not a mean of per-instance values (no confidence sequence)"
+                if spec.method == "sequence"
+                else ""
+            )
+        )
+    return spec, banded, skipped, []
 
 
 def _curve(score, pos, v):

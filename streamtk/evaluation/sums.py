@@ -20,7 +20,8 @@ from .._core.alloc import Scratch, output_array
 from .._core.chunks import ChunkHistory, CurveRows, EstimatorTable, oldest
 from .._core.finalise import Finaliser, use_compiled
 from .._core.mechanisms import checkpoints, segments
-from .._core.metrics.comparison import SWAP, TABLE, SumsContext
+from .._core.metrics.bounds import squared_sum_fading
+from .._core.metrics.comparison import SW2, SWAP, TABLE, SumsContext
 from .._core.parallel import in_parallel
 from .._kernels import sums as K
 
@@ -34,18 +35,22 @@ SNAPSHOT_BUDGET = 1 << 18
 class SumsJob(NamedTuple):
     """Metrics of the sums table over the groups ``groups`` (a slice of the table's series) into the output
     rows ``rows``; ``swap``: read the table of the pair (B, A); ``copies``: ``{output: table row}`` written
-    as they are (e.g. the member count ``N``)."""
+    as they are (e.g. the member count ``N``); ``n_from``: groups (a slice as long as ``groups``) whose sum
+    ``S_A`` is the weight total ``N`` of the job's groups (bootstrap replicates: the sum of their weights)."""
 
     finaliser: Finaliser
     groups: slice
     rows: np.ndarray
     swap: bool = False
     copies: dict = {}
+    n_from: slice | None = None
 
 
-def sums_job(metrics, groups: slice, rows, *, swap: bool = False, copies=None) -> SumsJob:
+def sums_job(metrics, groups: slice, rows, *, swap: bool = False, copies=None, n_from=None) -> SumsJob:
     """A :class:`SumsJob` of registry ``metrics`` (of the sums table)."""
-    return SumsJob(Finaliser(TABLE, metrics), groups, np.asarray(rows, dtype=np.int64), swap, dict(copies or {}))
+    return SumsJob(
+        Finaliser(TABLE, metrics), groups, np.asarray(rows, dtype=np.int64), swap, dict(copies or {}), n_from
+    )
 
 
 def raw_sums(G: int) -> dict:
@@ -62,11 +67,26 @@ class SumsEngine:
     """Sums of ``G`` groups of rows under the estimators ``specs``, chunk by chunk, finalised by ``jobs``.
 
     ``outputs``: ``{name: (rows, dtype)}``, the arrays the jobs fill (``(rows, E, checkpoints)``);
-    ``threshold``: the critical value of the McNemar statistic (comparisons).
+    ``threshold``: the critical value of the McNemar statistic (comparisons); ``z``: the normal quantile of
+    analytic bands (their formulas read the sum of squared weights, row ``SW2``, which the engine writes:
+    ``N`` for mechanisms whose weights are 0 or 1, the closed form of a fading factor's); ``reduce``: applied to
+    each chunk's outputs before they are kept (bootstrap replicates); ``adwin_of``: the group whose values
+    drive each group's ADWIN (default: its own).
     """
 
     def __init__(
-        self, specs, every: int, adwin_options: dict, *, jobs=(), outputs=None, threshold=0.0, fast_paths=True
+        self,
+        specs,
+        every: int,
+        adwin_options: dict,
+        *,
+        jobs=(),
+        outputs=None,
+        threshold=0.0,
+        fast_paths=True,
+        z=float("nan"),
+        reduce=None,
+        adwin_of=None,
     ):
         self.estimators = EstimatorTable(specs)
         self.specs = self.estimators.specs
@@ -76,7 +96,11 @@ class SumsEngine:
         self.adwin_options = adwin_options
         self.jobs = list(jobs)
         self.outputs = dict(outputs or {})
-        self.context = SumsContext(float(threshold))
+        self.context = SumsContext(float(threshold), float(z))
+        self.squares = any(m.squares for job in self.jobs for m in job.finaliser.metrics)
+        self.F = len(K.FIELDS) + (1 if self.squares else 0)
+        self.reduce = reduce
+        self.adwin_of = None if adwin_of is None else np.asarray(adwin_of, dtype=np.int64)
         self.rows = CurveRows(every)
         self._tables = (Scratch(), Scratch())  # the segments' sums and intermediates
         self.G = None
@@ -94,7 +118,11 @@ class SumsEngine:
         self.sf[..., K.SCALE] = 1.0
         self.si = np.zeros((self.G, E, K.N_INT), dtype=np.int64)
         deltas = self.estimators.deltas
-        self.adwins = LossAdwins(self.G, deltas, self.adwin_options) if deltas.size else None
+        if self.adwin_of is None:
+            self.adwin_of = np.arange(self.G, dtype=np.int64)
+        self._sources = np.unique(self.adwin_of)
+        n_adwin = self._sources.size
+        self.adwins = LossAdwins(n_adwin, deltas, self.adwin_options) if deltas.size else None
         self.history = ChunkHistory(x=np.zeros((R, 0)), member=None)
         self.R = R
 
@@ -133,11 +161,11 @@ class SumsEngine:
         span = (np.int64(self.history.start), np.int64(h))
         est = self.estimators
         mech = est.mechanisms()
-        per_ck = self.G * E * (len(K.FIELDS) + 1)
+        per_ck = self.G * E * (self.F + 1)
         c0 = 0
         for s0, s1, sel in segments(pos - start, T, per_ck, budget=SNAPSHOT_BUDGET, max_segment=max(T, 1)):
             ck = pos[sel] - start + h
-            snap = self._tables[0].array((self.G, E, len(K.FIELDS), ck.size))
+            snap = self._tables[0].array((self.G, E, self.F, ck.size))
             t1 = h + s1
             xs = xx[:, :t1]
             ms = mm[:t1] if mm.size else mm
@@ -157,19 +185,33 @@ class SumsEngine:
                 )
 
             in_parallel(run, self.G)
+            if self.squares:
+                self._fill_squares(snap)
             self._finalise(snap, outs, c0, compiled)
             c0 += ck.size
+        if self.reduce is not None:
+            outs = self.reduce(outs)
         self.rows.store(pos, outs, last=last)
         self.n_seen = start + T
         if not last:
             self._keep_history(xx, mm)
         return pos
 
+    def _fill_squares(self, snap):
+        """Row ``SW2``: the sum of squared weights of the members held (every member weighs 1 here)."""
+        fading = self.estimators.fading
+        for e in range(snap.shape[1]):
+            n = snap[:, e, K.SN]
+            snap[:, e, SW2] = n if fading[e] == 1.0 else squared_sum_fading(n, fading[e])
+
     def _finalise(self, snap, outs, c0, compiled):
         for job in self.jobs:
             table = snap[job.groups]
+            if job.n_from is not None:
+                table = table.copy()
+                table[:, :, K.SN] = snap[job.n_from, :, K.SA]
             if job.swap:
-                table = np.ascontiguousarray(table[:, :, list(SWAP)])
+                table = np.ascontiguousarray(table[:, :, list(SWAP[: self.F])])
             L, E, _, C = table.shape
             fin = job.finaliser
             vals = fin.scratch(L, E, C, into=self._tables[1])
@@ -181,12 +223,13 @@ class SumsEngine:
         """ADWIN widths ``(G, EA, t1 - t0)`` after each member (an ADWIN per group on its values)."""
         if self.adwins is None:
             return np.zeros((self.G, 1, 0), dtype=np.int64)
-        out = np.zeros((self.G, self.estimators.deltas.size, t1 - t0), dtype=np.int64)
+        out = np.zeros((self._sources.size, self.estimators.deltas.size, t1 - t0), dtype=np.int64)
         member = np.ones(t1 - t0, dtype=bool) if mm.size == 0 else mm[t0:t1].astype(bool)
-        for g, (a, b) in enumerate(self.groups):
+        for i, g in enumerate(self._sources):
+            a, b = self.groups[g]
             values = xx[a, t0:t1] if a == b else xx[a, t0:t1] - xx[b, t0:t1]
-            self.adwins.limits(member, values, g, out[g])
-        return out
+            self.adwins.limits(member, values, i, out[i])
+        return out[np.searchsorted(self._sources, self.adwin_of)]
 
     def _keep_history(self, xx, mm):
         """Keep the values some window still reads back (windows and ADWIN windows: from their oldest tail)."""

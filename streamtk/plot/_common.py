@@ -80,6 +80,32 @@ def select(da: xr.DataArray, keep, sel: dict | None, name: str) -> xr.DataArray:
     return da
 
 
+def band_of(ds, name: str, keep, sel: dict | None, what: str):
+    """``(lower, upper)`` of ``ds[name]`` (its ``<name>_lower`` / ``<name>_upper``) selected like the curve, or a
+    clear error when the Dataset was computed without ``interval=``."""
+    missing = [f"{name}_{side}" for side in ("lower", "upper") if f"{name}_{side}" not in ds.variables]
+    if missing:
+        raise ValueError(
+            f"{what}(bands=True) needs {missing}: compute the curves with interval= (e.g. interval=0.95) to get "
+            f"bands on {name!r}"
+        )
+    return tuple(select(ds[f"{name}_{side}"], keep, sel, f"{name}_{side}") for side in ("lower", "upper"))
+
+
+def band_label(ds) -> str:
+    """The legend entry of the bands: their level and method (``attrs`` of the Dataset)."""
+    level, method = ds.attrs.get("interval"), ds.attrs.get("interval_method", "")
+    level = f"{100 * float(level):g}% " if level is not None else ""
+    what = "confidence sequence" if method == "sequence" else f"{method.replace('_', ' ')} band".strip()
+    return f"{level}{what}"
+
+
+def fill_band(ax, x, lower, upper, color, label=None):
+    """Shade ``[lower, upper]`` in the curve's colour (under the curves; NaN bounds leave a gap)."""
+    lo, hi = np.asarray(lower, dtype=float), np.asarray(upper, dtype=float)
+    return ax.fill_between(x, lo, hi, color=color, alpha=0.18, lw=0, zorder=0.5, label=label)
+
+
 def x_of(obj) -> tuple:
     """The ``instance`` coordinate (1-based count of instances seen) and its axis label."""
     if "instance" in obj.coords:

@@ -5,7 +5,20 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ._common import axis_label, draw_drifts, natural_range, new_axes, place_legend, require, robust_ylim, select, x_of
+from ._common import (
+    axis_label,
+    band_label,
+    band_of,
+    draw_drifts,
+    fill_band,
+    natural_range,
+    new_axes,
+    place_legend,
+    require,
+    robust_ylim,
+    select,
+    x_of,
+)
 
 __all__ = ["plot_curves", "plot_baselines"]
 
@@ -94,6 +107,7 @@ def plot_curves(
     ylim=None,
     title=None,
     legend=True,
+    bands=False,
     **line_kw,
 ):
     """Plot ``ds[metric]`` against ``instance``: one line per model and estimator, on one axes.
@@ -138,11 +152,14 @@ def plot_curves(
         between figures.
     legend : bool
         Draw a legend where it covers no curve (:func:`streamtk.plot._common.place_legend`).
+    bands : bool
+        Shade each curve's band ``[<metric>_lower, <metric>_upper]`` in its colour (a Dataset computed with
+        ``interval=``; the legend names the level and the method). Undefined bounds (NaN) leave gaps.
 
     Returns
     -------
     list of matplotlib artists: the curves, then markers (drifts, detections, clipped
-    values), then the width line.
+    values), then the width line; with ``bands=True`` the shaded bands come last.
 
     Examples
     --------
@@ -164,11 +181,12 @@ def plot_curves(
     estimators = [estimator] if estimator is not None else estimators
     keep = ("model", "estimator", "time") if "model" in da.dims else ("estimator", "time")
     da = select(da, keep, sel, metric)
+    band = band_of(ds, metric, keep, sel, "plot_curves") if bands else None
     names = _labels_of(da, "model", models, "models") if "model" in da.dims else [None]
     ests = _labels_of(da, "estimator", estimators, "estimators")
     ax = new_axes(ax)
     x, xlabel = x_of(ds)
-    artists, series = [], []
+    artists, series, shaded = [], [], []
     for i, m in enumerate(names):
         for k, e in enumerate(ests):
             y = (da.sel(model=m) if m is not None else da).sel(estimator=e).values
@@ -181,6 +199,11 @@ def plot_curves(
             (line,) = ax.plot(x, y, label=label, lw=1.2, **{**style, **line_kw})
             artists.append(line)
             series.append((x, y))
+            if band is not None:
+                lo, hi = ((b.sel(model=m) if m is not None else b).sel(estimator=e).values for b in band)
+                label = band_label(ds) if not shaded else None
+                shaded.append(fill_band(ax, x, lo, hi, line.get_color(), label=label))
+                series += [(x, lo), (x, hi)]
     if drifts is None and "drifts" in ds.attrs:
         drifts = np.atleast_1d(ds.attrs["drifts"]).astype(float)
     _draw_markers(ax, drifts, detections, artists)
@@ -208,11 +231,20 @@ def plot_curves(
         if w is not None:
             handles, labels = handles + [wl], labels + ["ADWIN width"]
         place_legend(ax, handles, labels)
-    return artists
+    return artists + shaded
 
 
 def plot_baselines(
-    ds, metric="accuracy", *, estimator="prequential", ax=None, model=None, sel=None, drifts=None, title=None
+    ds,
+    metric="accuracy",
+    *,
+    estimator="prequential",
+    ax=None,
+    model=None,
+    sel=None,
+    drifts=None,
+    title=None,
+    bands=False,
 ):
     """A model's curve over the band its no-skill baselines reach (Bifet et al. 2015; Zliobaite et al. 2015).
 
@@ -232,13 +264,13 @@ def plot_baselines(
         the baselines' accuracies).
     estimator : str
         Which estimator's curves (default ``prequential``).
-    model, sel, drifts, ax, title
-        As in :func:`plot_curves`.
+    model, sel, drifts, ax, title, bands
+        As in :func:`plot_curves` (``bands=True`` shades the model curve's confidence band).
 
     Returns
     -------
     list of artists: the band, the ``p_maj`` line, the ``p_per`` line, the model's
-    curve, then drift markers.
+    curve, then drift markers, then the curve's confidence band (``bands=True``).
     """
     require(ds, [metric, "p_maj", "p_per"], "plot_baselines", _HINT + " with metrics p_maj and p_per")
     lead = _lead_sel(model, sel)
@@ -256,7 +288,12 @@ def plot_baselines(
     name = f"{metric}" + (f" ({model})" if model is not None else "")
     artists.append(ax.plot(x, y.values, color="C0", lw=1.4, label=name)[0])
     _draw_markers(ax, drifts, None, artists)
-    lo = np.nanmin(np.r_[y.values, pm.values, pp.values]) if np.isfinite(top).any() else 0.0
+    low_values = [y.values, pm.values, pp.values]
+    if bands:
+        lo_b, hi_b = band_of(ds, metric, keep, lead, "plot_baselines")
+        artists.append(fill_band(ax, x, lo_b.values, hi_b.values, "C0", label=band_label(ds)))
+        low_values.append(lo_b.values)
+    lo = np.nanmin(np.concatenate(low_values)) if np.isfinite(top).any() else 0.0
     ax.set_ylim(max(0.0, min(lo, 1.0) - 0.05), 1.0)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(f"accuracy, {estimator}")

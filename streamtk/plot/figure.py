@@ -56,7 +56,7 @@ def _default_metric(ds):
     return (plain or names or ["accuracy"])[0]
 
 
-def result_figure(ds, *, metric=None, model=None, kind=None, estimator=None):
+def result_figure(ds, *, metric=None, model=None, kind=None, estimator=None, bands=False):
     """A figure for a result Dataset: one panel per model (or pair), chosen by the Dataset's kind.
 
     Parameters
@@ -74,6 +74,9 @@ def result_figure(ds, *, metric=None, model=None, kind=None, estimator=None):
         Curves: the estimators, one panel each (default all, at most six).
     kind : str, optional
         Force the kind (see :data:`streamtk.plot.kinds.KINDS`).
+    bands : bool
+        Curves, baselines and comparisons: shade the confidence bands (a Dataset computed with ``interval=``);
+        a comparison then shows ``error_difference`` with its band.
 
     Returns
     -------
@@ -82,6 +85,8 @@ def result_figure(ds, *, metric=None, model=None, kind=None, estimator=None):
     from streamtk.plot.kinds import KINDS, dataset_kind
 
     kind = kind or dataset_kind(ds)
+    if bands and kind not in ("curves", "baselines", "comparison"):
+        raise ValueError(f"bands=True shades curves, baselines and comparisons; this Dataset holds {kind!r}")
     if estimator is not None and kind != "curves":
         raise ValueError(f"estimator= chooses panels of evaluation curves; this Dataset holds {kind!r}")
     if kind == "log":
@@ -104,21 +109,21 @@ def result_figure(ds, *, metric=None, model=None, kind=None, estimator=None):
             sel = _first_of_other_dims(da.sel(model=m) if m is not None else da, ("estimator", "time"))
             note = "".join(f", {k}={v}" for k, v in sel.items())
             title = f"{m if m is not None else ''} {metric}{note}".strip()
-            plot_baselines(ds, metric, model=m, sel=sel, ax=ax, drifts=drifts, title=title)
+            plot_baselines(ds, metric, model=m, sel=sel, ax=ax, drifts=drifts, title=title, bands=bands)
         return fig
     if kind == "curves":
         metric = metric or _default_metric(ds)
         if metric not in ds:
             raise ValueError(f"metric {metric!r} is not in the file; it has {sorted(map(str, ds.data_vars))}")
         sel = _first_of_other_dims(ds[metric], ("model", "estimator", "time"))  # a class's or label's curves
-        fig = facet_curves(ds, metric, models=model, estimators=estimator, drifts=drifts, sel=sel or None)
+        fig = facet_curves(ds, metric, models=model, estimators=estimator, drifts=drifts, sel=sel or None, bands=bands)
         if sel:
             fig.suptitle(f"{metric}" + "".join(f", {k}={v}" for k, v in sel.items()), fontsize="medium")
         return fig
     if kind == "comparison":
         from .compare import plot_comparison
 
-        stat = metric or "mcnemar"
+        stat = metric or ("error_difference" if bands else "mcnemar")
         if "model_a" in ds.dims:
             values = [str(v) for v in ds.model_a.values]
             pairs = [
@@ -128,7 +133,7 @@ def result_figure(ds, *, metric=None, model=None, kind=None, estimator=None):
             pairs = [(None, None)]
         fig, axes = _grid(len(pairs))
         for ax, (a, b) in zip(axes, pairs):
-            plot_comparison(ds, stat, a=a, b=b, ax=ax, drifts=drifts)
+            plot_comparison(ds, stat, a=a, b=b, ax=ax, drifts=drifts, bands=bands)
         return fig
     if kind == "detector":
         from .drift import plot_detector
@@ -198,6 +203,7 @@ def facet_curves(
     robust=True,
     ncols=None,
     panel_size=(4.2, 3.0),
+    bands=False,
 ):
     """The paper figure: every model on one axes, one panel per dataset (and estimator), rows per metric.
 
@@ -224,6 +230,8 @@ def facet_curves(
         Robust shared limits with clipped values marked (see :func:`plot_curves`).
     ncols : int, optional
         Panels per row (default: all panels of a metric in one row, at most 4).
+    bands : bool
+        Shade each curve's confidence band (see :func:`plot_curves`); the shared limits include the bands.
 
     Returns
     -------
@@ -287,6 +295,18 @@ def facet_curves(
             if models is not None and "model" in da.dims:
                 da = da.sel(model=list(models))
             values.append(da.values.ravel())
+            if bands:
+                for side in ("lower", "upper"):
+                    if f"{metric}_{side}" not in facets[name]:
+                        raise ValueError(
+                            f"facet_curves(bands=True) needs {metric}_{side} in curves{f'[{name!r}]' if name else ''}:"
+                            " compute the curves with interval= (e.g. interval=0.95)"
+                        )
+                    b = facets[name][f"{metric}_{side}"].sel(estimator=e)
+                    b = b.sel(sel) if sel else b
+                    if models is not None and "model" in b.dims:
+                        b = b.sel(model=list(models))
+                    values.append(b.values.ravel())
         lo_hi = None
         if robust:
             lo, hi, _ = robust_limits(np.concatenate(values), natural_range(metric))
@@ -295,7 +315,7 @@ def facet_curves(
             ds = facets[name]
             d = drifts.get(name) if isinstance(drifts, dict) else drifts
             plot_curves(ds, metric, ax=ax, models=models, estimator=e, sel=sel, drifts=d, robust=robust, ylim=lo_hi,
-                        legend=False, title=" ".join(t for t in (name, e) if t))  # fmt: skip
+                        legend=False, title=" ".join(t for t in (name, e) if t), bands=bands)  # fmt: skip
             for h, lab in zip(*ax.get_legend_handles_labels()):
                 handles.setdefault(lab, h)
             ax.set_ylabel(axis_label(metric, ds[metric]))

@@ -94,6 +94,19 @@ def _dataset_markers(cmp, test, alpha):
     return out
 
 
+def _one_run(band) -> np.ndarray:
+    """``(dataset, model)``: the one defined run of each cell's band (NaN where none is)."""
+    v = np.asarray(band.transpose("dataset", "model", "run").values, dtype=np.float64)
+    return np.where(np.isnan(v), 0.0, v).sum(axis=2) + np.where(np.isnan(v).all(axis=2), np.nan, 0.0)
+
+
+def _band_note(cmp) -> str:
+    level, method = cmp.lower.attrs.get("interval"), cmp.lower.attrs.get("interval_method")
+    what = f"{100 * float(level):g}% " if level is not None else ""
+    how = f", {method}" if method else ""
+    return f" [{what}band of each stream's value{how}]"
+
+
 def results_table(
     result,
     *,
@@ -101,6 +114,7 @@ def results_table(
     digits: int = 3,
     dataset_test: str | None = "wilcoxon",
     std: bool = True,
+    intervals: bool = True,
     scale: float = 1.0,
     caption: str | None = None,
     label: str | None = None,
@@ -122,6 +136,10 @@ def results_table(
         Paired test over runs behind the ``†`` markers (None: no per-dataset markers).
     std : bool
         Print ``± std`` (sample standard deviation over runs, ``ddof = 1``) when there are runs.
+    intervals : bool
+        Print each value's band ``[lower, upper]`` when the comparison carries bands (curves computed with
+        ``interval=``, a ``final`` or ``at=N`` summary) and each dataset has one run (with several runs the
+        ``± std`` over runs is the spread shown).
     scale : float
         Multiply the values (e.g. 100 for percentages); ranks are unaffected.
     caption, label : str, optional
@@ -157,6 +175,9 @@ def results_table(
     ranks = [float(ph.average_ranks[ph.names.index(m)]) for m in models]
     best_rank = min(ranks)
     show_std = std and vals.shape[2] > 1
+    show_bands = intervals and cmp.lower is not None and bool((n_runs <= 1).all())
+    if show_bands:  # one run per (dataset, model): its band (NaN where there is none)
+        band_lo, band_hi = (_one_run(b) * scale for b in (cmp.lower, cmp.upper))
 
     def cell(d, m, kind):
         if np.isnan(mean[d, m]):
@@ -165,6 +186,8 @@ def results_table(
         if show_std and not np.isnan(sd[d, m]):
             pm = r" $\pm$ " if kind == "latex" else " ± "
             text += f"{pm}{sd[d, m]:.{digits}f}"
+        if show_bands and not (np.isnan(band_lo[d, m]) or np.isnan(band_hi[d, m])):
+            text += f" [{band_lo[d, m]:.{digits}f}, {band_hi[d, m]:.{digits}f}]"
         if bold[d, m]:
             text = {"latex": rf"\textbf{{{text}}}", "markdown": f"**{text}**", "html": f"<b>{text}</b>"}[kind]
         if dagger[d, m]:
@@ -184,7 +207,8 @@ def results_table(
     note = (
         f"{cmp.metric} ({cmp.summary}, {cmp.estimator}), mean"
         + (" ± std" if show_std else "")
-        + f" over runs; {'higher' if cmp.higher_is_better else 'lower'} is better; best per dataset in bold. "
+        + f" over runs{_band_note(cmp) if show_bands else ''}; "
+        f"{'higher' if cmp.higher_is_better else 'lower'} is better; best per dataset in bold. "
         f"Friedman chi2 = {f.statistic:.3f} (p = {f.pvalue:.3g}), Iman-Davenport F = {f.f_statistic:.3f} "
         f"(p = {f.f_pvalue:.3g}) over {ph.n_datasets} {'datasets' if cmp.runs != 'blocks' else 'dataset-runs'}. "
         f"* significantly different from {reference} ({ph.method} post-hoc, alpha = {ph.alpha:g})"

@@ -18,15 +18,18 @@ from . import losses as _losses
 from . import multilabel as _multilabel
 from . import quantity as _quantity
 from . import regression as _regression
-from .base import EXTRA_DIMS, Intermediate, Metric, Table
+from .base import BOUND_SIDES, EXTRA_DIMS, Intermediate, Interval, Metric, Table
 
 __all__ = [
     "Metric",
+    "Interval",
     "Intermediate",
     "Table",
     "EXTRA_DIMS",
     "TABLES",
     "REGISTRY",
+    "BOUNDS",
+    "entry",
     "resolve_metrics",
     "markdown_table",
     "describe",
@@ -53,6 +56,20 @@ for _m in _ALL:
     if _m.name in REGISTRY:
         raise RuntimeError(f"metric {_m.name!r} is declared twice")
     REGISTRY[_m.name] = _m
+
+#: the metrics ``<metric>_lower`` / ``<metric>_upper`` whose formulas are the analytic intervals of the registry
+BOUNDS: dict[str, Metric] = {
+    f"{m.name}_{side}": m.bound(side) for m in REGISTRY.values() if m.analytic is not None for side in BOUND_SIDES
+}
+
+
+def entry(name: str) -> Metric:
+    """The registry entry of a metric or of an analytic bound (``<metric>_lower``, ``<metric>_upper``)."""
+    found = REGISTRY.get(name) or BOUNDS.get(name)
+    if found is None:
+        raise KeyError(f"no metric or bound named {name!r}")
+    return found
+
 
 #: the tables of statistics the formulas read, by name
 TABLES: dict[str, Table] = {
@@ -132,7 +149,11 @@ def resolve_metrics(
     """
     pool = [m for m in REGISTRY.values() if m.family in families]
     if metrics is None:
-        return [m for m in pool if m.family not in OPT_IN_FAMILIES and _unmet(m, n_classes, has_cost, scores) is None]
+        return [
+            m
+            for m in pool
+            if m.default and m.family not in OPT_IN_FAMILIES and _unmet(m, n_classes, has_cost, scores) is None
+        ]
     if isinstance(metrics, str):
         metrics = (metrics,)
     metrics = list(metrics)

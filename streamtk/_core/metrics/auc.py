@@ -17,6 +17,7 @@ These formulas are the only ones: every kernel of :mod:`streamtk._kernels.auc` w
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 from ..._kernels.auc.layout import ST_N, ST_U, ST_W
@@ -32,8 +33,8 @@ from ..._kernels.auc.sweep import (
     SW_W0,
     SW_W1,
 )
-from .base import Metric, Table
-from .dialect import NAN, called_formula, formula, full, sqrt, where
+from .base import Interval, Metric, Table
+from .dialect import NAN, called_formula, formula, full, maximum, minimum, sqrt, where
 
 __all__ = ["AucContext", "TABLE", "METRICS", "LAYOUTS", "MOA_NO_NEGATIVE"]
 
@@ -46,12 +47,14 @@ LAYOUTS = ("binary", "ovr", "ovo")
 class AucContext(NamedTuple):
     """Constants of an AUC evaluation: ``ncols`` score columns, ``ngroups`` groups per column, whether the
     layout is pairwise (``"ovo"``: group ``j`` of column ``i`` is class ``j``; otherwise group 1 is the
-    column's class and group 0 the rest), and MOA's convention (AUC 1.0 where undefined)."""
+    column's class and group 0 the rest), MOA's convention (AUC 1.0 where undefined) and the normal quantile ``z``
+    of the bands' level (NaN without bands)."""
 
     ncols: int
     ngroups: int
     pairwise: bool
     moa: bool
+    z: float = math.nan
 
 
 @formula
@@ -239,6 +242,45 @@ def _pos_neg_ratio(s, v, m, x, c):
     return swept(s, m, x, SW_W1, c) / swept(s, m, x, SW_W0, c)  # inf without a negative, NaN with nothing held
 
 
+@formula
+def _hanley_mcneil(a, n0, n1, z, sign):
+    """``A -+ z SE`` with Hanley & McNeil's (1982) standard error of the AUC ``A`` of ``n1`` positives and ``n0``
+    negatives: ``SE^2 = (A (1 - A) + (n1 - 1)(Q1 - A^2) + (n0 - 1)(Q2 - A^2)) / (n0 n1)``, ``Q1 = A / (2 - A)``,
+    ``Q2 = 2 A^2 / (1 + A)``; clipped to [0, 1]."""
+    q1 = a / (2.0 - a)
+    q2 = 2.0 * a * a / (1.0 + a)
+    ok = (n0 > 0.0) & (n1 > 0.0)
+    d = where(ok, n0 * n1, 1.0)
+    var = (a * (1.0 - a) + (n1 - 1.0) * (q1 - a * a) + (n0 - 1.0) * (q2 - a * a)) / d
+    return where(ok, minimum(maximum(a + sign * z * sqrt(maximum(var, 0.0)), 0.0), 1.0), NAN)
+
+
+@formula
+def _column_counts(s, m, x, c):
+    """``(N0, N1)``: the members of the rest and of column ``c``'s class."""
+    if x.pairwise:
+        return _pairwise_counts(s, m, x, c)
+    return stat(s, m, x, ST_N, c, 0), stat(s, m, x, ST_N, c, 1)
+
+
+@called_formula
+def _pairwise_counts(s, m, x, c):
+    _, _, _, n0, n1 = _pairwise_column(s, m, x, c)
+    return n0, n1
+
+
+@formula
+def _auc_lo(s, v, m, x, c):
+    n0, n1 = _column_counts(s, m, x, c)
+    return _hanley_mcneil(column_auc(s, m, x, c), n0, n1, x.z, -1.0)
+
+
+@formula
+def _auc_hi(s, v, m, x, c):
+    n0, n1 = _column_counts(s, m, x, c)
+    return _hanley_mcneil(column_auc(s, m, x, c), n0, n1, x.z, 1.0)
+
+
 TABLE = Table(
     "auc",
     (),
@@ -263,6 +305,15 @@ METRICS = [
         notes="one value per class (one-vs-rest) with class scores",
         label="AUC",
         limits=(0.0, 1.0),
+        interval=Interval(
+            _auc_lo,
+            _auc_hi,
+            (),
+            "",
+            "Hanley & McNeil's standard error of the AUC (unweighted, unfaded counts of the classes held)",
+            "Hanley & McNeil 1982",
+            "counts",
+        ),
     ),
     Metric(
         "auc_u1",
@@ -275,6 +326,7 @@ METRICS = [
         needs="scores",
         shape="column",
         higher_is_better=None,
+        bands=False,
         symbol="U_1",
         label="$U_1$",
     ),
@@ -289,6 +341,7 @@ METRICS = [
         needs="scores",
         shape="column",
         higher_is_better=None,
+        bands=False,
         symbol="U_0",
         label="$U_0$",
     ),
@@ -303,6 +356,7 @@ METRICS = [
         needs="scores",
         shape="column",
         higher_is_better=None,
+        bands=False,
         symbol="z",
         label="$z_{U}$",
     ),

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["Metric", "Intermediate", "Table", "EXTRA_DIMS"]
+__all__ = ["Metric", "Interval", "Intermediate", "Table", "EXTRA_DIMS", "BOUND_SIDES"]
 
 #: the extra dims (after ``time``) of a metric of each shape, and their names in Datasets
 EXTRA_DIMS = {
@@ -31,6 +31,31 @@ EXTRA_DIMS = {
     "quantile": ("quantile",),
     "label": ("label",),  # one value per label of a multi-label problem
 }
+
+
+#: the two bands of a metric: variables ``<metric>_lower`` and ``<metric>_upper``
+BOUND_SIDES = ("lower", "upper")
+
+
+@dataclass(frozen=True)
+class Interval:
+    """How a metric's analytic interval is computed: two formulas over its table, like the metric's own.
+
+    ``lower`` / ``upper``: formulas in the dialect of :mod:`.dialect` (with the metric's signature)
+    returning the bounds at the confidence level of the table's context (its ``z`` field, the normal
+    quantile); ``reads``: the intermediates they read; ``squares``: the squared-weight statistics they
+    need (``"total"``: the sum of squared weights ``W2``; ``"classes"``: also per class, for Kish's
+    effective sizes of a class's instances); ``method``: its name in the attrs; ``reference``; ``needs``:
+    ``"binary_losses"`` when the formula holds for 0-1 values only (a proportion's interval).
+    """
+
+    lower: Callable
+    upper: Callable
+    reads: tuple = ()
+    squares: str = ""
+    method: str = ""
+    reference: str = ""
+    needs: str = ""
 
 
 @dataclass(frozen=True)
@@ -54,6 +79,14 @@ class Metric:
     ``$``); ``label``: its axis label in plots (mathtext; default the symbol, else the name); ``limits``: the
     range its values cannot leave, ``(low or None, high or None)`` (plots never draw beyond it); ``quantity``:
     the per-instance quantity whose sums a formula of the sums table reads (regression, resources).
+
+    Bands (``<metric>_lower`` / ``<metric>_upper``, :mod:`streamtk._core.intervals`): ``interval`` is the
+    metric's analytic :class:`Interval`, or the reason it has none (the bootstrap applies to every
+    metric); ``bands=False`` for values that estimate nothing (counts, test statistics, constants: they
+    get no bands); ``mean_of``: the per-instance value in a known range whose running mean the metric is
+    (``"hit"``, ``"miss"``, a quantity's name, ...), for which a confidence sequence exists; ``squares``:
+    the squared-weight statistics the formula itself reads (as :attr:`Interval.squares`); ``default=False``:
+    not among the metrics ``metrics=None`` selects (it is computed when asked for by name).
     """
 
     name: str
@@ -75,6 +108,11 @@ class Metric:
     limits: tuple = (None, None)
     quantity: str = ""
     moa: bool = True
+    interval: Interval | str | None = None
+    bands: bool = True
+    mean_of: str = ""
+    squares: str = ""
+    default: bool = True
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self):
@@ -84,6 +122,42 @@ class Metric:
             object.__setattr__(self, "table", self.family)
         if not self.label:
             object.__setattr__(self, "label", f"${self.symbol}$" if self.symbol else self.name)
+
+    @property
+    def analytic(self) -> Interval | None:
+        """The metric's analytic :class:`Interval`, or None."""
+        return self.interval if isinstance(self.interval, Interval) else None
+
+    def no_analytic(self) -> str:
+        """Why the metric has no analytic interval (for the error message)."""
+        if not self.bands:
+            return f"{self.name!r} estimates nothing (a count, a test statistic or a constant): it has no bands"
+        reason = self.interval if isinstance(self.interval, str) else "no closed form is declared for it"
+        return f"{self.name!r} has no analytic interval ({reason}); use interval_method='bootstrap'"
+
+    def bound(self, side: str) -> Metric:
+        """The metric ``<name>_<side>`` whose formula is the analytic interval's ``side`` bound."""
+        iv = self.analytic
+        if iv is None:
+            raise ValueError(self.no_analytic())
+        return Metric(
+            f"{self.name}_{side}",
+            self.family,
+            f"{side} bound of the {self.long_name}",
+            f"{iv.method}: {side} bound",
+            iv.reference or self.reference,
+            iv.lower if side == "lower" else iv.upper,
+            iv.reads,
+            shape=self.shape,
+            units=self.units,
+            higher_is_better=self.higher_is_better,
+            needs=self.needs,
+            table=self.table,
+            limits=self.limits,
+            quantity=self.quantity,
+            bands=False,
+            squares=iv.squares,
+        )
 
     @property
     def extra_dims(self) -> tuple:

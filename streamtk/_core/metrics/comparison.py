@@ -16,25 +16,31 @@ Orientation: ``Q > 0`` and ``M > 0`` mean that A, the first learner, has the lar
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 from ..._kernels.sums import SA, SB, SN, SU, SV
-from .base import Intermediate, Metric, Table
-from .dialect import NAN, copysign, erfc, fabs, formula, log, sqrt, where
+from .base import Intermediate, Interval, Metric, Table
+from .bounds import wilson_lower, wilson_upper
+from .dialect import NAN, copysign, erfc, fabs, formula, log, maximum, minimum, sqrt, where
 
-__all__ = ["SumsContext", "TABLE", "METRICS", "SWAP"]
+__all__ = ["SumsContext", "TABLE", "METRICS", "SWAP", "SW2"]
 
 _REF_Q = "Gama, Sebastiao & Rodrigues 2013 (seed 004), sec. 4; Gama 2014 tutorial (seed 002)"
 _REF_M = "Gama, Sebastiao & Rodrigues 2013 (seed 004), sec. 4.1; Dietterich 1998; Bifet et al. 2015 (seed 000), sec. 4"
 N = SN
+#: the row of the sum of squared weights of the members held (Kish's effective size; written by the engine for bands)
+SW2 = 5
 #: the rows of the table of the pair (B, A) in terms of those of (A, B)
-SWAP = (SB, SA, SV, SU, SN)
+SWAP = (SB, SA, SV, SU, SN, SW2)
 
 
 class SumsContext(NamedTuple):
-    """Constants of a sums evaluation: the critical value of ``|M|`` (``chi2_1.isf(alpha)``)."""
+    """Constants of a sums evaluation: the critical value of ``|M|`` (``chi2_1.isf(alpha)``) and the normal
+    quantile ``z`` of the bands' level (NaN without bands)."""
 
     threshold: float
+    z: float = math.nan
 
 
 MCNEMAR = 0
@@ -108,9 +114,75 @@ def _reject(s, v, m, x):
     return fabs(v[MCNEMAR, m]) > x.threshold  # False when M is NaN
 
 
+@formula
+def _difference(s, v, m, x):
+    return (s[SA, m] - s[SB, m]) / s[N, m]
+
+
+@formula
+def effective(s, m):
+    """Kish's effective number of members held, ``N^2 / W2`` (``W2`` the squared weights, row :data:`SW2`)."""
+    n = s[N, m]
+    return where(n > 0.0, n * n / s[SW2, m], NAN)
+
+
+@formula
+def _loss_a_lo(s, v, m, x):
+    return wilson_lower(s[SA, m] / s[N, m], effective(s, m), x.z)
+
+
+@formula
+def _loss_a_hi(s, v, m, x):
+    return wilson_upper(s[SA, m] / s[N, m], effective(s, m), x.z)
+
+
+@formula
+def _loss_b_lo(s, v, m, x):
+    return wilson_lower(s[SB, m] / s[N, m], effective(s, m), x.z)
+
+
+@formula
+def _loss_b_hi(s, v, m, x):
+    return wilson_upper(s[SB, m] / s[N, m], effective(s, m), x.z)
+
+
+@formula
+def _agresti_min(s, m, x, sign):
+    """Agresti & Min's (2005) interval of a difference of paired proportions, ``p01 - p10``: each cell of the 2 x 2
+    table of ``n`` (effective) instances gets a half more, then the Wald interval at ``n + 2``."""
+    n = effective(s, m)
+    p01 = (s[SU, m] / s[N, m] * n + 0.5) / (n + 2.0)
+    p10 = (s[SV, m] / s[N, m] * n + 0.5) / (n + 2.0)
+    d = p01 - p10
+    half = x.z * sqrt(maximum(p01 + p10 - d * d, 0.0) / (n + 2.0))
+    return where(n > 0.0, minimum(maximum(d + sign * half, -1.0), 1.0), NAN)
+
+
+@formula
+def _difference_lo(s, v, m, x):
+    return _agresti_min(s, m, x, -1.0)
+
+
+@formula
+def _difference_hi(s, v, m, x):
+    return _agresti_min(s, m, x, 1.0)
+
+
+_WILSON = Interval(
+    _loss_a_lo,
+    _loss_a_hi,
+    (),
+    "total",
+    "Wilson score interval at Kish's effective size (0-1 losses)",
+    "Wilson 1927; Kish 1965",
+    needs="binary_losses",
+)
+
+
 def _m(name, long_name, text, ref, compute, reads, **kw):
     kw.setdefault("higher_is_better", None)
     kw.setdefault("needs", "binary_losses")
+    kw.setdefault("bands", kw.get("mean_of", "") != "" or name == "q")  # counts and test statistics: no bands
     return Metric(name, "comparison", long_name, text, ref, compute, reads, table="sums", **kw)
 
 
@@ -125,6 +197,7 @@ METRICS = [
         symbol="Q",
         needs="labels",
         label="$Q = \\log(S_A / S_B)$",
+        interval="a log-ratio of two sums: no closed form is declared",
     ),
     _m(
         "loss_a",
@@ -136,6 +209,8 @@ METRICS = [
         units="",
         higher_is_better=False,
         needs="labels",
+        interval=_WILSON,
+        mean_of="loss_a",
     ),
     _m(
         "loss_b",
@@ -147,6 +222,30 @@ METRICS = [
         units="",
         higher_is_better=False,
         needs="labels",
+        interval=Interval(_loss_b_lo, _loss_b_hi, (), "total", _WILSON.method, _WILSON.reference, "binary_losses"),
+        mean_of="loss_b",
+    ),
+    _m(
+        "error_difference",
+        "difference of the mean losses, A minus B",
+        "(S_A - S_B) / N = loss_a - loss_b (0-1 losses: (n01 - n10) / N)",
+        f"{_REF_Q}; Agresti & Min 2005 (bands)",
+        _difference,
+        (),
+        units="",
+        needs="labels",
+        label="loss difference A - B",
+        limits=(-1.0, 1.0),
+        interval=Interval(
+            _difference_lo,
+            _difference_hi,
+            (),
+            "total",
+            "Agresti-Min interval of paired proportions at Kish's effective size (0-1 losses)",
+            "Agresti & Min 2005; Kish 1965",
+            "binary_losses",
+        ),
+        mean_of="loss_difference",
     ),
     _m("n00", "instances both models classify correctly", "sum [A right][B right]", _REF_M, _n00, ()),
     _m("n01", "instances A misclassifies and B classifies correctly", "sum [A wrong][B right]", _REF_M, _n01, ()),

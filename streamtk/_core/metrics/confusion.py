@@ -20,18 +20,9 @@ Seeds: ``000`` Bifet et al. 2015; ``001`` AMIDST deliverable; ``003`` Zliobaite 
 from __future__ import annotations
 
 from .base import Metric
-from .confusion_sums import (
-    KAPPA,
-    KAPPA_PER,
-    P0,
-    P_MAJ,
-    P_PER,
-    RQ,
-    TABLE,
-    N,
-    chance_corrected,
-    p_ran,
-)
+from .confusion_bounds import BANDS, kappa_se_of
+from .confusion_bounds import METRICS as _EFFECTIVE
+from .confusion_sums import KAPPA, KAPPA_PER, P0, P_MAJ, P_PER, RQ, TABLE, N, chance_corrected, p_ran
 from .dialect import NAN, exp, formula, full, isnan, log, maximum, sqrt, where
 
 __all__ = ["TABLE", "METRICS"]
@@ -95,9 +86,7 @@ def _p_no_info(s, v, m, x):
 
 @formula
 def _kappa_se(s, v, m, x):
-    p0, pr, n = v[P0, m], p_ran(s, v, m, x), s[N, m]
-    ok = (n > 0.0) & (pr != 1.0)
-    return where(ok, sqrt(p0 * (1.0 - p0) / (n * ((1.0 - pr) * (1.0 - pr)))), NAN)
+    return kappa_se_of(v[P0, m], p_ran(s, v, m, x), s[N, m])
 
 
 @formula
@@ -227,6 +216,8 @@ METRICS = [
         symbol="p_0",
         label="accuracy $p_0$",
         limits=(0.0, 1.0),
+        interval=BANDS["accuracy"],
+        mean_of="hit",
     ),
     Metric(
         "error",
@@ -239,6 +230,8 @@ METRICS = [
         higher_is_better=False,
         label="error $1 - p_0$",
         limits=(0.0, 1.0),
+        interval=BANDS["error"],
+        mean_of="miss",
     ),
     Metric(
         "kappa",
@@ -251,6 +244,7 @@ METRICS = [
         symbol="\\kappa",
         label="$\\kappa$",
         limits=(None, 1.0),
+        interval=BANDS["kappa"],
     ),
     Metric(
         "kappa_m",
@@ -263,6 +257,7 @@ METRICS = [
         symbol="\\kappa_m",
         label="$\\kappa_m$",
         limits=(None, 1.0),
+        interval=BANDS["kappa_m"],
     ),
     Metric(
         "kappa_per",
@@ -275,6 +270,7 @@ METRICS = [
         symbol="\\kappa_{per}",
         label="$\\kappa_{per}$",
         limits=(None, 1.0),
+        interval=BANDS["kappa_per"],
     ),
     Metric(
         "kappa_plus",
@@ -287,6 +283,7 @@ METRICS = [
         symbol="\\kappa^+",
         label="$\\kappa^{+}$",
         limits=(None, 1.0),
+        interval=BANDS["kappa_plus"],
     ),
     Metric(
         "p_ran",
@@ -311,6 +308,7 @@ METRICS = [
         symbol="p_{maj}",
         label="$p_{maj}$",
         limits=(0.0, 1.0),
+        interval=BANDS["p_maj"],
     ),
     Metric(
         "p_per",
@@ -323,6 +321,7 @@ METRICS = [
         symbol="p_{per}",
         label="$p_{per}$",
         limits=(0.0, 1.0),
+        interval=BANDS["p_per"],
     ),
     Metric(
         "p_no_info",
@@ -335,6 +334,7 @@ METRICS = [
         symbol="p_0^{rand}",
         label="$p_{no\\,info}$",
         limits=(0.0, 1.0),
+        bands=False,
     ),
     Metric(
         "kappa_se",
@@ -346,6 +346,7 @@ METRICS = [
         ("p0", "rq", "p_moa"),
         higher_is_better=False,
         label="SE($\\kappa$)",
+        bands=False,
     ),
     Metric(
         "kappa_z",
@@ -357,6 +358,7 @@ METRICS = [
         ("kappa", "rq", "p_moa"),
         higher_is_better=None,
         label="$z_\\kappa$",
+        bands=False,
     ),
     Metric(
         "arithmetic_mean",
@@ -448,6 +450,7 @@ METRICS = [
         higher_is_better=None,
         label="instances held",
         limits=(0.0, None),
+        bands=False,
     ),
     Metric(
         "recall",
@@ -460,6 +463,7 @@ METRICS = [
         shape="class",
         label="recall",
         limits=(0.0, 1.0),
+        interval=BANDS["recall"],
     ),
     Metric(
         "precision",
@@ -472,6 +476,7 @@ METRICS = [
         shape="class",
         label="precision",
         limits=(0.0, 1.0),
+        interval=BANDS["precision"],
     ),
     Metric(
         "class_f1",
@@ -485,4 +490,5 @@ METRICS = [
         label="class $F_1$",
         limits=(0.0, 1.0),
     ),
+    *_EFFECTIVE,
 ]

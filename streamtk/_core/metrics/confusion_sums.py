@@ -6,11 +6,15 @@ denominator of estimates ``DEN`` (``W``; MOA: the number of instances), weighted
 Majority Class hits ``BM`` and their denominator ``BMW``, the same for the Persistent classifier
 (``BP``, ``BPW``), MOA's estimate before anything was observed ``EMPTY``, the sums of the extra
 per-instance quantities from row ``x.q0``, then the class vectors ``ROW``, ``COL``, ``DIAG`` from
-row ``x.r0`` (``k`` rows each). The intermediates ``v`` below are computed once per checkpoint.
+row ``x.r0`` (``k`` rows each), and, when a formula needs them (``x.s2 >= 0``), the sums of squared
+weights ``W2``, ``ROW2``, ``COL2`` (``1 + 2 k`` rows from ``x.s2``; the faded weight ``alpha**(t - s) w_s``
+squared for a fading factor) that Kish's effective sizes read. The intermediates ``v`` below are
+computed once per checkpoint.
 """
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 from ..._kernels.confusion.layout import F_BM, F_BMW, F_BP, F_BPW, F_C, F_DEN, F_EMPTY, F_N, F_W
@@ -26,17 +30,21 @@ class ConfusionContext(NamedTuple):
     """Constants of a confusion evaluation: ``k`` classes, the positive class ``pos``, the first rows of
     the class vectors ``r0`` (ROW at ``r0``, COL at ``r0 + k``, DIAG at ``r0 + 2 k``), the row of each
     extra quantity of the pass (:data:`streamtk._core.metrics.quantity.QUANTITIES`; -1 when not carried),
-    and MOA's convention."""
+    MOA's convention, the normal quantile ``z`` of the bands' level (NaN without bands), the first row ``s2`` of
+    the squared-weight sums (-1 when not carried) and whether they are (``squared``)."""
 
     k: int
     pos: int
     r0: int
     q: tuple
     moa: bool
+    z: float = math.nan
+    s2: int = -1
+    squared: bool = False
 
 
 # rows of the intermediates v, in TABLE order
-NOTHING, P0, RQ, P_MOA, P_MAJ, P_PER, KAPPA, KAPPA_PER = range(8)
+NOTHING, P0, RQ, P_MOA, P_MAJ, P_PER, KAPPA, KAPPA_PER, N_EFF = range(9)
 
 
 @formula
@@ -123,6 +131,13 @@ def _kappa_per(s, v, m, x):
     return chance_corrected(s, v, m, x, v[P0, m], v[P_PER, m])
 
 
+@formula
+def _n_eff(s, v, m, x):
+    """Kish's effective number of instances held, ``W^2 / W2`` (NaN when nothing is held)."""
+    w = s[W, m]
+    return where(w > 0.0, w * w / s[x.s2, m], NAN)
+
+
 TABLE = Table(
     "confusion",
     (
@@ -134,8 +149,10 @@ TABLE = Table(
         Intermediate("p_per", _p_per, ("nothing_yet",), "Persistent accuracy"),
         Intermediate("kappa", _kappa, ("nothing_yet", "p0", "rq", "p_moa"), "Cohen's kappa"),
         Intermediate("kappa_per", _kappa_per, ("nothing_yet", "p0", "p_per"), "Kappa-Temporal"),
+        Intermediate("n_eff", _n_eff, (), "Kish's effective number of instances held", only_if="squared"),
     ),
-    "W, N, DEN, C, BM, BMW, BP, BPW, EMPTY, quantity sums (rows x.q), ROW, COL, DIAG (k rows each from x.r0)",
+    "W, N, DEN, C, BM, BMW, BP, BPW, EMPTY, quantity sums (rows x.q), ROW, COL, DIAG (k rows each from x.r0); "
+    "W2, ROW2, COL2 (from x.s2, when carried)",
     ConfusionContext,
     specialise=(("k", 2), ("moa", False)),  # two classes: class loops unrolled, so they vectorise
 )

@@ -18,7 +18,9 @@ Pfahringer & Frank 2010).
 from __future__ import annotations
 
 from ..._kernels.sums import SA, SN
-from .base import Metric
+from .base import Interval, Metric
+from .bounds import wilson_lower, wilson_upper
+from .comparison import effective
 from .dialect import formula
 
 __all__ = [
@@ -59,6 +61,19 @@ def _throughput(s, v, m, x):
     return s[SN, m] / s[SA, m]  # no time spent: inf; nothing held: 0 / 0 = NaN
 
 
+@formula
+def _mean_lo(s, v, m, x):
+    return wilson_lower(s[SA, m] / s[SN, m], effective(s, m), x.z)
+
+
+@formula
+def _mean_hi(s, v, m, x):
+    return wilson_upper(s[SA, m] / s[SN, m], effective(s, m), x.z)
+
+
+_MOMENT = "a mean of real values: its interval needs their variance, which the sums table does not hold"
+
+
 def _m(name, family, long_name, text, ref, compute, quantity, **kw):
     kw.setdefault("higher_is_better", False)
     return Metric(name, family, long_name, text, ref, compute, (), table="sums", quantity=quantity, **kw)
@@ -76,6 +91,7 @@ METRICS = [
         units="instances/s",
         higher_is_better=True,
         needs="seconds",
+        interval="a ratio of instances to their total time: no closed form is declared",
     ),
     _m(
         "seconds",
@@ -87,6 +103,7 @@ METRICS = [
         "seconds",
         units="s",
         needs="seconds",
+        bands=False,
     ),
     _m(
         "memory",
@@ -98,6 +115,7 @@ METRICS = [
         "memory",
         units="bytes",
         needs="memory",
+        interval=_MOMENT,
     ),
     _m(
         "ram_hours",
@@ -109,6 +127,7 @@ METRICS = [
         "ram_hours",
         units="GB h",
         needs="seconds_and_memory",
+        bands=False,
     ),
     _m(
         "mean_loss",
@@ -120,5 +139,15 @@ METRICS = [
         "loss",
         units="",
         needs="losses",
+        interval=Interval(
+            _mean_lo,
+            _mean_hi,
+            (),
+            "total",
+            "Wilson score interval at Kish's effective size (0-1 losses)",
+            "Wilson 1927; Kish 1965",
+            "binary_losses",
+        ),
+        mean_of="loss",
     ),
 ]

@@ -16,6 +16,7 @@ from .dialect import NAN, formula, where
 __all__ = ["METRICS", "QUANTITIES"]
 
 _AM = "AMIDST deliverable (seed 001)"
+_MOMENT = "a mean of real values: its interval needs their variance, which the confusion table does not hold"
 
 #: the extra per-instance quantities the confusion pass can carry, one per metric of this family (in ``METRICS``
 #: order): the sum of quantity ``j`` is row ``x.q[j]`` of the confusion table (-1 when not carried)
@@ -61,6 +62,8 @@ METRICS = [
         table="confusion",
         higher_is_better=False,
         label="risk",
+        interval=_MOMENT,
+        mean_of="risk",
     ),
     Metric(
         "log_loss",
@@ -75,6 +78,7 @@ METRICS = [
         higher_is_better=False,
         label="log loss",
         limits=(0.0, None),
+        interval=_MOMENT,
     ),
     Metric(
         "brier",
@@ -89,6 +93,8 @@ METRICS = [
         higher_is_better=False,
         label="Brier score",
         limits=(0.0, None),
+        interval=_MOMENT,
+        mean_of="brier",
     ),
 ]
 if tuple(m.name for m in METRICS) != QUANTITIES:  # pragma: no cover - a declaration error, caught on import

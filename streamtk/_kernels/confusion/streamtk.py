@@ -7,9 +7,11 @@ and the baseline rules of :mod:`streamtk._kernels.baselines`. At checkpoints the
 written as a snapshot (:mod:`.layout`); the finalisers turn snapshots into metrics.
 
 Members: an instance is evaluated for a series when its label and that series' prediction are
-present (codes ``>= 0``) and its weight is ``> 0``; other instances occupy no window slot and do
-not advance a fading clock. Majority Class: the argmax of the true-class weight held *before*
-``t``. Persistent: the previous present label of the stream (weight 0 included).
+present (codes ``>= 0``) and its weight is ``>= 0``; other instances occupy no window slot and do
+not advance a fading clock. The numpy layer marks an instance that is not evaluated (a user's weight
+0) with weight -1; a weight of 0 is a member that adds nothing (a bootstrap replicate that left it out:
+it keeps its window slot and its place on a fading clock). Majority Class: the argmax of the true-class
+weight held *before* ``t``. Persistent: the previous present label of the stream (weight 0 included).
 
 Arguments are grouped tuples:
 
@@ -71,8 +73,8 @@ BLOCK = 2048
 
 @nb.njit(cache=True, inline="always")
 def is_member(y, p, w):
-    """An instance is evaluated when its label and prediction are present and its weight is positive."""
-    return y >= 0 and p >= 0 and w > 0.0
+    """An instance is evaluated when its label and prediction are present and its weight is not negative."""
+    return y >= 0 and p >= 0 and w >= 0.0
 
 
 @nb.njit(cache=True, inline="always")
