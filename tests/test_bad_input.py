@@ -494,7 +494,6 @@ CASES = [
     C("loss_curves interval text", lambda f: streamtk.loss_curves(P.astype(float), interval="95%"), TypeError, "interval", "'95%'"),
     C("auc_curves interval nan", lambda f: streamtk.auc_curves(Y, P.astype(float), interval=float("nan")), ValueError, "interval", "nan"),
     C("evaluate unknown interval_method", lambda f: streamtk.evaluate(Y, P, interval=0.9, interval_method="wald"), ValueError, "interval_method", "'wald'", "'block_bootstrap'"),
-    C("regression_curves unknown interval_method", lambda f: streamtk.regression_curves(np.arange(6.0), np.arange(6.0), interval=0.9, interval_method="nope"), ValueError, "interval_method", "'nope'"),
     C("evaluate interval_method without interval", lambda f: streamtk.evaluate(Y, P, interval_method="bootstrap"), ValueError, "interval_method", "interval is None"),
     C("evaluate replicates below 10", lambda f: streamtk.evaluate(Y, P, interval=0.9, interval_method="bootstrap", replicates=5, seed=0), ValueError, "replicates", "at least 10", "5"),
     C("loss_curves replicates float", lambda f: streamtk.loss_curves(P.astype(float), interval=0.9, interval_method="bootstrap", replicates=50.5, seed=0), TypeError, "replicates", "50.5"),

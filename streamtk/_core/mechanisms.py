@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import math
 import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -103,9 +102,7 @@ class Mechanism:
     adaptive: bool = False  # its size follows the loss of the predictions (ADWIN): a detector cannot monitor it
     kernel_param: str = "sizes"  # the kernel array its value goes to: "sizes", "fading", "marks" or "" (none)
     kernel_value: object = None  # the value the kernels read, from the public one (None: the same)
-    # the value of the estimator whose weights are the squares of this one's (Kish's effective sizes, bands);
-    # None: its weights are 0 or 1, so the same estimator
-    squared: object = None
+    squared: object = None  # the value whose weights are this one's squared (bands); None: 0/1 weights
 
     @property
     def summary(self) -> str:
@@ -204,6 +201,7 @@ MECHANISMS = (
         "A",
         kernel_param="fading",
         kernel_value=lambda a: 1.0 - a,
+        squared=lambda a: 1.0 - (1.0 - a) ** 2,  # the EWMA whose fading factor is (1 - a)**2
     ),
 )
 _BY_ARG = {m.argument: m for m in MECHANISMS}
@@ -257,10 +255,8 @@ class EstimatorSpec:
 
 
 def squared_spec(spec: EstimatorSpec) -> EstimatorSpec:
-    """The estimator whose weights are the squares of ``spec``'s: ``fading=a**2`` for ``fading=a`` (instance ``s``
-    weighs ``(a**(t - s))**2``), ``spec`` itself for mechanisms whose weights are 0 or 1 (the mechanism's
-    ``squared`` rule). With squared instance weights it sums ``w_s**2`` times the squared forgetting weights: the
-    ``sum w^2`` of Kish's effective size."""
+    """The estimator whose weights are the squares of ``spec``'s (its mechanism's ``squared`` rule; ``spec`` itself
+    for 0/1 weights): with squared instance weights, the ``sum w^2`` of Kish's effective size."""
     mech = _BY_KIND.get(spec.kind)
     if mech is None or mech.squared is None:
         return spec
@@ -393,113 +389,13 @@ def _hint(bad, known):
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
-# ---------------------------------------------------------------------------------- checkpoints
-#: the default spacing of checkpoints keeps at most about this many per curve
-MAX_CHECKPOINTS = 10_000
-
-
-#: the default spacing keeps the output below about this many values (80 MB of float64)
-MAX_OUTPUT_VALUES = 10_000_000
-
-
-def default_every(n: int, per_checkpoint: int = 1) -> int:
-    """The default checkpoint spacing for a stream of ``n`` instances.
-
-    Rule: the smallest spacing among ``1, 2, 5 x 10^j`` that gives at most 10,000 checkpoints
-    (plus the last instance) and at most 10^7 output values per series (model, fold, run), when
-    each checkpoint of a series holds ``per_checkpoint`` values (estimators x metrics, a transition
-    matrix...). Short streams get every instance; a default output never exceeds about 80 MB per
-    series, whatever the stream length. The rule does not depend on the number of series, so
-    blocks of series (dask) get the same checkpoints as the whole.
-    """
-    n = int(n)
-    cap = max(1, min(MAX_CHECKPOINTS, MAX_OUTPUT_VALUES // max(1, int(per_checkpoint))))
-    if n <= cap:
-        return 1
-    target = n / cap
-    exp = 10 ** math.floor(math.log10(target))
-    for mult in (1, 2, 5, 10):
-        if mult * exp >= target:
-            return int(mult * exp)
-    return int(10 * exp)  # pragma: no cover
-
-
-def resolve_every(every, n: int | None, *, per_checkpoint: int = 1, name: str = "every") -> int:
-    """``every`` as given (a positive int), or :func:`default_every` of ``n`` when it is None.
-
-    An explicit ``every`` whose output could not fit in memory (more than half of this machine's
-    physical memory for ``n`` instances and ``per_checkpoint`` values per checkpoint) is refused up
-    front, naming ``every`` and the size.
-    """
-    if every is None:
-        if n is None:
-            raise ValueError(
-                f"{name}=None (automatic) needs the stream length: pass {name}= explicitly, or n_instances= "
-                "when the stream arrives in chunks"
-            )
-        return default_every(n, per_checkpoint)
-    every = check_positive_int(every, name)
-    if n is not None:
-        values = (int(n) // every + 1) * max(1, int(per_checkpoint))
-        limit = _memory_bytes() // 2
-        if values * 8 > limit:
-            raise ValueError(
-                f"{name}={every} over {int(n):,} instances would produce {values:,} output values "
-                f"({values * 8 / 2**30:,.1f} GiB), more than half of this machine's memory "
-                f"({2 * limit / 2**30:,.1f} GiB): pass a larger {name}"
-            )
-    return every
-
-
-def _memory_bytes() -> int:
-    """This machine's physical memory in bytes (a large number where it cannot be read)."""
-    try:
-        import os
-
-        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
-        return 1 << 50
-
-
-def is_checkpoint(pos, every: int):
-    """Whether 0-based position(s) ``pos`` are regular checkpoints: every ``every``-th instance."""
-    return (np.asarray(pos) + 1) % every == 0
-
-
-def checkpoint_positions(start: int, stop: int, every: int) -> np.ndarray:
-    """0-based positions ``p`` in ``[start, stop)`` with ``(p + 1) % every == 0``."""
-    first = ((start // every) + 1) * every - 1
-    if first < start:
-        first += every
-    return np.arange(first, stop, every, dtype=np.int64)
-
-
-def checkpoints(start: int, stop: int, every: int, *, last: bool) -> np.ndarray:
-    """The checkpoints of ``[start, stop)``: every ``every``-th instance, and ``stop - 1`` when ``last``.
-
-    This is the one checkpoint rule: every curve has a point at each multiple of ``every``
-    (1-based ``instance``) and at the end of the stream.
-    """
-    pos = checkpoint_positions(start, stop, every)
-    if last and stop > start and (pos.size == 0 or pos[-1] != stop - 1):
-        pos = np.append(pos, np.int64(stop - 1))
-    return pos
-
-
-def segments(rel: np.ndarray, T: int, per_checkpoint: int, *, budget: int, max_segment: int):
-    """Split a chunk of ``T`` positions into segments ``[s0, s1)`` that bound the scratch memory.
-
-    Yields ``(s0, s1, selector)``: a segment holds at most ``max_segment`` positions and at most
-    ``budget // per_checkpoint`` of the checkpoints ``rel`` (sorted, chunk-relative); ``selector`` is
-    the slice of ``rel`` inside the segment. The one segmentation rule of the engines.
-    """
-    max_ck = max(1, budget // max(1, per_checkpoint))
-    s0, lo = 0, 0
-    while s0 < T:
-        s1 = min(T, s0 + max_segment)
-        hi = int(np.searchsorted(rel, s1, side="left"))
-        if hi - lo > max_ck:
-            hi = lo + max_ck
-            s1 = int(rel[hi - 1]) + 1
-        yield s0, s1, slice(lo, hi)
-        s0, lo = s1, hi
+# the checkpoint rules live in their own module; re-exported here for the engines that read them from here
+from .checkpoints import (  # noqa: E402
+    MAX_CHECKPOINTS,
+    checkpoint_positions,
+    checkpoints,
+    default_every,
+    is_checkpoint,
+    resolve_every,
+    segments,
+)

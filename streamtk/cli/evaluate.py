@@ -156,7 +156,7 @@ def _task(args, log) -> str:
     if task is None:
         return "multilabel" if multilabel else log_task(log)
     if (task == "multilabel") != multilabel:
-        held = "multi-label" if multilabel else "single-label"
+        held = "multilabel" if multilabel else "single-label"
         raise UsageError(f"--task {task}: {args.log} holds a {held} log (y_true has dims {log.y_true.dims})")
     return task
 

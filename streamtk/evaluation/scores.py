@@ -40,6 +40,7 @@ from .._core.metrics.base import BOUND_SIDES
 from .._core.validation import as_float_array, check_choice, check_weights
 from .auc_bands import AucBands, check_auc_analytic
 from .auc_engine import AucEngine
+from .score_baseline import with_baseline
 from .scoring_rules import binary_targets, brier_score, log_loss, positive_code
 
 __all__ = ["auc_curves", "roc_pr_curves", "rank_compress", "binary_targets", "log_loss", "brier_score"]
@@ -277,7 +278,7 @@ def auc_curves(
     w = check_weights(inputs.weights, inputs.lead.shape, n, against="y_score", what="score")
     lead = inputs.lead
     if baseline:
-        s, pc, w, lead = _with_baseline(s, pc, w, lead, 0 if multi else max(pos, 0))
+        s, pc, w, lead = with_baseline(s, pc, w, lead, 0 if multi else max(pos, 0))
     families = ("auc", "imbalanced", "auc_pairwise") if multi_class == "ovo" and multi else ("auc", "imbalanced")
     chosen = resolve_metrics(metrics, families=families, n_classes=enc.n_classes, scores="multi" if multi else "binary")
     k = enc.n_classes if multi else 1  # values per metric and checkpoint: one per class (k * k pairwise)
@@ -347,35 +348,6 @@ def auc_curves(
         **({} if spec is None else {**spec.attrs(), "interval_skipped": skipped or "none"}),
     )
     return xr.Dataset(data, coords=coords, attrs=attrs)
-
-
-#: the label of the baseline row of :func:`auc_curves` (``baseline=True``)
-BASELINE = "constant score"
-
-
-def _with_baseline(s, pc, w, lead, code):
-    """The inputs with a constant-score series appended along ``model`` (always predicting class ``code``)."""
-    import xarray as xr
-
-    from .._labelled import LeadingDims
-
-    if lead.names not in ((), ("model",)):
-        raise ValueError(
-            f"baseline=True adds a 'model' row: y_score may have no leading dim or a 'model' dim, got {lead.names}"
-        )
-    if w is not None and not (w == w[:1]).all():
-        raise ValueError("baseline=True needs the same weights for every series (the baseline row takes them)")
-    s = np.concatenate([s, np.zeros((1,) + s.shape[1:])], axis=0)
-    if pc is not None:
-        pc = np.concatenate([pc, np.full((1, pc.shape[1]), code, dtype=pc.dtype)], axis=0)
-    if w is not None:
-        w = np.concatenate([w, w[:1]], axis=0)
-    if lead.names:
-        old = lead.coords["model"].values.tolist() if "model" in lead.coords else list(range(lead.size))
-    else:
-        old = ["y_score"]
-    labels = [str(v) for v in old] + [BASELINE]
-    return s, pc, w, LeadingDims(("model",), (len(labels),), {"model": xr.Variable("model", labels)})
 
 
 def _auc_bands(interval, method, replicates, block_length, seed, n, chosen):
